@@ -1,0 +1,26 @@
+/** Alerts as the user reads them: in notifications, the alert log and the CLI's `watch -o json`. */
+
+export type AlertKind =
+  | 'ready-drop'
+  | 'recovered'
+  | 'unreachable'
+  | 'reachable'
+  | 'flapping'
+  | 'gpus-withdrawn';
+
+export interface Alert {
+  id: string;
+  /** RFC 3339 time the alert was decided. */
+  at: string;
+  context: string;
+  kind: AlertKind;
+  title: string;
+  body: string;
+  /** The nodes this alert is about (may be empty for whole-cluster alerts). */
+  nodes: string[];
+  /** The numbers before and after (ready GPU nodes, or allocatable GPUs for `gpus-withdrawn`). */
+  before: number | null;
+  after: number | null;
+}
+
+export type SnoozeUntil = { kind: 'for'; ms: number } | { kind: 'tomorrow' } | { kind: 'resumed' };

@@ -1,0 +1,66 @@
+/** The fleet snapshot: everything the window and the tray show, with no credentials in it. */
+import type { ConnectionState } from './connection.ts';
+import type { GpuInventoryStatus } from './inventory.ts';
+
+export interface HistoryPoint {
+  /** RFC 3339 */
+  at: string;
+  ready: number;
+  total: number;
+  gpus: number;
+}
+
+export type WritebackPhase =
+  | 'off'
+  | 'idle'
+  | 'writing'
+  | 'forbidden'
+  | 'crd-missing'
+  | 'conflict'
+  | 'invalid'
+  | 'error';
+
+export interface WritebackState {
+  phase: WritebackPhase;
+  message: string | null;
+  lastWriteAt: string | null;
+  writes: number;
+  skipped: number;
+}
+
+export interface ContextSnapshot {
+  context: string;
+  /** The server URL's host, for display only. */
+  server: string | null;
+  connection: ConnectionState;
+  /** Last known inventory; kept (and marked stale) while the cluster is unreachable. */
+  inventory: GpuInventoryStatus | null;
+  stale: boolean;
+  history: HistoryPoint[];
+  writeback: WritebackState;
+}
+
+/** Worst-first order of the states the tray icon can show. */
+export type FleetHealth = 'unreachable' | 'down' | 'degraded' | 'all-ready' | 'idle' | 'paused';
+
+export interface FleetSnapshot {
+  contexts: ContextSnapshot[];
+  focused: string | null;
+  alertsPausedUntil: string | null;
+  health: FleetHealth;
+  /** RFC 3339 */
+  generatedAt: string;
+}
+
+/** A kubeconfig context as the UI lists it (names only, never credentials). */
+export interface KubeContextInfo {
+  name: string;
+  cluster: string;
+  server: string | null;
+  user: string;
+  namespace: string | null;
+  current: boolean;
+  monitored: boolean;
+  /** Where this context was defined (file name only). */
+  source: string;
+}

@@ -1,0 +1,50 @@
+/** Electron Forge: Vite builds of the three processes, hardened fuses, and installers for every platform. */
+
+import { FuseV1Options, FuseVersion } from '@electron/fuses';
+import { MakerDeb } from '@electron-forge/maker-deb';
+import { MakerDMG } from '@electron-forge/maker-dmg';
+import { MakerRpm } from '@electron-forge/maker-rpm';
+import { MakerSquirrel } from '@electron-forge/maker-squirrel';
+import { MakerZIP } from '@electron-forge/maker-zip';
+import { FusesPlugin } from '@electron-forge/plugin-fuses';
+import { VitePlugin } from '@electron-forge/plugin-vite';
+import type { ForgeConfig } from '@electron-forge/shared-types';
+
+const config: ForgeConfig = {
+  packagerConfig: {
+    asar: true,
+    name: 'GPU Fleet',
+    executableName: 'gpu-fleet',
+    icon: 'assets/icon',
+    appBundleId: 'io.gpufleet.app',
+    appCategoryType: 'public.app-category.developer-tools',
+  },
+  rebuildConfig: {},
+  makers: [
+    new MakerSquirrel({ name: 'gpu_fleet' }),
+    new MakerZIP({}, ['darwin', 'linux']),
+    new MakerDeb({ options: { name: 'gpu-fleet', productName: 'GPU Fleet', categories: ['Utility'] } }),
+    new MakerRpm({ options: { name: 'gpu-fleet', productName: 'GPU Fleet' } }),
+    new MakerDMG({}),
+  ],
+  plugins: [
+    new VitePlugin({
+      build: [
+        { entry: 'main/index.ts', config: 'vite.main.config.ts', target: 'main' },
+        { entry: 'preload/index.ts', config: 'vite.preload.config.ts', target: 'preload' },
+      ],
+      renderer: [{ name: 'main_window', config: 'vite.renderer.config.ts' }],
+    }),
+    new FusesPlugin({
+      version: FuseVersion.V1,
+      [FuseV1Options.RunAsNode]: false,
+      [FuseV1Options.EnableCookieEncryption]: true,
+      [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: false,
+      [FuseV1Options.EnableNodeCliInspectArguments]: false,
+      [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
+      [FuseV1Options.OnlyLoadAppFromAsar]: true,
+    }),
+  ],
+};
+
+export default config;

@@ -1,0 +1,60 @@
+/** Help texts of the `gpu-fleet` command, kubectl-style. */
+
+export const USAGE = `gpu-fleet — watch the GPU nodes of your Kubernetes clusters
+
+Usage:
+  gpu-fleet <command> [flags]
+
+Commands:
+  contexts   List kubeconfig contexts and whether each is monitored
+  scan       Connect once, list nodes, print the GPU inventory
+  watch      Run the monitoring loop (inventory, connection, alert and write lines)
+  serve      Serve the app's window in a browser, on 127.0.0.1 only
+  sim        Run the built-in Kubernetes API simulator (the demo cluster)
+  crd        Print the GpuInventory CustomResourceDefinition
+
+Flags:
+  -h, --help       Help for gpu-fleet or a command
+  --version        Print the version
+
+Use "gpu-fleet <command> --help" for more information about a command.
+`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  contexts: `List kubeconfig contexts and whether each is monitored.
+
+Usage:
+  gpu-fleet contexts [--kubeconfig FILE]
+`,
+  scan: `Connect once, list nodes, print the GPU inventory.
+
+Usage:
+  gpu-fleet scan [--kubeconfig FILE] [--context NAME | --all-contexts] [-o table|wide|json|yaml]
+
+With one context, -o json prints exactly the GpuInventory status object.
+`,
+  watch: `Run the monitoring loop until interrupted.
+
+Usage:
+  gpu-fleet watch [--kubeconfig FILE] [--context NAME | --all-contexts] [--write-back] [--group G]
+                  [--configmap-namespace NS] [--hold-down 30s] [-o json] [-v]
+
+With -o json it prints one JSON object per line: {"type":"inventory",...}, {"type":"connection",...},
+{"type":"alert",...}, {"type":"write",...}.
+`,
+  serve: `Serve the app's window in a browser, on 127.0.0.1 only.
+
+Usage:
+  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE]
+`,
+  sim: `Run the built-in Kubernetes API simulator in the foreground.
+
+Usage:
+  gpu-fleet sim [--scenario homelab|large:N|flapping] [--port P] [--kubeconfig-out FILE]
+`,
+  crd: `Print the GpuInventory CustomResourceDefinition manifest.
+
+Usage:
+  gpu-fleet crd [--group G] [-o yaml|json]
+`,
+};

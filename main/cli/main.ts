@@ -1,0 +1,45 @@
+/** The `gpu-fleet` command: dispatches to a command, prints errors as one sentence, returns the exit code. */
+import { COMMAND_HELP, USAGE } from './help.ts';
+import { CliError, type CliIo } from './io.ts';
+import { packageVersion } from './version.ts';
+
+export type Command = (args: string[], io: CliIo) => Promise<number>;
+
+/** Commands are loaded lazily so `--help` stays fast and one command's dependencies never slow another. */
+const COMMANDS: Record<string, () => Promise<Command>> = {};
+
+export function registerCommand(name: string, load: () => Promise<Command>): void {
+  COMMANDS[name] = load;
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(USAGE);
+    return name === undefined ? 1 : 0;
+  }
+  if (name === '--version' || name === 'version') {
+    io.stdout.write(`gpu-fleet ${packageVersion()}\n`);
+    return 0;
+  }
+  const help = COMMAND_HELP[name];
+  if (help !== undefined && (rest.includes('-h') || rest.includes('--help'))) {
+    io.stdout.write(help);
+    return 0;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    io.stderr.write(`error: unknown command "${name}" for "gpu-fleet"\nRun 'gpu-fleet --help' for usage.\n`);
+    return 1;
+  }
+  try {
+    return await (await load())(rest, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr.write(`error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

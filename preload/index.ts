@@ -1,0 +1,23 @@
+/**
+ * Exposes `window.fleet` to the sandboxed renderer: invoke on the contract's channels and listen to
+ * its push events. Nothing else crosses; the channel lists come from common/ipc.ts.
+ */
+import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
+import { type FleetApi, INVOKE_CHANNELS, PUSH_CHANNELS } from '../common/ipc.ts';
+
+const api: FleetApi = {
+  invoke(channel, ...args) {
+    if (!INVOKE_CHANNELS.includes(channel)) return Promise.reject(new Error(`unknown channel ${channel}`));
+    return ipcRenderer.invoke(channel, ...args);
+  },
+  on(channel, listener) {
+    if (!PUSH_CHANNELS.includes(channel)) throw new Error(`unknown event ${channel}`);
+    // Payloads come from our own main process, which builds them from the contract's types.
+    const wrapped = (_event: IpcRendererEvent, payload: unknown) =>
+      listener(payload as Parameters<typeof listener>[0]);
+    ipcRenderer.on(channel, wrapped);
+    return () => ipcRenderer.removeListener(channel, wrapped);
+  },
+};
+
+contextBridge.exposeInMainWorld('fleet', api);

@@ -1,0 +1,7 @@
+import { defineConfig } from 'vite';
+
+// Forge's Vite plugin merges in the externals (electron, builtins) and the defines. The entry is named
+// here so the bundle is `.vite/build/main.cjs` (package.json "main"), not `index.cjs`.
+export default defineConfig({
+  build: { lib: { entry: 'main/index.ts', fileName: () => 'main.cjs', formats: ['cjs'] } },
+});

@@ -1,0 +1,35 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { svelteTesting } from '@testing-library/svelte/vite';
+import { defineConfig } from 'vitest/config';
+
+// Projects: everything under plain Node, the Svelte renderer in jsdom, and end-to-end tests in Chromium.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['main/**/*.test.ts', 'common/**/*.test.ts', 'sim/**/*.test.ts', 'test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        plugins: [svelte(), svelteTesting()],
+        test: { name: 'renderer', environment: 'jsdom', include: ['renderer/**/*.test.ts'] },
+      },
+      {
+        // Real Chromium against the built renderer; run after `npm run build`.
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
