@@ -6,12 +6,41 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { Alert } from './alerts.ts';
 import type { FleetSnapshot, KubeContextInfo } from './fleet.ts';
+import type { SettingsView } from './settings.ts';
 
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
   Type.Object({ kind: Type.Literal('tomorrow') }),
   Type.Object({ kind: Type.Literal('resumed') }),
 ]);
+
+const Dns = Type.String({ minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' });
+/** A settings change from the window: every field optional, each validated. */
+const SettingsPatchSchema = Type.Object(
+  {
+    monitoredContexts: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 200 }),
+    ),
+    alertRules: Type.Optional(
+      Type.Object(
+        {
+          holdDownMs: Type.Integer({ minimum: 0, maximum: 3600_000 }),
+          unreachableAfterMs: Type.Integer({ minimum: 0, maximum: 24 * 3600_000 }),
+          withdrawnGpus: Type.Boolean(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    writeBack: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean())),
+    crdGroup: Type.Optional(Dns),
+    configMapNamespace: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+    ),
+    launchAtLogin: Type.Optional(Type.Boolean()),
+    theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
+  },
+  { additionalProperties: false },
+);
 
 /** Argument tuples of each invoke channel, as schemas: the host validates before it acts. */
 export const ARG_SCHEMAS = {
@@ -26,6 +55,8 @@ export const ARG_SCHEMAS = {
     Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()]),
     Snooze,
   ]),
+  'settings:get': Type.Tuple([]),
+  'settings:update': Type.Tuple([SettingsPatchSchema]),
   'app:info': Type.Tuple([]),
 } satisfies Record<string, TSchema>;
 
@@ -46,6 +77,8 @@ export interface InvokeResults {
   'contexts:set-monitored': KubeContextInfo[];
   'alerts:log': Alert[];
   'alerts:snooze': FleetSnapshot;
+  'settings:get': SettingsView;
+  'settings:update': SettingsView;
   'app:info': AppInfo;
 }
 
@@ -58,6 +91,8 @@ export interface PushEvents {
   'alerts:new': Alert;
   /** Focus a context (and optionally a node), e.g. after a notification click. */
   'ui:focus': { context: string; node: string | null };
+  /** Something the user must know that is not an alert: a recovered settings file, a kubeconfig warning. */
+  'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
 }
 export type PushChannel = keyof PushEvents;
 
@@ -68,4 +103,9 @@ export interface FleetApi {
 }
 
 export const INVOKE_CHANNELS = Object.keys(ARG_SCHEMAS) as InvokeChannel[];
-export const PUSH_CHANNELS: readonly PushChannel[] = ['fleet:snapshot', 'alerts:new', 'ui:focus'];
+export const PUSH_CHANNELS: readonly PushChannel[] = [
+  'fleet:snapshot',
+  'alerts:new',
+  'ui:focus',
+  'app:notice',
+];
