@@ -1,5 +1,6 @@
 /** The table of `gpu-fleet` commands; each is imported only when it runs. */
+import { registerCommand } from './main.ts';
 
 export function registerAllCommands(): void {
-  // Commands are registered here as the engine, simulator and window land.
+  registerCommand('crd', async () => (await import('./commands/crd.ts')).crdCommand);
 }
