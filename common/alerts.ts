@@ -23,4 +23,5 @@ export interface Alert {
   after: number | null;
 }
 
+/** How long a pause of alerts lasts: a while, until tomorrow morning, or until the user resumes. */
 export type SnoozeUntil = { kind: 'for'; ms: number } | { kind: 'tomorrow' } | { kind: 'resumed' };

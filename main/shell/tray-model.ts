@@ -1,0 +1,88 @@
+/**
+ * Pure: the tray's icon, tooltip and menu as data, computed from the fleet snapshot. The Electron
+ * layer only turns this into a Tray and Menu, so everything the user sees here is tested under Node.
+ */
+import type { SnoozeUntil } from '../../common/alerts.ts';
+import { PHASE_LABELS } from '../../common/connection.ts';
+import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
+import { contextHealth } from '../fleet/health.ts';
+
+export type TrayAction =
+  | { kind: 'open-window' }
+  | { kind: 'focus'; context: string }
+  | { kind: 'pause'; until: SnoozeUntil }
+  | { kind: 'resume' }
+  | { kind: 'settings' }
+  | { kind: 'open-log' }
+  | { kind: 'quit' };
+
+export interface TrayMenuItem {
+  label: string;
+  type?: 'separator' | 'checkbox' | 'submenu';
+  enabled?: boolean;
+  checked?: boolean;
+  action?: TrayAction;
+  submenu?: TrayMenuItem[];
+}
+
+export interface TrayModel {
+  icon: FleetHealth;
+  tooltip: string;
+  menu: TrayMenuItem[];
+}
+
+/** One line per context: "home-lab — Live, 3/4 ready GPU nodes". Unreachable is never "0 ready". */
+export function contextLine(ctx: ContextSnapshot): string {
+  const phase = PHASE_LABELS[ctx.connection.phase];
+  const inv = ctx.inventory;
+  if (contextHealth(ctx) === 'unreachable') {
+    return inv
+      ? `${ctx.context} — ${phase} (last seen ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes})`
+      : `${ctx.context} — ${phase}`;
+  }
+  if (!inv) return `${ctx.context} — ${phase}`;
+  return `${ctx.context} — ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs`;
+}
+
+export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {
+  const lines = snapshot.contexts.map(contextLine);
+  const paused = snapshot.alertsPausedUntil !== null;
+  const tooltip = [
+    'GPU Fleet',
+    ...(lines.length ? lines : ['No cluster monitored']),
+    ...(paused ? ['Alerts paused'] : []),
+  ].join('\n');
+  const contextItems: TrayMenuItem[] = snapshot.contexts.length
+    ? snapshot.contexts.map((ctx) => ({
+        label: contextLine(ctx),
+        type: 'checkbox' as const,
+        checked: ctx.context === snapshot.focused,
+        action: { kind: 'focus' as const, context: ctx.context },
+      }))
+    : [{ label: 'No cluster monitored', enabled: false }];
+  const pauseItem: TrayMenuItem = paused
+    ? { label: 'Resume alerts', action: { kind: 'resume' } }
+    : {
+        label: 'Pause alerts',
+        type: 'submenu',
+        submenu: [
+          { label: 'For 1 hour', action: { kind: 'pause', until: { kind: 'for', ms: 3_600_000 } } },
+          { label: 'Until tomorrow', action: { kind: 'pause', until: { kind: 'tomorrow' } } },
+          { label: 'Until I resume', action: { kind: 'pause', until: { kind: 'resumed' } } },
+        ],
+      };
+  return {
+    icon: snapshot.health,
+    tooltip,
+    menu: [
+      ...contextItems,
+      { label: '', type: 'separator' },
+      { label: 'Open GPU Fleet', action: { kind: 'open-window' } },
+      pauseItem,
+      { label: 'Settings…', action: { kind: 'settings' } },
+      { label: 'Open log file', action: { kind: 'open-log' } },
+      { label: '', type: 'separator' },
+      { label: 'Quit GPU Fleet', action: { kind: 'quit' } },
+    ],
+  };
+}
