@@ -1,0 +1,61 @@
+/**
+ * The engine as a host of the typed contract: one handler per invoke channel and a push stream.
+ * Electron's IPC routes and the loopback web bridge both serve this, through `dispatchInvoke`,
+ * which is the single place where untrusted arguments are validated.
+ */
+import {
+  ARG_SCHEMAS,
+  type InvokeArgs,
+  type InvokeChannel,
+  type InvokeResults,
+  type PushChannel,
+  type PushEvents,
+} from '../../common/ipc.ts';
+import { check } from '../../common/validate.ts';
+
+export type InvokeHandlers = {
+  [C in InvokeChannel]: (...args: InvokeArgs<C>) => Promise<InvokeResults[C]> | InvokeResults[C];
+};
+
+export type PushListener = <P extends PushChannel>(channel: P, payload: PushEvents[P]) => void;
+
+export interface FleetHost {
+  handlers: InvokeHandlers;
+  onPush(listener: PushListener): () => void;
+}
+
+export type DispatchResult =
+  | { ok: true; value: unknown }
+  | { ok: false; status: 400 | 404 | 500; error: string };
+
+function isChannel(name: string): name is InvokeChannel {
+  return Object.hasOwn(ARG_SCHEMAS, name);
+}
+
+export async function dispatchInvoke(
+  handlers: InvokeHandlers,
+  channel: string,
+  args: unknown,
+): Promise<DispatchResult> {
+  if (!isChannel(channel)) return { ok: false, status: 404, error: `unknown channel "${channel}"` };
+  const parsed = check(ARG_SCHEMAS[channel], args);
+  if (!parsed.ok) return { ok: false, status: 400, error: `${channel}: ${parsed.error}` };
+  const handler = handlers[channel] as (...a: unknown[]) => unknown;
+  try {
+    return { ok: true, value: await handler(...(parsed.value as unknown[])) };
+  } catch (error) {
+    return { ok: false, status: 500, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** A tiny push hub the engine uses to fan events out to every connected window. */
+export class PushHub {
+  private readonly listeners = new Set<PushListener>();
+  on(listener: PushListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  emit<P extends PushChannel>(channel: P, payload: PushEvents[P]): void {
+    for (const listener of this.listeners) listener(channel, payload);
+  }
+}

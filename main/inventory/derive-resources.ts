@@ -1,0 +1,56 @@
+/**
+ * The node's `nvidia.com/*` extended resources as integers, the GPU-slot totals, and the facts about
+ * them worth telling the user (the device plugin withdrawing devices, unparseable quantities).
+ */
+import type { GpuResource } from '../../common/inventory.ts';
+import { isGpuSlotResource, RESOURCE_PREFIX } from './labels.ts';
+import type { NodeFacts } from './node-facts.ts';
+import { parseCountQuantity, quote } from './parse.ts';
+
+export interface ResourceFacts {
+  /** Every `nvidia.com/*` resource in capacity or allocatable, sorted by name. */
+  resources: GpuResource[];
+  /**
+   * Schedulable GPU slots: `nvidia.com/gpu` + `nvidia.com/gpu.shared` + every `nvidia.com/mig-*`.
+   * These are what pods can request, so with time-slicing they count replicas and with MIG they count
+   * instances, not physical GPUs (that is `count`). Passthrough/vGPU device names are listed in
+   * `resources` but not summed: their names cannot be told apart from NVIDIA network devices.
+   * Null when the node advertises none of these resources.
+   */
+  capacityGpus: number | null;
+  allocatableGpus: number | null;
+  problems: string[];
+}
+
+export function deriveResources(facts: NodeFacts): ResourceFacts {
+  const problems: string[] = [];
+  const names = new Set<string>();
+  for (const key of Object.keys(facts.capacity)) if (key.startsWith(RESOURCE_PREFIX)) names.add(key);
+  for (const key of Object.keys(facts.allocatable)) if (key.startsWith(RESOURCE_PREFIX)) names.add(key);
+  const resources: GpuResource[] = [];
+  let capacityGpus: number | null = null;
+  let allocatableGpus: number | null = null;
+  for (const name of [...names].sort()) {
+    const capacity = quantity(facts.capacity[name], name, 'capacity', problems);
+    const allocatable = quantity(facts.allocatable[name], name, 'allocatable', problems);
+    resources.push({ name, capacity, allocatable });
+    if (allocatable < capacity) {
+      problems.push(`${capacity - allocatable} of ${capacity} ${name} withdrawn by the device plugin`);
+    } else if (allocatable > capacity) {
+      problems.push(`${name} allocatable ${allocatable} is above capacity ${capacity}`);
+    }
+    if (isGpuSlotResource(name)) {
+      capacityGpus = (capacityGpus ?? 0) + capacity;
+      allocatableGpus = (allocatableGpus ?? 0) + allocatable;
+    }
+  }
+  return { resources, capacityGpus, allocatableGpus, problems };
+}
+
+function quantity(raw: string | undefined, name: string, which: string, problems: string[]): number {
+  if (raw === undefined) return 0;
+  const parsed = parseCountQuantity(raw);
+  if (parsed.ok) return parsed.value;
+  problems.push(`${name} ${which} ${quote(raw)} ${parsed.why}; counted as 0`);
+  return 0;
+}

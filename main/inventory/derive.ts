@@ -1,0 +1,69 @@
+/**
+ * One GPU node's inventory entry from its trimmed facts: SPEC.md's six fields plus the extras
+ * (readiness, cordon, resources, MIG, sharing, last-seen labels, problems). Never throws: every
+ * doubtful fact becomes a sentence in `problems` instead.
+ */
+import type { GpuNodeEntry, GpuResource, LastSeenLabels } from '../../common/inventory.ts';
+import { deriveMig } from './derive-mig.ts';
+import { deriveResources } from './derive-resources.ts';
+import { deriveSharing } from './derive-sharing.ts';
+import { readGpuLabels } from './gpu-labels.ts';
+import { GPU_RESOURCE, isGpuSlotResource, LABEL } from './labels.ts';
+import type { NodeFacts } from './node-facts.ts';
+
+/**
+ * @param lastSeen what the node's labels said when last labelled (see last-seen.ts); shown only while
+ *   the node has no product label now, since then it is the best evidence of what the node holds.
+ */
+export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): GpuNodeEntry {
+  const gpu = readGpuLabels(facts.labels);
+  const res = deriveResources(facts);
+  const problems = [...gpu.problems, ...res.problems];
+  const mig = deriveMig(facts.labels, gpu.product, gpu.count, res.resources, problems);
+  const sharing = deriveSharing(facts.labels, gpu.product, res.resources, problems);
+  const hidden = hiddenGpus(gpu.product, gpu.workload, res.resources);
+  if (hidden !== null) problems.push(hidden);
+  const ready = facts.ready.status === 'True';
+  return {
+    name: facts.name,
+    ready,
+    product: gpu.product,
+    count: gpu.count,
+    memory: gpu.memory,
+    workload: gpu.workload,
+    readiness: facts.ready.status,
+    not_ready_reason: ready ? null : facts.ready.reason,
+    not_ready_since: ready ? null : facts.ready.since,
+    cordoned: facts.unschedulable,
+    capacity_gpus: res.capacityGpus,
+    allocatable_gpus: res.allocatableGpus,
+    resources: res.resources,
+    mig,
+    sharing,
+    last_seen: gpu.product === null ? lastSeen : null,
+    problems,
+  };
+}
+
+/**
+ * A product label with no schedulable GPU slot behind it: passthrough mode (the sandbox device
+ * plugin advertises the GPU under its PCI device name), a renamed resource, or a missing plugin.
+ */
+function hiddenGpus(
+  product: string | null,
+  workload: string | null,
+  resources: readonly GpuResource[],
+): string | null {
+  if (product === null) return null;
+  if (resources.some((r) => isGpuSlotResource(r.name) && r.capacity > 0)) return null;
+  const gpu = resources.find((r) => r.name === GPU_RESOURCE);
+  const what =
+    gpu === undefined ? `no ${GPU_RESOURCE} resource is advertised` : `${GPU_RESOURCE} capacity is 0`;
+  const others = resources.filter((r) => !isGpuSlotResource(r.name) && r.capacity > 0).map((r) => r.name);
+  let why = 'the device plugin may not be running';
+  if (workload === 'vm-passthrough' || workload === 'vm-vgpu')
+    why = `expected with ${LABEL.workload}=${workload}`;
+  else if (others.length > 0) why = 'the GPUs may be passed through or renamed';
+  const under = others.length > 0 ? `; the node advertises ${others.join(', ')}` : '';
+  return `${what} although the node is labelled ${product}: ${why}${under}`;
+}

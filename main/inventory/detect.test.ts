@@ -1,0 +1,67 @@
+/** GPU-node detection: one table row per kind of evidence in SPEC.md. */
+import { describe, expect, it } from 'vitest';
+import { type RawNodeOptions, rawNode } from '../../test/fixtures/nodes.ts';
+import { isGpuNode } from './detect.ts';
+import { trimNode } from './node-facts.ts';
+
+const facts = (o: Omit<RawNodeOptions, 'name'>) => {
+  const f = trimNode(rawNode({ name: 'n', ...o }));
+  if (f === null) throw new Error('fixture did not trim');
+  return f;
+};
+
+describe('isGpuNode', () => {
+  it.each<[string, Omit<RawNodeOptions, 'name'>, boolean]>([
+    ['a CPU node', { labels: { 'node-role.kubernetes.io/control-plane': 'true' } }, false],
+    ['gpu.present=false and nothing else', { labels: { 'nvidia.com/gpu.present': 'false' } }, false],
+    [
+      'pci-10de.present=false and nothing else',
+      { labels: { 'feature.node.kubernetes.io/pci-10de.present': 'false' } },
+      false,
+    ],
+    ['gpu.present=true', { labels: { 'nvidia.com/gpu.present': 'true' } }, true],
+    [
+      'pci-10de.present=true (NFD only)',
+      { labels: { 'feature.node.kubernetes.io/pci-10de.present': 'true' } },
+      true,
+    ],
+    ['a product label', { labels: { 'nvidia.com/gpu.product': 'Tesla-T4' } }, true],
+    ['a malformed count label', { labels: { 'nvidia.com/gpu.count': 'abc' } }, true],
+    ['a memory label', { labels: { 'nvidia.com/gpu.memory': '16384' } }, true],
+    [
+      'workload.config only (labels lost on NotReady)',
+      { labels: { 'nvidia.com/gpu.workload.config': 'vm-passthrough' } },
+      true,
+    ],
+    ['mig.strategy', { labels: { 'nvidia.com/mig.strategy': 'mixed' } }, true],
+    ['a MIG profile count label', { labels: { 'nvidia.com/mig-1g.5gb.count': '7' } }, true],
+    ['gpu.replicas', { labels: { 'nvidia.com/gpu.replicas': '4' } }, true],
+    ['gpu.sharing-strategy', { labels: { 'nvidia.com/gpu.sharing-strategy': 'time-slicing' } }, true],
+    ['nvidia.com/gpu capacity 0 (passthrough)', { capacity: { 'nvidia.com/gpu': '0' } }, true],
+    ['nvidia.com/gpu.shared capacity', { capacity: { 'nvidia.com/gpu.shared': '4' } }, true],
+    ['a MIG resource', { capacity: { 'nvidia.com/mig-1g.10gb': '2' } }, true],
+    ['a passthrough device resource', { capacity: { 'nvidia.com/GA102GL_A10': '1' } }, true],
+    [
+      'an nvidia.com resource in allocatable only',
+      { capacity: {}, allocatable: { 'nvidia.com/gpu': '1' } },
+      true,
+    ],
+    [
+      'gpu.present=false but a GPU resource',
+      { labels: { 'nvidia.com/gpu.present': 'false' }, capacity: { 'nvidia.com/gpu': '1' } },
+      true,
+    ],
+    ['an unrelated vendor resource', { capacity: { 'amd.com/gpu': '1' } }, false],
+    ['an unrelated nvidia.com label', { labels: { 'nvidia.com/cuda.driver.major': '550' } }, false],
+  ])('%s → %s', (_, options, expected) => {
+    expect(isGpuNode(facts(options))).toBe(expected);
+  });
+
+  it('takes hand-built facts that carry labels trimNode would drop', () => {
+    const f = facts({});
+    f.labels['kubernetes.io/hostname'] = 'n';
+    expect(isGpuNode(f)).toBe(false);
+    f.labels['nvidia.com/gpu.present'] = ' TRUE ';
+    expect(isGpuNode(f)).toBe(true);
+  });
+});

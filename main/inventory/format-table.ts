@@ -1,0 +1,82 @@
+/**
+ * `gpu-fleet scan -o table|wide`: SPEC.md's example as a kubectl-style table. The text is returned
+ * without a trailing newline (callers print it with console.log).
+ */
+import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
+import { describe } from './derive-mig.ts';
+import { alignColumns } from './text-table.ts';
+
+const NONE = '<none>';
+
+/** A product label made readable: `NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED` → `RTX 4070 Laptop GPU (shared)`. */
+export function shortProduct(product: string): string {
+  const shared = product.endsWith('-SHARED');
+  const base = shared ? product.slice(0, -'-SHARED'.length) : product;
+  const words = base
+    .replace(/^NVIDIA-/, '')
+    .replace(/^GeForce-/, '')
+    .replaceAll('-', ' ')
+    .trim();
+  const short = words === '' ? base : words;
+  return shared ? `${short} (shared)` : short;
+}
+
+export function formatInventoryTable(inv: GpuInventoryStatus, wide: boolean): string {
+  const header =
+    `total_gpu_nodes: ${inv.total_gpu_nodes}   ready_gpu_nodes: ${inv.ready_gpu_nodes}` +
+    `   total_gpus: ${inv.total_gpus}`;
+  if (inv.nodes.length === 0) return `${header}\nNo GPU nodes found.`;
+  const columns = ['NAME', 'READY', 'PRODUCT', 'GPUS', 'MEMORY', 'WORKLOAD'];
+  if (wide)
+    columns.push('READINESS', 'REASON', 'SINCE', 'CORDONED', 'ALLOC/CAP', 'MIG', 'SHARING', 'PROBLEMS');
+  const rows = inv.nodes.map((e) => (wide ? [...basicCells(e), ...wideCells(e)] : basicCells(e)));
+  return [header, ...alignColumns([columns, ...rows])].join('\n');
+}
+
+function basicCells(e: GpuNodeEntry): string[] {
+  return [
+    e.name,
+    String(e.ready),
+    productCell(e),
+    String(e.count),
+    e.memory === null ? NONE : `${e.memory}Mi`,
+    e.workload ?? NONE,
+  ];
+}
+
+function productCell(e: GpuNodeEntry): string {
+  if (e.product !== null) return e.product;
+  const seen = e.last_seen;
+  if (seen === null || seen === undefined) return '<unlabeled>';
+  const what = seen.product === null ? 'GPU' : shortProduct(seen.product);
+  return `<unlabeled> (last seen: ${what} ×${seen.count})`;
+}
+
+function wideCells(e: GpuNodeEntry): string[] {
+  const cap = e.capacity_gpus ?? null;
+  const alloc = e.allocatable_gpus ?? null;
+  return [
+    e.readiness ?? (e.ready ? 'True' : 'Unknown'),
+    e.not_ready_reason ?? NONE,
+    e.not_ready_since ?? NONE,
+    String(e.cordoned ?? false),
+    cap === null ? NONE : `${alloc ?? 0}/${cap}`,
+    migCell(e),
+    sharingCell(e),
+    e.problems === undefined || e.problems.length === 0 ? NONE : e.problems.join('; '),
+  ];
+}
+
+function migCell(e: GpuNodeEntry): string {
+  const mig = e.mig;
+  if (mig === null || mig === undefined) return NONE;
+  const profiles = describe(mig.profiles).replaceAll(' ×', '×').replaceAll(', ', ',');
+  return [mig.strategy ?? 'mig', profiles].filter((s) => s !== '').join(' ');
+}
+
+function sharingCell(e: GpuNodeEntry): string {
+  const s = e.sharing;
+  if (s === null || s === undefined) return NONE;
+  const how = s.strategy ?? 'shared';
+  return s.replicas === null ? how : `${how}×${s.replicas}`;
+}

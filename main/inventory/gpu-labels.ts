@@ -1,0 +1,47 @@
+/**
+ * Reads the four GPU Feature Discovery labels of SPEC.md (product, count, memory, workload) from a
+ * node, turning malformed values into problem sentences instead of exceptions or wrong numbers.
+ */
+import { LABEL } from './labels.ts';
+import { MAX_GPUS_PER_NODE, MAX_MEMORY_MIB, parseWholeNumber, quote } from './parse.ts';
+
+export interface GpuLabels {
+  product: string | null;
+  /** 0 when missing or malformed. */
+  count: number;
+  memory: number | null;
+  workload: string | null;
+  /** Human-readable sentences about values that could not be believed. */
+  problems: string[];
+}
+
+export function readGpuLabels(labels: Readonly<Record<string, string>>): GpuLabels {
+  const problems: string[] = [];
+  const rawProduct = labels[LABEL.product];
+  let product: string | null = null;
+  if (rawProduct !== undefined) {
+    if (rawProduct.trim() === '') problems.push(`label ${LABEL.product} is empty; shown as unlabeled`);
+    else product = rawProduct;
+  }
+  const count = readNumber(labels, LABEL.count, MAX_GPUS_PER_NODE, 'counted as 0 GPUs', problems) ?? 0;
+  const memory = readNumber(labels, LABEL.memory, MAX_MEMORY_MIB, 'memory shown as unknown', problems);
+  const rawWorkload = labels[LABEL.workload];
+  const workload = rawWorkload === undefined || rawWorkload.trim() === '' ? null : rawWorkload;
+  return { product, count, memory, workload, problems };
+}
+
+/** A whole-number label, or null (with a problem sentence when it was there but unbelievable). */
+export function readNumber(
+  labels: Readonly<Record<string, string>>,
+  key: string,
+  max: number,
+  consequence: string,
+  problems: string[],
+): number | null {
+  const raw = labels[key];
+  if (raw === undefined) return null;
+  const parsed = parseWholeNumber(raw, max);
+  if (parsed.ok) return parsed.value;
+  problems.push(`label ${key}=${quote(raw)} ${parsed.why}; ${consequence}`);
+  return null;
+}

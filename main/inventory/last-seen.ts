@@ -1,0 +1,58 @@
+/**
+ * What each node's GPU labels last said. GFD's labels vanish when a node dies, so this memory is how
+ * an `<unlabeled>` NotReady node can still show "last seen: RTX 4070 ×1". Maps are treated as
+ * immutable values: every function returns its input itself when nothing changed (cheap `===`
+ * checks), and the map only ever holds nodes the caller still knows (forget/retain on delete/relist).
+ */
+import type { LastSeenLabels } from '../../common/inventory.ts';
+import { readGpuLabels } from './gpu-labels.ts';
+import type { NodeFacts } from './node-facts.ts';
+
+type LastSeenMap = ReadonlyMap<string, LastSeenLabels>;
+
+/** The labels worth remembering, or null when the node says nothing about its GPUs right now. */
+function labelsOf(facts: NodeFacts): LastSeenLabels | null {
+  const { product, count, memory } = readGpuLabels(facts.labels);
+  if (product === null && count === 0) return null;
+  return { product, count, memory };
+}
+
+function same(a: LastSeenLabels | undefined, b: LastSeenLabels): boolean {
+  return a !== undefined && a.product === b.product && a.count === b.count && a.memory === b.memory;
+}
+
+/** Records the node's current labels; an unlabeled node keeps what it had. O(1), or O(n) on a change. */
+export function rememberLabels(prev: LastSeenMap, facts: NodeFacts): LastSeenMap {
+  return rememberAllLabels(prev, [facts]);
+}
+
+/** The batch form of rememberLabels: copies the map at most once however many nodes changed. */
+export function rememberAllLabels(prev: LastSeenMap, nodes: Iterable<NodeFacts>): LastSeenMap {
+  let next: Map<string, LastSeenLabels> | null = null;
+  for (const facts of nodes) {
+    const seen = labelsOf(facts);
+    if (seen === null || same((next ?? prev).get(facts.name), seen)) continue;
+    next ??= new Map(prev);
+    next.set(facts.name, seen);
+  }
+  return next ?? prev;
+}
+
+/** Drops a deleted node. */
+export function forgetLabels(prev: LastSeenMap, name: string): LastSeenMap {
+  if (!prev.has(name)) return prev;
+  const next = new Map(prev);
+  next.delete(name);
+  return next;
+}
+
+/** Keeps only the nodes still known (after a relist swapped the node set in whole). */
+export function retainLabels(prev: LastSeenMap, known: ReadonlySet<string>): LastSeenMap {
+  let next: Map<string, LastSeenLabels> | null = null;
+  for (const name of prev.keys()) {
+    if (known.has(name)) continue;
+    next ??= new Map(prev);
+    next.delete(name);
+  }
+  return next ?? prev;
+}

@@ -1,0 +1,109 @@
+/** Trimming raw Nodes: validation, what is kept, and that a bulky node shrinks under 1 KB. */
+import { describe, expect, it } from 'vitest';
+import { bulkyGpuNode, rawNode } from '../../test/fixtures/nodes.ts';
+import { trimNode } from './node-facts.ts';
+
+describe('trimNode', () => {
+  it.each<[string, unknown]>([
+    ['null', null],
+    ['a string', 'node'],
+    ['an array', [{ metadata: { name: 'a' } }]],
+    ['no metadata', {}],
+    ['metadata without a name', { metadata: {} }],
+    ['an empty name', { metadata: { name: '' } }],
+    ['a numeric name', { metadata: { name: 5 } }],
+    ['metadata as an array', { metadata: ['name'] }],
+  ])('refuses %s', (_, raw) => {
+    expect(trimNode(raw)).toBeNull();
+  });
+
+  it('keeps exactly the facts the inventory needs', () => {
+    const raw = rawNode({
+      name: 'gpu1',
+      resourceVersion: '4711',
+      ready: 'False',
+      reason: 'KubeletNotReady',
+      message: 'PLEG is not healthy',
+      since: '2025-06-01T10:00:00Z',
+      labels: {
+        'nvidia.com/gpu.product': 'Tesla-T4',
+        'nvidia.com/mig-1g.5gb.count': '2',
+        'nvidia.com/mig-1g.5gb.memory': '4864',
+        'nvidia.com/cuda.driver.major': '550',
+        'feature.node.kubernetes.io/pci-10de.present': 'true',
+        'feature.node.kubernetes.io/cpu-cpuid.AVX2': 'true',
+      },
+      capacity: { 'nvidia.com/gpu': '1', 'amd.com/gpu': '1' },
+      allocatable: { 'nvidia.com/gpu': '0' },
+      unschedulable: true,
+      taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }],
+    });
+    expect(trimNode(raw)).toEqual({
+      name: 'gpu1',
+      resourceVersion: '4711',
+      labels: {
+        'nvidia.com/gpu.product': 'Tesla-T4',
+        'nvidia.com/mig-1g.5gb.count': '2',
+        'feature.node.kubernetes.io/pci-10de.present': 'true',
+      },
+      ready: {
+        status: 'False',
+        reason: 'KubeletNotReady',
+        message: 'PLEG is not healthy',
+        since: '2025-06-01T10:00:00Z',
+      },
+      capacity: { 'nvidia.com/gpu': '1' },
+      allocatable: { 'nvidia.com/gpu': '0' },
+      unschedulable: true,
+      taints: [{ key: 'nvidia.com/gpu', value: null, effect: 'NoSchedule' }],
+    });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['no Ready condition', [{ type: 'DiskPressure', status: 'False' }], 'Unknown'],
+    ['no conditions at all', undefined, 'Unknown'],
+    ['conditions not an array', { Ready: 'True' }, 'Unknown'],
+    ['an unknown status word', [{ type: 'Ready', status: 'Maybe' }], 'Unknown'],
+    ['Ready=True', [{ type: 'Ready', status: 'True' }], 'True'],
+    ['Ready=Unknown', [{ type: 'Ready', status: 'Unknown' }], 'Unknown'],
+  ])('readiness with %s', (_, conditions, status) => {
+    const facts = trimNode({ metadata: { name: 'n' }, status: { conditions } });
+    expect(facts?.ready.status).toBe(status);
+  });
+
+  it('tolerates junk in every optional place', () => {
+    const facts = trimNode({
+      metadata: { name: 'n', labels: ['x'], resourceVersion: 7 },
+      spec: {
+        unschedulable: 'yes',
+        taints: [null, { key: 'k' }, { key: 'k', effect: 'NoExecute', value: 3 }],
+      },
+      status: { capacity: { 'nvidia.com/gpu': 2, 'nvidia.com/x': { a: 1 } }, allocatable: 'all' },
+    });
+    expect(facts).toEqual({
+      name: 'n',
+      resourceVersion: '',
+      labels: {},
+      ready: { status: 'Unknown', reason: null, message: null, since: null },
+      capacity: { 'nvidia.com/gpu': '2' },
+      allocatable: {},
+      unschedulable: false,
+      taints: [{ key: 'k', value: null, effect: 'NoExecute' }],
+    });
+  });
+
+  it('cuts a long kubelet message to one readable line', () => {
+    const facts = trimNode(rawNode({ name: 'n', ready: 'False', message: 'x'.repeat(5000) }));
+    expect(facts?.ready.message).toBe(`${'x'.repeat(256)}…`);
+  });
+
+  it('trims a realistic ~14 KB GPU node to well under 1 KB', () => {
+    const raw = bulkyGpuNode('dgx-a100-017');
+    const rawSize = JSON.stringify(raw).length;
+    expect(rawSize).toBeGreaterThan(12_000);
+    expect(rawSize).toBeLessThan(20_000);
+    const trimmed = JSON.stringify(trimNode(raw));
+    expect(trimmed.length).toBeLessThan(1024);
+    expect(trimmed).toContain('NVIDIA-A100-SXM4-80GB');
+  });
+});
