@@ -6,8 +6,8 @@
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 import { toOpenApi } from './openapi.ts';
 
-/** Our default API group; users with an earlier operator's CRD set theirs in settings or with --group. */
-export const DEFAULT_CRD_GROUP = 'gpufleet.dev';
+/** Our default API group (after the app id io.gpufleet.app); users of an earlier operator's CRD set theirs. */
+export const DEFAULT_CRD_GROUP = 'gpufleet.io';
 export const CRD_VERSION = 'v1';
 export const CRD_KIND = 'GpuInventory';
 export const CRD_PLURAL = 'gpuinventories';

@@ -3,7 +3,7 @@
  * `nullable: true`, literal unions become enums, TypeBox's own markers are dropped. This is what lets
  * the CRD come from the same definition as the TypeScript types.
  */
-import { Kind, type TSchema } from '@sinclair/typebox';
+import { Kind, KindGuard, type TLiteral, type TSchema } from '@sinclair/typebox';
 
 export interface OpenApiSchema {
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
@@ -25,10 +25,6 @@ export interface OpenApiSchema {
 
 const COPIED = ['description', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'format'] as const;
 
-function kindOf(schema: TSchema): string {
-  return (schema as { [Kind]: string })[Kind];
-}
-
 export function toOpenApi(schema: TSchema): OpenApiSchema {
   const out = convert(schema);
   for (const key of COPIED) {
@@ -39,52 +35,40 @@ export function toOpenApi(schema: TSchema): OpenApiSchema {
 }
 
 function convert(schema: TSchema): OpenApiSchema {
-  switch (kindOf(schema)) {
-    case 'Object': {
-      const props = (schema as { properties: Record<string, TSchema> }).properties;
-      const required = (schema as { required?: string[] }).required;
-      const properties: Record<string, OpenApiSchema> = {};
-      for (const [name, prop] of Object.entries(props)) properties[name] = toOpenApi(prop);
-      return { type: 'object', properties, ...(required?.length ? { required: [...required] } : {}) };
-    }
-    case 'Array':
-      return { type: 'array', items: toOpenApi((schema as { items: TSchema }).items) };
-    case 'Record': {
-      const patterns = (schema as { patternProperties: Record<string, TSchema> }).patternProperties;
-      const value = Object.values(patterns)[0];
-      if (!value) throw new Error('record schema without a value type');
-      return { type: 'object', additionalProperties: toOpenApi(value) };
-    }
-    case 'String':
-      return { type: 'string' };
-    case 'Integer':
-      return { type: 'integer' };
-    case 'Number':
-      return { type: 'number' };
-    case 'Boolean':
-      return { type: 'boolean' };
-    case 'Literal':
-      return literalEnum([schema]);
-    case 'Union':
-      return union((schema as { anyOf: TSchema[] }).anyOf);
-    default:
-      throw new Error(`no OpenAPI form for TypeBox kind ${kindOf(schema)}`);
+  if (KindGuard.IsObject(schema)) {
+    const properties: Record<string, OpenApiSchema> = {};
+    for (const [name, prop] of Object.entries(schema.properties)) properties[name] = toOpenApi(prop);
+    const required = schema.required ?? [];
+    return { type: 'object', properties, ...(required.length ? { required: [...required] } : {}) };
   }
+  if (KindGuard.IsArray(schema)) return { type: 'array', items: toOpenApi(schema.items) };
+  if (KindGuard.IsRecord(schema)) {
+    const value = Object.values(schema.patternProperties)[0];
+    if (!value) throw new Error('record schema without a value type');
+    return { type: 'object', additionalProperties: toOpenApi(value) };
+  }
+  if (KindGuard.IsString(schema)) return { type: 'string' };
+  if (KindGuard.IsInteger(schema)) return { type: 'integer' };
+  if (KindGuard.IsNumber(schema)) return { type: 'number' };
+  if (KindGuard.IsBoolean(schema)) return { type: 'boolean' };
+  if (KindGuard.IsLiteral(schema)) return literalEnum([schema]);
+  if (KindGuard.IsUnion(schema)) return union(schema.anyOf);
+  throw new Error(`no OpenAPI form for TypeBox kind ${String(schema[Kind])}`);
 }
 
-function literalEnum(literals: TSchema[]): OpenApiSchema {
-  const values = literals.map((l) => (l as { const: string | number | boolean }).const);
+function literalEnum(literals: TLiteral[]): OpenApiSchema {
+  const values = literals.map((l) => l.const);
   const type =
     typeof values[0] === 'number' ? 'number' : typeof values[0] === 'boolean' ? 'boolean' : 'string';
   return { type, enum: values };
 }
 
 function union(members: TSchema[]): OpenApiSchema {
-  const nonNull = members.filter((m) => kindOf(m) !== 'Null');
+  const nonNull = members.filter((m) => !KindGuard.IsNull(m));
   const nullable = nonNull.length < members.length;
   let base: OpenApiSchema;
   if (nonNull.length === 1 && nonNull[0]) base = toOpenApi(nonNull[0]);
-  else if (nonNull.every((m) => kindOf(m) === 'Literal')) base = literalEnum(nonNull);
+  else if (nonNull.every((m) => KindGuard.IsLiteral(m))) base = literalEnum(nonNull);
   else throw new Error('structural schemas allow only `T | null` and literal unions');
   return nullable ? { ...base, nullable: true } : base;
 }

@@ -1,0 +1,100 @@
+/**
+ * One context's step: what an observation (or a due tick) does to that context's policy state,
+ * as alert facts still to be worded and marked suppressed by the caller.
+ */
+import { nextUnflapAt, trackFlaps } from './flap.ts';
+import { judgeReadiness } from './readiness.ts';
+import type { AlertRules } from './rules.ts';
+import { type AlertFacts, flapText, reachableText, unreachableText } from './text.ts';
+import type { ContextPolicy, InventoryView } from './types.ts';
+import { judgeWithdrawn } from './withdrawn.ts';
+
+export function unreachableStep(cp: ContextPolicy, context: string, at: number, rules: AlertRules) {
+  const since = cp.reachable ? at : (cp.unreachableSince ?? at);
+  const alerts: AlertFacts[] = [];
+  let alerted = cp.unreachableAlerted;
+  if (!alerted && at - since >= rules.unreachableAfterMs) {
+    const last = cp.last;
+    const total = last === null ? null : Object.keys(last.nodes).length;
+    const text = unreachableText(context, at - since, last?.readyCount ?? null, total);
+    alerts.push({
+      at,
+      context,
+      kind: 'unreachable',
+      nodes: [],
+      before: last?.readyCount ?? null,
+      after: null,
+      ...text,
+    });
+    alerted = true;
+  }
+  const next: ContextPolicy = {
+    ...cp,
+    reachable: false,
+    unreachableSince: since,
+    unreachableAlerted: alerted,
+    pending: null,
+  };
+  return { cp: next, alerts };
+}
+
+export function reachableStep(
+  cp: ContextPolicy,
+  context: string,
+  at: number,
+  view: InventoryView | null,
+  rules: AlertRules,
+) {
+  const alerts: AlertFacts[] = [];
+  if (!cp.reachable && cp.unreachableAlerted) {
+    const text = reachableText(context, at - (cp.unreachableSince ?? at), view?.readyCount ?? null);
+    const before = cp.last?.readyCount ?? null;
+    alerts.push({
+      at,
+      context,
+      kind: 'reachable',
+      nodes: [],
+      before,
+      after: view?.readyCount ?? null,
+      ...text,
+    });
+  }
+  let next: ContextPolicy = { ...cp, reachable: true, unreachableSince: null, unreachableAlerted: false };
+  if (view === null) return { cp: next, alerts };
+
+  const flaps = trackFlaps(next, view, at, rules);
+  if (flaps.newlyFlapping.length > 0) {
+    const nodes = flaps.newlyFlapping;
+    const text = flapText(context, nodes, rules.flapThreshold, rules.flapWindowMs);
+    const before = next.last?.readyCount ?? null;
+    alerts.push({ at, context, kind: 'flapping', nodes, before, after: view.readyCount, ...text });
+  }
+  const readiness = judgeReadiness(next, context, view, flaps.flapping, at, rules);
+  alerts.push(...readiness.alerts);
+  const withdrawn = rules.withdrawnGpus
+    ? judgeWithdrawn(next, context, view, flaps.flapping, at)
+    : { withdrawn: {}, alerts: [] };
+  alerts.push(...withdrawn.alerts);
+  next = {
+    ...next,
+    last: view,
+    changes: flaps.changes,
+    flapping: flaps.flapping,
+    accepted: readiness.accepted,
+    pending: readiness.pending,
+    down: readiness.down,
+    withdrawn: withdrawn.withdrawn,
+  };
+  return { cp: next, alerts };
+}
+
+export function contextNextCheck(cp: ContextPolicy, rules: AlertRules): number | null {
+  const times: number[] = [];
+  if (cp.pending !== null) times.push(cp.pending.since + rules.holdDownMs);
+  if (!cp.reachable && !cp.unreachableAlerted && cp.unreachableSince !== null) {
+    times.push(cp.unreachableSince + rules.unreachableAfterMs);
+  }
+  const unflap = nextUnflapAt(cp, rules);
+  if (unflap !== null) times.push(unflap);
+  return times.length === 0 ? null : Math.min(...times);
+}

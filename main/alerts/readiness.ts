@@ -1,0 +1,80 @@
+/**
+ * Ready-drop and recovery with a hold-down. The policy keeps the set of nodes it counts as Ready
+ * ("accepted"); nodes leaving it start a pending drop that is alerted only if it lasts the
+ * hold-down, and an alerted drop gets exactly one recovery alert when it is made good.
+ * Flapping nodes are left out of both sides; they have their own alert.
+ */
+
+import type { AlertRules } from './rules.ts';
+import type { AlertFacts } from './text.ts';
+import { dropText, recoveryText } from './text.ts';
+import type { ContextPolicy, InventoryView } from './types.ts';
+
+type Fields = Pick<ContextPolicy, 'accepted' | 'pending' | 'down'>;
+
+export function judgeReadiness(
+  cp: ContextPolicy,
+  context: string,
+  view: InventoryView,
+  flapping: Record<string, number>,
+  at: number,
+  rules: AlertRules,
+): Fields & { alerts: AlertFacts[] } {
+  const stable = (n: string) => !(n in flapping);
+  const isReady = (n: string) => view.nodes[n]?.ready === true;
+  const accepted = new Set(cp.accepted);
+  const alerts: AlertFacts[] = [];
+
+  for (const [name, facts] of Object.entries(view.nodes)) {
+    if (facts.ready && stable(name)) accepted.add(name);
+  }
+
+  let down = cp.down;
+  if (down?.nodes.every(stable)) {
+    const allBack = down.nodes.every(isReady);
+    if (allBack || view.readyCount >= down.baseline) {
+      const back = down.nodes.filter(isReady);
+      const text = recoveryText(context, back, down.low, view.readyCount);
+      alerts.push({
+        at,
+        context,
+        kind: 'recovered',
+        nodes: back,
+        before: down.low,
+        after: view.readyCount,
+        ...text,
+      });
+      down = null;
+    }
+  }
+
+  const lost = [...accepted].filter((n) => stable(n) && !isReady(n));
+  let pending = cp.pending;
+  if (lost.length === 0) pending = null;
+  else {
+    pending ??= { since: at };
+    if (at - pending.since >= rules.holdDownMs) {
+      // Counted at alert time, so a drop that spanned an outage still reads "4 → 3", not "3 → 3".
+      const before = view.readyCount + lost.length;
+      const notReady = lost.filter((n) => n in view.nodes);
+      const gone = lost.filter((n) => !(n in view.nodes));
+      const text = dropText(context, notReady, gone, before, view.readyCount);
+      alerts.push({
+        at,
+        context,
+        kind: 'ready-drop',
+        nodes: lost,
+        before,
+        after: view.readyCount,
+        ...text,
+      });
+      for (const n of lost) accepted.delete(n);
+      down =
+        down === null
+          ? { nodes: lost, baseline: before, low: view.readyCount }
+          : { nodes: [...down.nodes, ...lost], baseline: down.baseline, low: view.readyCount };
+      pending = null;
+    }
+  }
+  return { accepted: [...accepted], pending, down, alerts };
+}

@@ -1,0 +1,22 @@
+/** The user-tunable alert rules and their defaults; persisted by settings, read by the policy. */
+
+export interface AlertRules {
+  /** How long `ready_gpu_nodes` must stay dropped before we alert; 0 alerts on the first observation. */
+  holdDownMs: number;
+  /** Continuous unreachability before an `unreachable` alert. */
+  unreachableAfterMs: number;
+  /** A node is flapping when it changes readiness MORE than this many times within `flapWindowMs`. */
+  flapThreshold: number;
+  /** The flap window; also how long a flapping node must stay stable before it is watched again. */
+  flapWindowMs: number;
+  /** Alert when a Ready node's allocatable GPUs fall below its capacity. */
+  withdrawnGpus: boolean;
+}
+
+export const DEFAULT_ALERT_RULES: Readonly<AlertRules> = Object.freeze({
+  holdDownMs: 30_000,
+  unreachableAfterMs: 60_000,
+  flapThreshold: 2,
+  flapWindowMs: 15 * 60_000,
+  withdrawnGpus: true,
+});

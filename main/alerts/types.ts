@@ -1,0 +1,86 @@
+/** The alert policy's inputs, outputs and state: plain JSON data, so hosts can log or persist it. */
+import type { Alert } from '../../common/alerts.ts';
+import type { GpuInventoryStatus } from '../../common/inventory.ts';
+
+/** What the engine saw of one context at one instant (epoch ms). */
+export interface Observation {
+  at: number;
+  context: string;
+  reachable: boolean;
+  /** When unreachable this is the last known inventory; the policy ignores it then. */
+  inventory: GpuInventoryStatus | null;
+}
+
+/**
+ * An alert as the policy returns it. `suppressed` alerts were decided while snoozed: the host keeps
+ * them in the alert log (nothing is lost silently) but shows no notification for them.
+ */
+export interface PolicyAlert extends Alert {
+  suppressed?: boolean;
+}
+
+/** The few facts per node the policy needs, trimmed from the inventory. */
+export interface NodeFacts {
+  ready: boolean;
+  capacity: number | null;
+  allocatable: number | null;
+}
+
+export interface InventoryView {
+  readyCount: number;
+  nodes: Record<string, NodeFacts>;
+}
+
+export interface ContextPolicy {
+  reachable: boolean;
+  /** Start of the current unreachable spell. */
+  unreachableSince: number | null;
+  unreachableAlerted: boolean;
+  /** The last inventory seen while reachable; null until the first one. */
+  last: InventoryView | null;
+  /** The nodes the policy counts as Ready: what the user was last told, or saw at start. */
+  accepted: string[];
+  /** A drop seen but not yet held for the hold-down. */
+  pending: { since: number } | null;
+  /** An alerted drop not yet recovered: the nodes alerted, the count before it began, the count at the last alert. */
+  down: { nodes: string[]; baseline: number; low: number } | null;
+  /** Readiness changes per node within the flap window (epoch ms). */
+  changes: Record<string, number[]>;
+  /** Nodes declared flapping, with when they last changed. */
+  flapping: Record<string, number>;
+  /** Nodes with GPUs withdrawn, by the allocatable count already alerted. */
+  withdrawn: Record<string, number>;
+}
+
+export interface PolicyState {
+  contexts: Record<string, ContextPolicy>;
+}
+
+export const INITIAL_POLICY_STATE: PolicyState = Object.freeze({ contexts: Object.freeze({}) });
+
+export function initialContextPolicy(): ContextPolicy {
+  return {
+    reachable: true,
+    unreachableSince: null,
+    unreachableAlerted: false,
+    last: null,
+    accepted: [],
+    pending: null,
+    down: null,
+    changes: {},
+    flapping: {},
+    withdrawn: {},
+  };
+}
+
+export function viewOf(inventory: GpuInventoryStatus): InventoryView {
+  const nodes: Record<string, NodeFacts> = {};
+  for (const n of inventory.nodes) {
+    nodes[n.name] = {
+      ready: n.ready,
+      capacity: n.capacity_gpus ?? null,
+      allocatable: n.allocatable_gpus ?? null,
+    };
+  }
+  return { readyCount: inventory.ready_gpu_nodes, nodes };
+}

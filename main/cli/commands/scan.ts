@@ -1,0 +1,69 @@
+/** `gpu-fleet scan`: one pass — connect, list nodes, print the inventory — per chosen context. */
+import type { GpuInventoryStatus } from '../../../common/inventory.ts';
+import { buildInventory, formatInventoryTable, trimNode } from '../../inventory/index.ts';
+import { ContextClient } from '../../kube/context-client.ts';
+import { toKubeError } from '../../kube/error-classify.ts';
+import type { ResolvedContext } from '../../kube/kubeconfig-types.ts';
+import { listNodes } from '../../kube/node-list.ts';
+import { parseFlags } from '../flags.ts';
+import { CliError, type CliIo } from '../io.ts';
+import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
+import { parseOutput, toJson, toYaml } from '../output.ts';
+
+type ScanResult =
+  | { context: string; inventory: GpuInventoryStatus; error: null }
+  | { context: string; inventory: null; error: string };
+
+const LIST_TIMEOUT_MS = 60_000;
+
+export async function scanContext(
+  ctx: ResolvedContext,
+  now: () => Date = () => new Date(),
+): Promise<ScanResult> {
+  let client: ContextClient | null = null;
+  try {
+    client = new ContextClient(ctx);
+    const listed = await listNodes(client, trimNode, 500, LIST_TIMEOUT_MS, () => false);
+    if (!listed) throw new Error('the node list was cancelled');
+    return {
+      context: ctx.name,
+      inventory: buildInventory(listed.nodes, new Map(), now().toISOString()),
+      error: null,
+    };
+  } catch (error) {
+    const server = ctx.cluster?.cluster.server ?? ctx.clusterName;
+    return { context: ctx.name, inventory: null, error: toKubeError(error, server).message };
+  } finally {
+    client?.close();
+  }
+}
+
+export async function scanCommand(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args, { ...TARGET_FLAGS, output: { type: 'string', short: 'o' } }, 'scan');
+  const format = parseOutput(flags.output, ['table', 'wide', 'json', 'yaml'], 'table');
+  const contexts = pickContexts(loadForCli(flags, io), flags);
+  const results = await Promise.all(contexts.map((ctx) => scanContext(ctx)));
+
+  if (!flags['all-contexts']) {
+    const [only] = results;
+    if (!only) throw new CliError('no context to scan');
+    if (only.error !== null) throw new CliError(`context "${only.context}": ${only.error}`);
+    if (format === 'json') io.stdout.write(toJson(only.inventory));
+    else if (format === 'yaml') io.stdout.write(toYaml(only.inventory));
+    else io.stdout.write(`${formatInventoryTable(only.inventory, format === 'wide')}\n`);
+    return 0;
+  }
+  if (format === 'json' || format === 'yaml') {
+    const doc = { contexts: results };
+    io.stdout.write(format === 'json' ? toJson(doc) : toYaml(doc));
+  } else {
+    results.forEach((r, i) => {
+      io.stdout.write(`${i > 0 ? '\n' : ''}CONTEXT ${r.context}\n`);
+      if (r.error !== null) io.stdout.write(`error: ${r.error}\n`);
+      else io.stdout.write(`${formatInventoryTable(r.inventory, format === 'wide')}\n`);
+    });
+  }
+  for (const r of results)
+    if (r.error !== null) io.stderr.write(`error: context "${r.context}": ${r.error}\n`);
+  return results.some((r) => r.error !== null) ? 1 : 0;
+}

@@ -1,0 +1,41 @@
+/** Which kubeconfig and contexts a command works on, chosen the way kubectl chooses them. */
+import { loadKubeconfig } from '../kube/kubeconfig.ts';
+import type { LoadedKubeconfig, ResolvedContext } from '../kube/kubeconfig-types.ts';
+import { CliError, type CliIo } from './io.ts';
+
+export interface TargetFlags {
+  kubeconfig?: string | undefined;
+  context?: string | undefined;
+  'all-contexts'?: boolean | undefined;
+}
+
+export const TARGET_FLAGS = {
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  'all-contexts': { type: 'boolean' },
+} as const;
+
+/** Loads the kubeconfig; prints its warnings and per-file errors to stderr; fails with one sentence. */
+export function loadForCli(flags: TargetFlags, io: CliIo): LoadedKubeconfig {
+  const load = loadKubeconfig({ explicitPath: flags.kubeconfig ?? null, env: io.env });
+  if (load.kind === 'none') {
+    throw new CliError(`${load.message} Run 'gpu-fleet serve --demo' to try the built-in demo cluster.`);
+  }
+  for (const w of load.warnings) io.stderr.write(`warning: ${w.message}\n`);
+  for (const e of load.errors) io.stderr.write(`warning: ${e.message}\n`);
+  if (load.contexts.length === 0)
+    throw new CliError(`the kubeconfig (${load.files.join(', ')}) defines no contexts`);
+  return load;
+}
+
+export function pickContexts(load: LoadedKubeconfig, flags: TargetFlags): ResolvedContext[] {
+  if (flags['all-contexts']) {
+    if (flags.context) throw new CliError('--context and --all-contexts cannot be used together');
+    return load.contexts;
+  }
+  const name = flags.context ?? load.currentContext;
+  if (!name) throw new CliError('the kubeconfig sets no current-context; choose one with --context NAME');
+  const ctx = load.contexts.find((c) => c.name === name);
+  if (!ctx) throw new CliError(`context "${name}" does not exist in the kubeconfig`);
+  return [ctx];
+}

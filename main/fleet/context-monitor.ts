@@ -1,0 +1,142 @@
+/**
+ * One monitored context: watcher → node cache → inventory → history, level-based. Watch events only
+ * mark the cache dirty; a short coalescing timer then recomputes the whole inventory from the cache
+ * (a 5,000-node relist or a burst of heartbeats costs one pass, not one per event).
+ */
+import type { ConnectionState } from '../../common/connection.ts';
+import type { ContextSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
+import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
+import { appendHistory, buildInventory, rememberAllLabels, retainLabels, withObservedAt } from '../inventory/index.ts';
+import type { Clock } from '../kube/clock.ts';
+import { NodeCache } from '../kube/node-cache.ts';
+import { NodeWatcher, type NodeWatcherOptions, type WatcherEvent } from '../kube/node-watcher.ts';
+import type { ContextClient } from '../kube/context-client.ts';
+
+export interface ContextMonitorOptions {
+  context: string;
+  server: string | null;
+  makeClient: () => ContextClient;
+  clock: Clock;
+  watcher?: Omit<NodeWatcherOptions, 'clock'>;
+  /** Recompute at most this often while events stream in. */
+  coalesceMs?: number;
+  historyMax?: number;
+  /** The last inventory known from a previous run: shown (stale) until the cluster answers. */
+  lastKnown?: { inventory: GpuInventoryStatus; history: HistoryPoint[] } | null;
+}
+
+export type MonitorChange = 'inventory' | 'connection';
+
+const OFF: WritebackState = { phase: 'off', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
+
+export class ContextMonitor {
+  readonly #opts: ContextMonitorOptions;
+  readonly #cache = new NodeCache();
+  readonly #watcher: NodeWatcher;
+  #lastSeen: ReadonlyMap<string, LastSeenLabels> = new Map();
+  #inventory: GpuInventoryStatus | null;
+  #history: HistoryPoint[];
+  #connection: ConnectionState;
+  #writeback: WritebackState = OFF;
+  #synced = false;
+  #builtVersion = -1;
+  #confirmed = false;
+  #timer: unknown = null;
+
+  constructor(
+    opts: ContextMonitorOptions,
+    private readonly onChange: (change: MonitorChange, monitor: ContextMonitor) => void,
+  ) {
+    this.#opts = opts;
+    this.#inventory = opts.lastKnown?.inventory ?? null;
+    this.#history = opts.lastKnown?.history ? [...opts.lastKnown.history] : [];
+    this.#watcher = new NodeWatcher(opts.makeClient, (event) => this.#onWatcher(event), {
+      ...opts.watcher,
+      clock: opts.clock,
+    });
+    this.#connection = this.#watcher.connection;
+  }
+
+  get context(): string {
+    return this.#opts.context;
+  }
+  get inventory(): GpuInventoryStatus | null {
+    return this.#inventory;
+  }
+  get connection(): ConnectionState {
+    return this.#connection;
+  }
+  /** True once the cluster has answered a full list in this run (the inventory is not just last-known). */
+  get synced(): boolean {
+    return this.#synced;
+  }
+
+  start(): void {
+    this.#watcher.start();
+  }
+
+  stop(): void {
+    this.#watcher.stop();
+    if (this.#timer !== null) this.#opts.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Skip the backoff wait (the user pressed "retry", or the machine woke from sleep). */
+  retryNow(): void {
+    this.#watcher.retryNow();
+  }
+
+  setWriteback(state: WritebackState): void {
+    this.#writeback = state;
+  }
+
+  snapshot(): ContextSnapshot {
+    return {
+      context: this.#opts.context,
+      server: this.#opts.server,
+      connection: this.#connection,
+      inventory: this.#inventory,
+      stale: this.#inventory !== null && (!this.#synced || this.#connection.phase !== 'live'),
+      history: this.#history,
+      writeback: this.#writeback,
+    };
+  }
+
+  #onWatcher(event: WatcherEvent): void {
+    if (event.type === 'connection') {
+      this.#connection = event.state;
+      this.onChange('connection', this);
+      return;
+    }
+    this.#cache.apply(event);
+    if (event.type === 'replace') {
+      this.#synced = true;
+      this.#lastSeen = retainLabels(this.#lastSeen, new Set(event.nodes.map((n) => n.name)));
+      // The first full list must show at once; later relists are coalesced like any change.
+      if (this.#builtVersion === -1) return this.#recompute();
+    }
+    if (this.#cache.view.version !== this.#builtVersion) this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#timer !== null) return;
+    this.#timer = this.#opts.clock.setTimeout(() => {
+      this.#timer = null;
+      this.#recompute();
+    }, this.#opts.coalesceMs ?? 100);
+  }
+
+  #recompute(): void {
+    this.#builtVersion = this.#cache.view.version;
+    const now = new Date(this.#opts.clock.now()).toISOString();
+    this.#lastSeen = rememberAllLabels(this.#lastSeen, this.#cache.view.values());
+    const next = buildInventory(this.#cache.view.values(), this.#lastSeen, now);
+    const merged = this.#inventory ? withObservedAt(next, this.#inventory) : next;
+    // An unchanged inventory is news once: when the first list confirms the last-known one (no longer stale).
+    if (merged === this.#inventory && this.#confirmed) return;
+    this.#confirmed = true;
+    this.#inventory = merged;
+    this.#history = appendHistory(this.#history, merged, now, this.#opts.historyMax ?? 2000);
+    this.onChange('inventory', this);
+  }
+}

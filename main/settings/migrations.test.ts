@@ -1,0 +1,70 @@
+/** Migration of version-1 settings files to version 2, as a pure step and through openSettings. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrate } from './migrations.ts';
+import { defaultSettings } from './schema.ts';
+import { openSettings } from './store.ts';
+
+const V1 = {
+  version: 1,
+  contexts: ['home-lab', 'work', 'home-lab'],
+  holdDownSeconds: 45,
+  writeBack: ['home-lab'],
+  crdGroup: 'gpu.example.com',
+  theme: 'dark',
+  pausedUntil: '2026-11-30T08:00:00Z',
+};
+
+describe('settings migrations', () => {
+  it('maps every version-1 field to its version-2 place', () => {
+    const r = migrate(V1);
+    expect(r.ok && r.from).toBe(1);
+    expect(r.ok && r.settings).toEqual({
+      ...defaultSettings(),
+      contexts: ['home-lab', 'work'],
+      alertRules: { ...defaultSettings().alertRules, holdDownMs: 45_000 },
+      writeBack: { 'home-lab': true },
+      crdGroup: 'gpu.example.com',
+      theme: 'dark',
+      alertsPaused: { all: { until: Date.parse('2026-11-30T08:00:00Z') }, contexts: {} },
+    });
+  });
+
+  it.each([
+    ['a file without a version is version 1', { contexts: ['a'], holdDownSeconds: 0 }, true],
+    ['a bare version 2 file is current', { version: 2 }, true],
+    ['version-1 hold-down as text is invalid', { version: 1, contexts: [], holdDownSeconds: '30' }, false],
+    [
+      'a version-1 group that is not a DNS name fails after migration',
+      { ...V1, crdGroup: 'Bad Group' },
+      false,
+    ],
+    ['version 0 is unknown', { version: 0 }, false],
+    ['malformed rules are not replaced by defaults', { version: 2, alertRules: 5 }, false],
+  ])('%s', (_name, raw, ok) => {
+    const r = migrate(raw);
+    expect(r.ok).toBe(ok);
+    if (!r.ok) expect(r.message).toMatch(/holdDownSeconds|crdGroup|version 0|alertRules/);
+  });
+
+  it('upgrades the file on open and keeps the old one next to it', () => {
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-settings-'));
+    try {
+      fs.writeFileSync(path.join(cwd, 'settings.json'), JSON.stringify(V1));
+      const s = openSettings({ cwd, now: () => new Date('2026-11-29T21:40:00Z') });
+      expect(s.notices.map((n) => n.message)).toEqual([
+        'Your settings were upgraded from version 1; the old file was kept as settings.v1-2026-11-29T21-40-00.json.',
+      ]);
+      expect(
+        JSON.parse(fs.readFileSync(path.join(cwd, 'settings.v1-2026-11-29T21-40-00.json'), 'utf8')),
+      ).toEqual(V1);
+      const saved = JSON.parse(fs.readFileSync(s.path, 'utf8'));
+      expect([saved.version, saved.alertRules.holdDownMs]).toEqual([2, 45_000]);
+      expect(openSettings({ cwd }).notices).toEqual([]);
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});

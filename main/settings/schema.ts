@@ -1,0 +1,130 @@
+/**
+ * The settings document (version 2): one TypeBox schema gives the type, the validation and the
+ * defaults. Closed objects everywhere (`additionalProperties: false`) so nothing but what is listed
+ * here (context NAMES, never tokens or keys) can be stored.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import type { AlertKind } from '../../common/alerts.ts';
+import { GpuInventoryStatus } from '../../common/inventory.ts';
+import type { AlertRules } from '../alerts/rules.ts';
+import { DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
+import type { SnoozeState } from '../alerts/snooze.ts';
+import type { PolicyAlert } from '../alerts/types.ts';
+
+export const SETTINGS_VERSION = 2;
+
+/** The CRD's default group lives with the CRD; users of an existing CRD of the same shape set theirs here. */
+import { DEFAULT_CRD_GROUP } from '../writeback/crd.ts';
+
+export { DEFAULT_CRD_GROUP };
+export const DEFAULT_CONFIGMAP_NAMESPACE = 'kube-system';
+
+const closed = { additionalProperties: false } as const;
+const ContextName = Type.String({ minLength: 1, maxLength: 253 });
+const Int0 = Type.Integer({ minimum: 0 });
+
+export const AlertRulesSchema = Type.Object(
+  {
+    holdDownMs: Int0,
+    unreachableAfterMs: Int0,
+    flapThreshold: Type.Integer({ minimum: 1 }),
+    flapWindowMs: Int0,
+    withdrawnGpus: Type.Boolean(),
+  },
+  closed,
+);
+
+const ALERT_KINDS = [
+  'ready-drop',
+  'recovered',
+  'unreachable',
+  'reachable',
+  'flapping',
+  'gpus-withdrawn',
+] as const;
+
+export const LoggedAlert = Type.Object(
+  {
+    id: Type.String(),
+    at: Type.String(),
+    context: ContextName,
+    kind: Type.Union(ALERT_KINDS.map((k) => Type.Literal(k))),
+    title: Type.String(),
+    body: Type.String(),
+    nodes: Type.Array(Type.String()),
+    before: Type.Union([Type.Integer(), Type.Null()]),
+    after: Type.Union([Type.Integer(), Type.Null()]),
+    suppressed: Type.Optional(Type.Boolean()),
+  },
+  closed,
+);
+
+const Snooze = Type.Object({ until: Type.Union([Type.Number(), Type.Null()]) }, closed);
+export const SnoozeSchema = Type.Object(
+  { all: Type.Union([Snooze, Type.Null()]), contexts: Type.Record(ContextName, Snooze) },
+  closed,
+);
+
+export const WindowBounds = Type.Object(
+  {
+    x: Type.Integer(),
+    y: Type.Integer(),
+    width: Type.Integer({ minimum: 1 }),
+    height: Type.Integer({ minimum: 1 }),
+    maximized: Type.Boolean(),
+  },
+  closed,
+);
+
+/** The inventory last seen per context and when; shown, marked stale, at launch while connecting. */
+export const LastKnown = Type.Object({ at: Type.String(), inventory: GpuInventoryStatus }, closed);
+
+export const SettingsSchema = Type.Object(
+  {
+    version: Type.Literal(SETTINGS_VERSION),
+    contexts: Type.Array(ContextName, { uniqueItems: true }),
+    alertRules: AlertRulesSchema,
+    writeBack: Type.Record(ContextName, Type.Boolean()),
+    crdGroup: Type.String({
+      maxLength: 253,
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$',
+    }),
+    configMapNamespace: Type.String({ maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+    launchAtLogin: Type.Boolean(),
+    theme: Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')]),
+    window: Type.Union([WindowBounds, Type.Null()]),
+    focusedContext: Type.Union([ContextName, Type.Null()]),
+    lastKnown: Type.Record(ContextName, LastKnown),
+    alertLog: Type.Array(LoggedAlert),
+    /** Snoozed alerts: for all and per context; `until` epoch ms, null = until resumed. */
+    alertsPaused: SnoozeSchema,
+  },
+  closed,
+);
+export type Settings = Static<typeof SettingsSchema>;
+
+export function defaultSettings(): Settings {
+  return {
+    version: SETTINGS_VERSION,
+    contexts: [],
+    alertRules: { ...DEFAULT_ALERT_RULES },
+    writeBack: {},
+    crdGroup: DEFAULT_CRD_GROUP,
+    configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
+    launchAtLogin: false,
+    theme: 'system',
+    window: null,
+    focusedContext: null,
+    lastKnown: {},
+    alertLog: [],
+    alertsPaused: { all: null, contexts: {} },
+  };
+}
+
+// The schema restates shapes owned elsewhere; these fail to compile if they drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const rulesMatch: Same<Static<typeof AlertRulesSchema>, AlertRules> = true;
+const kindsMatch: Same<(typeof ALERT_KINDS)[number], AlertKind> = true;
+const alertsMatch: Same<Static<typeof LoggedAlert>, PolicyAlert> = true;
+const snoozeMatch: Same<Static<typeof SnoozeSchema>, SnoozeState> = true;
+void [rulesMatch, kindsMatch, alertsMatch, snoozeMatch];

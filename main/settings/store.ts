@@ -1,0 +1,126 @@
+/**
+ * The settings store: typed reads, validated whole-document updates, persisted through `conf`.
+ * We run our own TypeBox validation and version migrations around a plain `conf` instance instead of
+ * conf's `schema`/`migrations`: conf's migrations are keyed to the app's semver (not a settings
+ * version), its ajv schema re-validates the file on every read, and with `clearInvalidConfig` it
+ * silently discards a bad file, while we must move it aside and say so.
+ * The Electron adapter passes `createBackend: (o) => new ElectronStore(o)` with the same options.
+ */
+import path from 'node:path';
+import Conf from 'conf';
+import { trimLog } from '../alerts/alert-log.ts';
+import { loadSettingsFile, type SettingsNotice } from './file.ts';
+import { SETTINGS_VERSION, type Settings, SettingsSchema } from './schema.ts';
+import { assertSettings, SettingsError } from './validate.ts';
+
+export type { SettingsNotice } from './file.ts';
+export { SettingsError } from './validate.ts';
+
+/** Every key but `version`, which only migrations change. */
+export type SettingsPatch = Partial<Omit<Settings, 'version'>>;
+
+export interface SettingsBackendOptions {
+  cwd: string;
+  projectName?: string;
+  configName: string;
+  accessPropertiesByDotNotation: false;
+  clearInvalidConfig: false;
+  watch: false;
+}
+
+/** The part of conf (and electron-store) we use: the whole document, read and written at once. */
+export interface SettingsBackend {
+  store: Record<string, unknown>;
+}
+
+export interface SettingsStore {
+  readonly path: string;
+  /** What happened at open that the UI must tell the user (moved-aside file, upgrade, unsaved). */
+  readonly notices: readonly SettingsNotice[];
+  get<K extends keyof Settings>(key: K): Readonly<Settings[K]>;
+  all(): Readonly<Settings>;
+  /** Validates the merged document; on error throws SettingsError naming the fields, nothing written. */
+  update(patch: SettingsPatch): Readonly<Settings>;
+}
+
+export interface OpenSettingsOptions {
+  cwd: string;
+  projectName?: string;
+  now?: () => Date;
+  createBackend?: (options: SettingsBackendOptions) => SettingsBackend;
+}
+
+export const SETTINGS_FILE_NAME = 'settings';
+export const ALERT_LOG_LIMIT = 500;
+const PATCH_KEYS = new Set(Object.keys(SettingsSchema.properties).filter((k) => k !== 'version'));
+
+export function settingsBackendOptions(cwd: string, projectName?: string): SettingsBackendOptions {
+  return {
+    cwd,
+    ...(projectName === undefined ? {} : { projectName }),
+    configName: SETTINGS_FILE_NAME,
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+    watch: false,
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function openSettings(opts: OpenSettingsOptions): SettingsStore {
+  const now = opts.now ?? (() => new Date());
+  const file = path.join(opts.cwd, `${SETTINGS_FILE_NAME}.json`);
+  const loaded = loadSettingsFile(file, now());
+  const notices = [...loaded.notices];
+  let current = deepFreeze(loaded.settings);
+  let backend: SettingsBackend | null = null;
+  if (loaded.writable) {
+    try {
+      const options = settingsBackendOptions(opts.cwd, opts.projectName);
+      backend = opts.createBackend ? opts.createBackend(options) : new Conf<Record<string, unknown>>(options);
+      if (loaded.dirty) backend.store = { ...current };
+    } catch (e) {
+      backend = null;
+      notices.push({ kind: 'unsaved', message: `Settings cannot be saved (${message(e)}).`, file });
+    }
+  }
+
+  return {
+    path: file,
+    notices,
+    get: (key) => current[key],
+    all: () => current,
+    update(patch) {
+      if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+        throw new SettingsError('Invalid settings: an update must be an object of fields.', []);
+      }
+      const unknown = Object.keys(patch).filter((k) => !PATCH_KEYS.has(k));
+      if (unknown.length > 0) {
+        throw new SettingsError(
+          `Invalid settings: unknown or read-only field ${unknown.join(', ')}.`,
+          unknown,
+        );
+      }
+      const merged: Record<string, unknown> = { ...current, ...patch, version: SETTINGS_VERSION };
+      if (Array.isArray(merged.alertLog)) merged.alertLog = trimLog(merged.alertLog, ALERT_LOG_LIMIT);
+      const next = assertSettings(structuredClone(merged));
+      if (backend !== null) {
+        try {
+          backend.store = { ...next };
+        } catch (e) {
+          throw new SettingsError(`Settings could not be saved: ${message(e)}`, []);
+        }
+      }
+      current = deepFreeze(next);
+      return current;
+    },
+  };
+}
