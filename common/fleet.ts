@@ -46,6 +46,7 @@ export type FleetHealth = 'unreachable' | 'down' | 'degraded' | 'all-ready' | 'i
 export interface FleetSnapshot {
   contexts: ContextSnapshot[];
   focused: string | null;
+  /** Alerts paused for every context: RFC 3339 end of the pause, `'resumed'` while paused until the user resumes, null when not paused. */
   alertsPausedUntil: string | null;
   health: FleetHealth;
   /** RFC 3339 */

@@ -3,6 +3,7 @@ import { registerCommand } from './main.ts';
 
 export function registerAllCommands(): void {
   registerCommand('scan', async () => (await import('./commands/scan.ts')).scanCommand);
+  registerCommand('watch', async () => (await import('./commands/watch.ts')).watchCommand);
   registerCommand('sim', async () => (await import('./commands/sim.ts')).simCommand);
   registerCommand('crd', async () => (await import('./commands/crd.ts')).crdCommand);
 }

@@ -6,11 +6,17 @@
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
-import { appendHistory, buildInventory, rememberAllLabels, retainLabels, withObservedAt } from '../inventory/index.ts';
+import {
+  appendHistory,
+  buildInventory,
+  rememberAllLabels,
+  retainLabels,
+  withObservedAt,
+} from '../inventory/index.ts';
 import type { Clock } from '../kube/clock.ts';
+import type { ContextClient } from '../kube/context-client.ts';
 import { NodeCache } from '../kube/node-cache.ts';
 import { NodeWatcher, type NodeWatcherOptions, type WatcherEvent } from '../kube/node-watcher.ts';
-import type { ContextClient } from '../kube/context-client.ts';
 
 export interface ContextMonitorOptions {
   context: string;
@@ -27,6 +33,7 @@ export interface ContextMonitorOptions {
 
 export type MonitorChange = 'inventory' | 'connection';
 
+const FRESH: ReadonlySet<ConnectionState['phase']> = new Set(['live', 'connecting']);
 const OFF: WritebackState = { phase: 'off', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
 
 export class ContextMonitor {
@@ -96,7 +103,9 @@ export class ContextMonitor {
       server: this.#opts.server,
       connection: this.#connection,
       inventory: this.#inventory,
-      stale: this.#inventory !== null && (!this.#synced || this.#connection.phase !== 'live'),
+      // Stale: last-known from an earlier run, or the cluster stopped answering. Right after the first
+      // list the phase is still `connecting` (the watch opens next): that inventory is fresh.
+      stale: this.#inventory !== null && (!this.#synced || !FRESH.has(this.#connection.phase)),
       history: this.#history,
       writeback: this.#writeback,
     };

@@ -1,0 +1,76 @@
+/** `gpu-fleet watch`: run the engine until Ctrl-C, printing inventory, connection and alert lines. */
+import { DEFAULT_ALERT_RULES } from '../../alerts/rules.ts';
+import { type EngineEvent, FleetEngine } from '../../fleet/engine.ts';
+import { formatInventoryTable } from '../../inventory/index.ts';
+import { parseDuration, parseFlags } from '../flags.ts';
+import type { CliIo } from '../io.ts';
+import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
+import { parseOutput } from '../output.ts';
+
+export const WATCH_FLAGS = {
+  ...TARGET_FLAGS,
+  output: { type: 'string', short: 'o' },
+  'hold-down': { type: 'string' },
+  'write-back': { type: 'boolean' },
+  group: { type: 'string' },
+  'configmap-namespace': { type: 'string' },
+  verbose: { type: 'boolean', short: 'v' },
+} as const;
+
+/** One JSON object per line: what `watch -o json` prints for each engine event (snapshots are for windows). */
+export function eventLine(event: EngineEvent): string | null {
+  switch (event.type) {
+    case 'inventory':
+      return JSON.stringify({
+        type: 'inventory',
+        context: event.context,
+        stale: event.stale,
+        ...event.inventory,
+      });
+    case 'connection':
+      return JSON.stringify({ type: 'connection', context: event.context, ...event.state });
+    case 'alert':
+      return JSON.stringify({ ...event.alert, type: 'alert', alert: event.alert.kind });
+    case 'snapshot':
+      return null;
+  }
+}
+
+function humanLine(event: EngineEvent): string | null {
+  const at = new Date().toISOString().slice(11, 19);
+  switch (event.type) {
+    case 'inventory': {
+      const inv = event.inventory;
+      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs`;
+      return `${head}\n${formatInventoryTable(inv, false)}`;
+    }
+    case 'connection':
+      return `${at} ${event.context}: ${event.state.phase}${event.state.message ? ` — ${event.state.message}` : ''}`;
+    case 'alert':
+      return `${at} ALERT${event.alert.suppressed ? ' (snoozed)' : ''} ${event.alert.title}: ${event.alert.body}`;
+    case 'snapshot':
+      return null;
+  }
+}
+
+export async function watchCommand(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(args, WATCH_FLAGS, 'watch');
+  const format = parseOutput(flags.output, ['table', 'json'], 'table');
+  const holdDownMs =
+    flags['hold-down'] === undefined
+      ? DEFAULT_ALERT_RULES.holdDownMs
+      : parseDuration(flags['hold-down'], '--hold-down');
+  const contexts = pickContexts(loadForCli(flags, io), flags);
+  const engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs } });
+  engine.on((event) => {
+    const line = format === 'json' ? eventLine(event) : humanLine(event);
+    if (line !== null) io.stdout.write(`${line}\n`);
+  });
+  engine.setContexts(contexts);
+  // Retry timers are unref'd so they never pin a finished process; this one keeps `watch` alive.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  await io.stopSignal;
+  clearInterval(keepAlive);
+  engine.stop();
+  return 0;
+}

@@ -1,0 +1,243 @@
+/**
+ * The engine facade: monitors the chosen contexts, keeps their inventories and histories, runs the
+ * alert policy on a clock, and emits typed events. No Electron in here: the desktop shell, the CLI,
+ * browser mode (and one day an in-cluster controller) host the same engine.
+ */
+import type { SnoozeUntil } from '../../common/alerts.ts';
+import type { ConnectionState } from '../../common/connection.ts';
+import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
+import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import { evaluate, tick } from '../alerts/policy.ts';
+import { type AlertRules, DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
+import {
+  NO_SNOOZE,
+  type OffsetMinutes,
+  pruneSnooze,
+  resume,
+  type SnoozeState,
+  snooze,
+  systemOffset,
+} from '../alerts/snooze.ts';
+import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from '../alerts/types.ts';
+import { type Clock, systemClock } from '../kube/clock.ts';
+import { ContextClient } from '../kube/context-client.ts';
+import { contextFingerprint } from '../kube/fingerprint.ts';
+import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
+import type { NodeWatcherOptions } from '../kube/node-watcher.ts';
+import { ContextMonitor } from './context-monitor.ts';
+import { fleetHealth } from './health.ts';
+
+export type EngineEvent =
+  | { type: 'inventory'; context: string; inventory: GpuInventoryStatus; stale: boolean }
+  | { type: 'connection'; context: string; state: ConnectionState }
+  | { type: 'alert'; alert: PolicyAlert }
+  | { type: 'snapshot'; snapshot: FleetSnapshot };
+
+export interface LastKnown {
+  inventory: GpuInventoryStatus;
+  history?: HistoryPoint[];
+}
+
+export interface EngineOptions {
+  clock?: Clock;
+  rules?: AlertRules;
+  offset?: OffsetMinutes;
+  makeClient?: (ctx: ResolvedContext) => ContextClient;
+  watcher?: Omit<NodeWatcherOptions, 'clock'>;
+  /** Coalescing of `snapshot` events for windows and the tray (alerts are never delayed). */
+  snapshotMs?: number;
+  coalesceMs?: number;
+  historyMax?: number;
+}
+
+interface Entry {
+  monitor: ContextMonitor;
+  fingerprint: string;
+}
+
+export class FleetEngine {
+  readonly #opts: EngineOptions;
+  readonly #clock: Clock;
+  readonly #listeners = new Set<(e: EngineEvent) => void>();
+  readonly #entries = new Map<string, Entry>();
+  #rules: AlertRules;
+  #policy: PolicyState = INITIAL_POLICY_STATE;
+  #snooze: SnoozeState = NO_SNOOZE;
+  #focused: string | null = null;
+  #tickTimer: unknown = null;
+  #snapshotTimer: unknown = null;
+
+  constructor(opts: EngineOptions = {}) {
+    this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.#rules = opts.rules ?? { ...DEFAULT_ALERT_RULES };
+  }
+
+  on(listener: (e: EngineEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Monitors exactly these contexts: new ones start, missing ones stop, and a context whose connection
+   * settings changed (kubeconfig edited) restarts; unchanged healthy contexts are left alone.
+   */
+  setContexts(contexts: readonly ResolvedContext[], lastKnown: Record<string, LastKnown> = {}): void {
+    const wanted = new Map(contexts.map((c) => [c.name, c]));
+    for (const [name, entry] of this.#entries) {
+      const next = wanted.get(name);
+      if (!next || contextFingerprint(next) !== entry.fingerprint) {
+        entry.monitor.stop();
+        this.#entries.delete(name);
+      }
+    }
+    for (const ctx of contexts) {
+      if (this.#entries.has(ctx.name)) continue;
+      const previous = lastKnown[ctx.name];
+      const monitor = new ContextMonitor(
+        {
+          context: ctx.name,
+          server: ctx.cluster?.cluster.server ?? null,
+          makeClient: () => (this.#opts.makeClient ?? ((c) => new ContextClient(c)))(ctx),
+          clock: this.#clock,
+          ...(this.#opts.watcher ? { watcher: this.#opts.watcher } : {}),
+          ...(this.#opts.coalesceMs !== undefined ? { coalesceMs: this.#opts.coalesceMs } : {}),
+          ...(this.#opts.historyMax !== undefined ? { historyMax: this.#opts.historyMax } : {}),
+          lastKnown: previous ? { inventory: previous.inventory, history: previous.history ?? [] } : null,
+        },
+        (change, m) => this.#onMonitor(change, m),
+      );
+      this.#entries.set(ctx.name, { monitor, fingerprint: contextFingerprint(ctx) });
+      monitor.start();
+    }
+    if (this.#focused === null || !this.#entries.has(this.#focused))
+      this.#focused = contexts[0]?.name ?? null;
+    this.#scheduleSnapshot();
+  }
+
+  focus(context: string): boolean {
+    if (!this.#entries.has(context)) return false;
+    this.#focused = context;
+    this.#scheduleSnapshot();
+    return true;
+  }
+
+  setRules(rules: AlertRules): void {
+    this.#rules = rules;
+    this.#runTick();
+  }
+
+  /** Pause alerts for one context, or all (`scope` null). */
+  snooze(scope: string | null, until: SnoozeUntil): void {
+    this.#snooze = snooze(this.#snooze, scope, until, this.#clock.now(), this.#opts.offset ?? systemOffset);
+    this.#scheduleSnapshot();
+  }
+
+  resume(scope: string | null): void {
+    this.#snooze = resume(this.#snooze, scope);
+    this.#scheduleSnapshot();
+  }
+
+  get snoozeState(): SnoozeState {
+    return this.#snooze;
+  }
+
+  setSnoozeState(state: SnoozeState): void {
+    this.#snooze = pruneSnooze(state, this.#clock.now());
+  }
+
+  setWriteback(context: string, state: WritebackState): void {
+    this.#entries.get(context)?.monitor.setWriteback(state);
+    this.#scheduleSnapshot();
+  }
+
+  retryNow(): void {
+    for (const { monitor } of this.#entries.values()) monitor.retryNow();
+  }
+
+  snapshot(): FleetSnapshot {
+    const now = this.#clock.now();
+    this.#snooze = pruneSnooze(this.#snooze, now);
+    const contexts = [...this.#entries.values()].map((e) => e.monitor.snapshot());
+    const all = this.#snooze.all;
+    const pausedUntil = all
+      ? all.until === null
+        ? 'until resumed'
+        : new Date(all.until).toISOString()
+      : null;
+    return {
+      contexts,
+      focused: this.#focused,
+      alertsPausedUntil: pausedUntil,
+      health: fleetHealth(contexts, all !== null),
+      generatedAt: new Date(now).toISOString(),
+    };
+  }
+
+  stop(): void {
+    for (const { monitor } of this.#entries.values()) monitor.stop();
+    this.#entries.clear();
+    if (this.#tickTimer !== null) this.#clock.clearTimeout(this.#tickTimer);
+    if (this.#snapshotTimer !== null) this.#clock.clearTimeout(this.#snapshotTimer);
+    this.#tickTimer = this.#snapshotTimer = null;
+  }
+
+  #emit(event: EngineEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #onMonitor(change: 'inventory' | 'connection', monitor: ContextMonitor): void {
+    if (change === 'inventory' && monitor.inventory) {
+      this.#emit({
+        type: 'inventory',
+        context: monitor.context,
+        inventory: monitor.inventory,
+        stale: monitor.snapshot().stale,
+      });
+    } else if (change === 'connection') {
+      this.#emit({ type: 'connection', context: monitor.context, state: monitor.connection });
+    }
+    const phase = monitor.connection.phase;
+    const reachable = phase === 'live' || phase === 'connecting';
+    const result = evaluate(
+      this.#policy,
+      {
+        at: this.#clock.now(),
+        context: monitor.context,
+        reachable,
+        inventory: monitor.synced ? monitor.inventory : null,
+      },
+      this.#rules,
+      this.#snooze,
+    );
+    this.#afterPolicy(result.state, result.alerts, result.nextCheckAt);
+    this.#scheduleSnapshot();
+  }
+
+  #runTick(): void {
+    this.#tickTimer = null;
+    const result = tick(this.#policy, this.#clock.now(), this.#rules, this.#snooze);
+    this.#afterPolicy(result.state, result.alerts, result.nextCheckAt);
+  }
+
+  #afterPolicy(state: PolicyState, alerts: PolicyAlert[], nextCheckAt: number | null): void {
+    this.#policy = state;
+    for (const alert of alerts) this.#emit({ type: 'alert', alert });
+    if (this.#tickTimer !== null) this.#clock.clearTimeout(this.#tickTimer);
+    this.#tickTimer = null;
+    if (nextCheckAt !== null) {
+      this.#tickTimer = this.#clock.setTimeout(
+        () => this.#runTick(),
+        Math.max(0, nextCheckAt - this.#clock.now()),
+      );
+    }
+  }
+
+  #scheduleSnapshot(): void {
+    if (this.#snapshotTimer !== null) return;
+    this.#snapshotTimer = this.#clock.setTimeout(() => {
+      this.#snapshotTimer = null;
+      this.#emit({ type: 'snapshot', snapshot: this.snapshot() });
+    }, this.#opts.snapshotMs ?? 50);
+  }
+}
