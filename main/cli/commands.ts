@@ -2,6 +2,7 @@
 import { registerCommand } from './main.ts';
 
 export function registerAllCommands(): void {
+  registerCommand('contexts', async () => (await import('./commands/contexts.ts')).contextsCommand);
   registerCommand('scan', async () => (await import('./commands/scan.ts')).scanCommand);
   registerCommand('watch', async () => (await import('./commands/watch.ts')).watchCommand);
   registerCommand('sim', async () => (await import('./commands/sim.ts')).simCommand);

@@ -119,3 +119,23 @@ describe('gpu-fleet watch -o json', () => {
     sim.control.setNodeReady('nuc1', 'Unknown', 'NodeStatusUnknown');
   });
 });
+
+describe('gpu-fleet contexts', () => {
+  it('lists the contexts kubectl-style; the current one is monitored by default', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-cfg-'));
+    const { code, stdout } = await runCliOnce(['contexts', '--kubeconfig', kubeconfig], {
+      GPU_FLEET_CONFIG_DIR: dir,
+    });
+    expect(code).toBe(0);
+    const rows = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/));
+    expect(rows[0]).toEqual(['CURRENT', 'NAME', 'CLUSTER', 'AUTHINFO', 'NAMESPACE', 'MONITORED']);
+    expect(rows.slice(1).map((r) => [r[0], r.at(-1)])).toEqual([
+      ['*', 'yes'],
+      ['sim-readonly', 'no'],
+      ['sim-revocable', 'no'],
+    ]);
+  });
+});
