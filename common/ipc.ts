@@ -55,6 +55,7 @@ export const ARG_SCHEMAS = {
     Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()]),
     Snooze,
   ]),
+  'alerts:resume': Type.Tuple([Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()])]),
   'settings:get': Type.Tuple([]),
   'settings:update': Type.Tuple([SettingsPatchSchema]),
   'app:info': Type.Tuple([]),
@@ -77,6 +78,8 @@ export interface InvokeResults {
   'contexts:set-monitored': KubeContextInfo[];
   'alerts:log': Alert[];
   'alerts:snooze': FleetSnapshot;
+  /** Ends a pause for one context, or for all (null). */
+  'alerts:resume': FleetSnapshot;
   'settings:get': SettingsView;
   'settings:update': SettingsView;
   'app:info': AppInfo;

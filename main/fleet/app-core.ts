@@ -1,0 +1,175 @@
+/**
+ * The application around the engine, shared by the desktop shell and browser mode: kubeconfig (watched
+ * for edits), settings (monitored contexts, rules, snoozes, last-known inventories, alert log), the
+ * engine, and the typed contract the window talks to. Nothing here imports Electron.
+ */
+import type { Alert } from '../../common/alerts.ts';
+import type { AppInfo } from '../../common/ipc.ts';
+import { appendAlerts } from '../alerts/alert-log.ts';
+import type { PolicyAlert } from '../alerts/types.ts';
+import { type Clock, systemClock } from '../kube/clock.ts';
+import { contextInfos, type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
+import type { KubeconfigLoad } from '../kube/kubeconfig-types.ts';
+import { type KubeconfigWatch, watchKubeconfig } from '../kube/kubeconfig-watch.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import { createHandlers } from './app-handlers.ts';
+import { type EngineOptions, FleetEngine, type LastKnown } from './engine.ts';
+import { type FleetHost, PushHub, type PushListener } from './host.ts';
+import { missingContexts, monitoredContexts } from './monitored.ts';
+
+export interface AppCoreOptions {
+  settings: SettingsStore;
+  kubeconfig: KubeconfigLocateOptions;
+  mode: AppInfo['mode'];
+  version: string;
+  demo?: boolean;
+  clock?: Clock;
+  engine?: Omit<EngineOptions, 'clock' | 'rules'>;
+  /** Re-read the kubeconfig when its files change (off in one-shot tools and some tests). */
+  watchFiles?: boolean;
+  /** Persist last-known inventories at most this often. */
+  saveEveryMs?: number;
+}
+
+export class AppCore implements FleetHost {
+  readonly engine: FleetEngine;
+  readonly handlers;
+  readonly #opts: AppCoreOptions;
+  readonly #clock: Clock;
+  readonly #push = new PushHub();
+  #load: KubeconfigLoad;
+  #watch: KubeconfigWatch | null = null;
+  #saveTimer: unknown = null;
+  #notices: string[] = [];
+
+  constructor(opts: AppCoreOptions) {
+    this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.engine = new FleetEngine({
+      ...opts.engine,
+      clock: this.#clock,
+      rules: { ...opts.settings.get('alertRules') },
+    });
+    this.engine.setSnoozeState(opts.settings.get('alertsPaused'));
+    this.#load = loadKubeconfig(opts.kubeconfig);
+    this.handlers = createHandlers(this);
+    this.engine.on((event) => {
+      if (event.type === 'snapshot') {
+        this.#push.emit('fleet:snapshot', event.snapshot);
+        this.#scheduleSave();
+      } else if (event.type === 'alert') this.#onAlert(event.alert);
+    });
+  }
+
+  get settings(): SettingsStore {
+    return this.#opts.settings;
+  }
+  get kubeconfig(): KubeconfigLoad {
+    return this.#load;
+  }
+
+  onPush(listener: PushListener): () => void {
+    return this.#push.on(listener);
+  }
+
+  /** Notices the user must see: moved-aside settings, kubeconfig problems, contexts that vanished. */
+  notices(): string[] {
+    return this.#notices;
+  }
+
+  info(): AppInfo {
+    return {
+      version: this.#opts.version,
+      mode: this.#opts.mode,
+      demo: this.#opts.demo ?? false,
+      noKubeconfig: this.#load.kind === 'none',
+      notices: this.#notices,
+    };
+  }
+
+  contextList() {
+    if (this.#load.kind === 'none') return [];
+    const monitored = new Set(this.#monitored().map((c) => c.name));
+    return contextInfos(this.#load, (name) => monitored.has(name));
+  }
+
+  start(): void {
+    this.applyContexts();
+    if (this.#opts.watchFiles !== false) {
+      this.#watch = watchKubeconfig({ ...this.#opts.kubeconfig, clock: this.#clock }, (load) => {
+        this.#load = load;
+        this.applyContexts();
+      });
+    }
+  }
+
+  /** (Re)computes the monitored set from settings and kubeconfig and hands it to the engine. */
+  applyContexts(): void {
+    const lastKnown: Record<string, LastKnown> = {};
+    for (const [name, entry] of Object.entries(this.settings.get('lastKnown')))
+      lastKnown[name] = { inventory: entry.inventory };
+    this.engine.setContexts(this.#monitored(), lastKnown);
+    this.#refreshNotices();
+  }
+
+  stop(): void {
+    this.#watch?.close();
+    this.#watch = null;
+    if (this.#saveTimer !== null) this.#clock.clearTimeout(this.#saveTimer);
+    this.#saveTimer = null;
+    this.saveLastKnown();
+    this.engine.stop();
+  }
+
+  /** Keeps each context's latest inventory so the next launch shows it (stale) while it connects. */
+  saveLastKnown(): void {
+    const lastKnown = { ...this.settings.get('lastKnown') };
+    for (const ctx of this.engine.snapshot().contexts) {
+      if (ctx.inventory && !ctx.stale)
+        lastKnown[ctx.context] = { at: new Date(this.#clock.now()).toISOString(), inventory: ctx.inventory };
+    }
+    this.#safeUpdate(() => this.settings.update({ lastKnown }));
+  }
+
+  #monitored() {
+    if (this.#load.kind === 'none') return [];
+    return monitoredContexts(this.settings.get('contexts'), this.#load.contexts, this.#load.currentContext);
+  }
+
+  #refreshNotices(): void {
+    const notices = this.settings.notices.map((n) => n.message);
+    if (this.#load.kind === 'loaded') {
+      notices.push(...this.#load.warnings.map((w) => w.message), ...this.#load.errors.map((e) => e.message));
+      for (const name of missingContexts(this.settings.get('contexts'), this.#load.contexts)) {
+        notices.push(`The monitored context "${name}" is no longer in your kubeconfig.`);
+      }
+    }
+    this.#notices = notices;
+  }
+
+  #onAlert(alert: PolicyAlert): void {
+    this.#safeUpdate(() =>
+      this.settings.update({ alertLog: appendAlerts(this.settings.get('alertLog'), [alert]) }),
+    );
+    const { suppressed: _suppressed, ...plain } = alert;
+    this.#push.emit('alerts:new', plain satisfies Alert);
+  }
+
+  #scheduleSave(): void {
+    if (this.#saveTimer !== null) return;
+    this.#saveTimer = this.#clock.setTimeout(() => {
+      this.#saveTimer = null;
+      this.saveLastKnown();
+    }, this.#opts.saveEveryMs ?? 30_000);
+  }
+
+  /** A settings write that fails (disk full, read-only) must not stop monitoring; the user is told. */
+  #safeUpdate(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      const message = `Settings could not be saved: ${error instanceof Error ? error.message : String(error)}`;
+      this.#push.emit('app:notice', { level: 'error', message });
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/** The invoke handlers of the contract, on top of the app core (validated arguments arrive here). */
+import { SettingsError } from '../settings/validate.ts';
+import type { AppCore } from './app-core.ts';
+import type { InvokeHandlers } from './host.ts';
+import { fromViewPatch, toSettingsView } from './settings-view.ts';
+
+export function createHandlers(core: AppCore): InvokeHandlers {
+  const update = (patch: Parameters<typeof core.settings.update>[0]) => {
+    try {
+      return core.settings.update(patch);
+    } catch (error) {
+      if (error instanceof SettingsError) throw new Error(error.message);
+      throw error;
+    }
+  };
+  return {
+    'fleet:snapshot': () => core.engine.snapshot(),
+    'fleet:focus': (context) => {
+      if (!core.engine.focus(context)) throw new Error(`"${context}" is not a monitored context`);
+      update({ focusedContext: context });
+      return core.engine.snapshot();
+    },
+    'contexts:list': () => core.contextList(),
+    'contexts:set-monitored': (names) => {
+      update({ contexts: [...new Set(names)] });
+      core.applyContexts();
+      return core.contextList();
+    },
+    'alerts:log': () =>
+      [...core.settings.get('alertLog')].reverse().map(({ suppressed: _s, ...alert }) => alert),
+    'alerts:snooze': (scope, until) => {
+      if (scope === null && until.kind === 'resumed' && core.engine.snoozeState.all !== null)
+        core.engine.resume(null);
+      else core.engine.snooze(scope, until);
+      update({ alertsPaused: core.engine.snoozeState });
+      return core.engine.snapshot();
+    },
+    'alerts:resume': (scope) => {
+      core.engine.resume(scope);
+      update({ alertsPaused: core.engine.snoozeState });
+      return core.engine.snapshot();
+    },
+    'settings:get': () => toSettingsView(core.settings.all()),
+    'settings:update': (patch) => {
+      const saved = update(fromViewPatch(patch, core.settings.all()));
+      core.engine.setRules({ ...saved.alertRules });
+      if (patch.monitoredContexts) core.applyContexts();
+      return toSettingsView(saved);
+    },
+    'app:info': () => core.info(),
+  };
+}

@@ -1,0 +1,32 @@
+/** Pure: the stored settings as the window sees them, and a window's patch as a settings update. */
+import type { SettingsView, SettingsPatch as ViewPatch } from '../../common/settings.ts';
+import type { Settings } from '../settings/schema.ts';
+import type { SettingsPatch } from '../settings/store.ts';
+
+export function toSettingsView(s: Readonly<Settings>): SettingsView {
+  return {
+    monitoredContexts: [...s.contexts],
+    alertRules: {
+      holdDownMs: s.alertRules.holdDownMs,
+      unreachableAfterMs: s.alertRules.unreachableAfterMs,
+      withdrawnGpus: s.alertRules.withdrawnGpus,
+    },
+    writeBack: { ...s.writeBack },
+    crdGroup: s.crdGroup,
+    configMapNamespace: s.configMapNamespace,
+    launchAtLogin: s.launchAtLogin,
+    theme: s.theme,
+  };
+}
+
+export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): SettingsPatch {
+  const out: SettingsPatch = {};
+  if (patch.monitoredContexts) out.contexts = [...new Set(patch.monitoredContexts)];
+  if (patch.alertRules) out.alertRules = { ...current.alertRules, ...patch.alertRules };
+  if (patch.writeBack) out.writeBack = { ...patch.writeBack };
+  if (patch.crdGroup !== undefined) out.crdGroup = patch.crdGroup;
+  if (patch.configMapNamespace !== undefined) out.configMapNamespace = patch.configMapNamespace;
+  if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;
+  if (patch.theme !== undefined) out.theme = patch.theme;
+  return out;
+}

@@ -1,0 +1,130 @@
+// SimControl: the typed test/demo controls, and the same verbs over HTTP at POST /sim/control/<verb>.
+
+import type { SimUser } from './auth.ts';
+import type { Core } from './core.ts';
+import { apiError } from './errors.ts';
+import type { Ctx } from './http.ts';
+import { readBody, sendJson } from './http.ts';
+import { nowIso, obj } from './json.ts';
+import { readyCondition, taintsFor } from './scenarios/node.ts';
+import type { SimServer } from './server.ts';
+import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
+
+export interface SimControl {
+  setNodeReady(name: string, status: 'True' | 'False' | 'Unknown', reason?: string, message?: string): void;
+  setNodeLabels(name: string, labels: Record<string, string | null>): void;
+  setNodeAllocatable(name: string, resources: Record<string, string | null>): void;
+  setNodeCapacity(name: string, resources: Record<string, string | null>): void;
+  addNode(node: object): void;
+  removeNode(name: string): void;
+  listNodeNames(): string[];
+  restart(): Promise<void>;
+  compact(): void;
+  stallWatches(stalled: boolean): void;
+  setLatency(ms: number): void;
+  revokeToken(user: SimUser): void;
+  failNext(count: number, status: number): void;
+  requestLog(): { method: string; path: string; status: number; bytes: number; user: string }[];
+  resetRequestLog(): void;
+}
+
+function patchMap(base: Json | undefined, changes: Record<string, string | null>): JsonObject {
+  const out: JsonObject = { ...obj(base) };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+export function makeControl(core: Core, server: () => SimServer, restart: () => Promise<void>): SimControl {
+  const def = core.registry.find('', 'v1', 'nodes') as ResourceDef;
+  const mustGet = (name: string): KObj => {
+    const n = core.get(def, '', name);
+    if (!n) throw new Error(`no node named ${name}`);
+    return n;
+  };
+  const update = (name: string, f: (n: KObj) => KObj) => {
+    const prev = mustGet(name);
+    core.write(def, f(structuredClone(prev)), prev);
+  };
+  return {
+    setNodeReady: (name, status, reason, message) =>
+      update(name, (n) => {
+        const st = obj(n.status);
+        const conds = (Array.isArray(st.conditions) ? st.conditions : []).filter(
+          (c) => obj(c).type !== 'Ready',
+        );
+        n.status = { ...st, conditions: [...conds, readyCondition(status, nowIso(), reason, message)] };
+        n.spec = { ...obj(n.spec), taints: taintsFor(status, obj(n.spec).unschedulable === true) };
+        return n;
+      }),
+    setNodeLabels: (name, labels) =>
+      update(name, (n) => ({
+        ...n,
+        metadata: { ...n.metadata, labels: patchMap(n.metadata.labels, labels) },
+      })),
+    setNodeAllocatable: (name, r) =>
+      update(name, (n) => ({
+        ...n,
+        status: { ...obj(n.status), allocatable: patchMap(obj(n.status).allocatable, r) },
+      })),
+    setNodeCapacity: (name, r) =>
+      update(name, (n) => ({
+        ...n,
+        status: { ...obj(n.status), capacity: patchMap(obj(n.status).capacity, r) },
+      })),
+    addNode: (node) => {
+      const n = structuredClone(node) as KObj;
+      n.metadata = obj(n.metadata);
+      const prev = core.get(def, '', String(n.metadata.name));
+      core.write(def, n, prev);
+    },
+    removeNode: (name) => {
+      core.remove(def, mustGet(name));
+    },
+    listNodeNames: () => core.store.list('/nodes').map((n) => String(n.metadata.name)),
+    restart,
+    compact: () => core.store.compact(),
+    stallWatches: (stalled) => {
+      core.stalled = stalled;
+      if (!stalled) for (const f of core.onUnstall) f();
+    },
+    setLatency: (ms) => {
+      core.latencyMs = ms;
+    },
+    revokeToken: (user) => core.auth.revoke(user),
+    failNext: (count, status) => {
+      server().failures = { count, status };
+    },
+    requestLog: () => [...server().log],
+    resetRequestLog: () => {
+      server().log.length = 0;
+    },
+  };
+}
+
+/** POST /sim/control/<verb> with a JSON array of arguments (or an object for single-argument verbs). */
+export function controlHandler(control: () => SimControl): (ctx: Ctx) => Promise<void> {
+  return async (ctx) => {
+    const verb = ctx.path.slice('/sim/control/'.length) as keyof SimControl;
+    const c = control();
+    const fn = c[verb] as ((...a: unknown[]) => unknown) | undefined;
+    if (ctx.method !== 'POST' || typeof fn !== 'function')
+      throw apiError(404, `unknown control verb ${verb}`, 'NotFound', {});
+    const raw = (await readBody(ctx)).toString('utf8').trim();
+    const parsed: unknown = raw ? JSON.parse(raw) : [];
+    const args = Array.isArray(parsed) ? parsed : [parsed];
+    if (verb === 'restart') {
+      sendJson(ctx, 200, { result: null });
+      ctx.res.on('finish', () => setTimeout(() => void c.restart(), 10));
+      return;
+    }
+    try {
+      const result = await fn(...args);
+      sendJson(ctx, 200, { result: (result ?? null) as Json });
+    } catch (e) {
+      throw apiError(400, (e as Error).message, 'BadRequest');
+    }
+  };
+}

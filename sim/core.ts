@@ -1,0 +1,85 @@
+// The simulator's state: store, registry, auth, and the one place objects are written.
+import { randomUUID } from 'node:crypto';
+import { Auth } from './auth.ts';
+import { deepEqual, nowIso } from './json.ts';
+import { Registry } from './resources.ts';
+import { canonical } from './serialize.ts';
+import { Store } from './store.ts';
+import type { JsonObject, KObj, ResourceDef } from './types.ts';
+import { apiVersionOf, storeKey } from './types.ts';
+
+export interface CoreOptions {
+  watchWindow: number;
+  bookmarkIntervalMs: number;
+  version: JsonObject;
+}
+
+export class Core {
+  readonly store: Store;
+  readonly registry = new Registry();
+  readonly auth = new Auth();
+  /** Hooks run after a write of a given store key (CRD lifecycle). */
+  readonly afterWrite = new Map<string, (o: KObj | undefined, prev: KObj | undefined) => void>();
+  /** Deletes that do not remove at once (namespaces, CRDs): return the object as answered. */
+  readonly deleteHooks = new Map<string, (prev: KObj) => KObj>();
+  /** Called when watches are un-stalled, to flush what they held back. */
+  readonly onUnstall = new Set<() => void>();
+  stalled = false;
+  latencyMs = 0;
+
+  constructor(readonly options: CoreOptions) {
+    this.store = new Store(options.watchWindow);
+  }
+
+  keyOf(def: ResourceDef, namespace: string, name: string): string {
+    return def.namespaced ? `${namespace}/${name}` : name;
+  }
+
+  keyOfObj(def: ResourceDef, o: KObj): string {
+    return this.keyOf(def, String(o.metadata.namespace ?? ''), String(o.metadata.name ?? ''));
+  }
+
+  get(def: ResourceDef, namespace: string, name: string): KObj | undefined {
+    return this.store.get(storeKey(def), this.keyOf(def, namespace, name));
+  }
+
+  /** Writes next (fresh object) unless it equals prev; fills uid/creationTimestamp/generation. */
+  write(def: ResourceDef, next: KObj, prev: KObj | undefined): { obj: KObj; changed: boolean } {
+    next.kind = def.kind;
+    next.apiVersion = apiVersionOf(def);
+    const md = next.metadata;
+    if (prev) {
+      md.uid = prev.metadata.uid ?? null;
+      md.creationTimestamp = prev.metadata.creationTimestamp ?? null;
+      if (prev.metadata.generation !== undefined) md.generation = prev.metadata.generation;
+    } else {
+      md.uid = md.uid ?? randomUUID();
+      md.creationTimestamp = md.creationTimestamp ?? nowIso();
+      if (def.generation) md.generation = 1;
+    }
+    delete md.resourceVersion;
+    if (prev) {
+      const { resourceVersion: _r, ...prevMd } = prev.metadata;
+      if (deepEqual({ ...prev, metadata: prevMd }, next)) return { obj: prev, changed: false };
+      if (def.generation && this.specChanged(prev, next))
+        md.generation = Number(prev.metadata.generation ?? 0) + 1;
+    }
+    const stored = this.store.put(storeKey(def), this.keyOfObj(def, next), canonical(def, next));
+    this.afterWrite.get(storeKey(def))?.(stored, prev);
+    return { obj: this.store.get(storeKey(def), this.keyOfObj(def, next)) ?? stored, changed: true };
+  }
+
+  private specChanged(prev: KObj, next: KObj): boolean {
+    const strip = (o: KObj) => {
+      const { metadata: _m, status: _s, ...rest } = o;
+      return rest;
+    };
+    return !deepEqual(strip(prev), strip(next));
+  }
+
+  remove(def: ResourceDef, o: KObj): KObj | undefined {
+    const gone = this.store.remove(storeKey(def), this.keyOfObj(def, o));
+    this.afterWrite.get(storeKey(def))?.(undefined, o);
+    return gone;
+  }
+}

@@ -1,0 +1,103 @@
+// Public entry of the Kubernetes API simulator: startSim() returns a running HTTPS API server and its controls.
+import { chmod, writeFile } from 'node:fs/promises';
+import { controlHandler, makeControl, type SimControl } from './control.ts';
+import { Core } from './core.ts';
+import { installCrdHooks } from './crd.ts';
+import { kubeconfigYaml } from './kubeconfig.ts';
+import { seed, startFlapping } from './scenarios/index.ts';
+import { SimServer } from './server.ts';
+import { makeTls } from './tls.ts';
+
+export type { SimControl } from './control.ts';
+
+export interface SimOptions {
+  /** 'homelab' (default) | 'large:N' | 'flapping' (or 'flapping:MS') | 'empty' */
+  scenario?: string;
+  port?: number;
+  host?: string;
+  /** How many past events are kept for watch replay before 410 Expired. */
+  watchWindow?: number;
+  bookmarkIntervalMs?: number;
+}
+
+export interface RunningSim {
+  url: string;
+  caPem: string;
+  tokens: { admin: string; readonly: string; revocable: string };
+  kubeconfigYaml(): string;
+  writeKubeconfig(path: string): Promise<void>;
+  control: SimControl;
+  close(): Promise<void>;
+}
+
+function versionInfo(scenario: string): Record<string, string> {
+  const minor = scenario.startsWith('large:') ? '33' : '32';
+  const git = minor === '33' ? 'v1.33.13' : 'v1.32.5';
+  return {
+    major: '1',
+    minor,
+    emulationMajor: '1',
+    emulationMinor: minor,
+    minCompatibilityMajor: '1',
+    minCompatibilityMinor: String(Number(minor) - 1),
+    gitVersion: git,
+    gitCommit: '2df3632e823a813f64218dfc6f5c2e70d28ecdf0',
+    gitTreeState: 'clean',
+    buildDate: '2025-05-15T08:00:00Z',
+    goVersion: 'go1.24.4',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
+
+export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
+  const scenario = options.scenario ?? 'homelab';
+  const host = options.host ?? '127.0.0.1';
+  const core = new Core({
+    watchWindow: options.watchWindow ?? 5000,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    version: versionInfo(scenario),
+  });
+  installCrdHooks(core);
+  seed(core, scenario);
+  const tls = await makeTls();
+  let control: SimControl | undefined;
+  let server = new SimServer(
+    core,
+    tls,
+    controlHandler(() => control as SimControl),
+  );
+  const port = await server.listen(options.port ?? 0, host);
+  const restart = async () => {
+    const failures = server.failures;
+    const log = server.log;
+    await server.close();
+    server = new SimServer(
+      core,
+      tls,
+      controlHandler(() => control as SimControl),
+    );
+    server.failures = failures;
+    server.log.push(...log);
+    await server.listen(port, host);
+  };
+  control = makeControl(core, () => server, restart);
+  const stopFlapping = startFlapping(core, scenario);
+  const url = `https://${host}:${port}`;
+  const yaml = () => kubeconfigYaml(url, tls.caPem, core.auth.tokens);
+  return {
+    url,
+    caPem: tls.caPem,
+    tokens: { ...core.auth.tokens },
+    kubeconfigYaml: yaml,
+    async writeKubeconfig(path) {
+      await writeFile(path, yaml(), { mode: 0o600 });
+      await chmod(path, 0o600);
+    },
+    control,
+    async close() {
+      stopFlapping();
+      await server.close();
+    },
+  };
+}
