@@ -1,29 +1,184 @@
-import { render, screen } from '@testing-library/svelte';
-import { afterEach, expect, it } from 'vitest';
-import type { FleetApi } from '../common/ipc.ts';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Alert } from '../common/alerts.ts';
 import App from './App.svelte';
+import { createFakeFleet, type FakeFleet } from './fixtures/fake-fleet.ts';
+import { fleet, homelab, iso, mixedFleet, NOW } from './fixtures/homelab.ts';
 
 afterEach(() => {
   delete window.fleet;
+  delete document.documentElement.dataset.theme;
 });
 
-it('shows the version the host reports', async () => {
-  const api: FleetApi = {
-    invoke: (async () => ({
-      version: '1.2.3',
-      mode: 'electron',
-      demo: false,
-      noKubeconfig: false,
-      notices: [],
-    })) as FleetApi['invoke'],
-    on: () => () => undefined,
-  };
-  window.fleet = api;
-  render(App);
-  expect(await screen.findByTestId('version')).toHaveProperty('textContent', 'v1.2.3 · electron');
+function start(fake: FakeFleet) {
+  window.fleet = fake.api;
+  return render(App, { props: { now: () => NOW } });
+}
+
+const cards = () => screen.getAllByTestId('context-card');
+const card = (name: string) => cards().find((c) => c.dataset.context === name)!;
+
+describe('overview', () => {
+  it('orders cards worst first and shows ready/total, GPUs and the state in words', async () => {
+    start(createFakeFleet(mixedFleet()));
+    await screen.findAllByTestId('context-card');
+    expect(cards().map((c) => c.dataset.context)).toEqual([
+      'office',
+      'homelab',
+      'gpu-cloud',
+      'new-cluster',
+      'workstation',
+    ]);
+    const home = card('homelab');
+    expect(within(home).getByTestId('card-ready').textContent).toBe('0/4');
+    expect(home.textContent).toContain('1 GPU');
+    expect(within(home).getByTestId('state-label').textContent).toBe('Live');
+    expect(within(card('gpu-cloud')).getByTestId('card-ready').textContent).toBe('1/2');
+  });
+
+  it('never shows an unreachable context as 0 ready: last inventory, greyed, with the state and stale age', async () => {
+    start(createFakeFleet(mixedFleet()));
+    const office = (await screen.findAllByTestId('context-card'))[0]!;
+    expect(within(office).getByTestId('card-ready').textContent).toBe('2/3');
+    expect(office.classList.contains('greyed')).toBe(true);
+    expect(office.textContent).toContain('last known');
+    expect(within(office).getByTestId('state-label').textContent).toBe(
+      'Unreachable · dial tcp 10.0.0.5:6443: connect: connection refused',
+    );
+    expect(within(office).getByTestId('stale').textContent).toBe('stale · 3 min');
+  });
+
+  it('shows a dash, not 0, for an unreachable context with no inventory, and progress while connecting', async () => {
+    const snap = mixedFleet();
+    const office = snap.contexts.find((c) => c.context === 'office')!;
+    office.inventory = null;
+    start(createFakeFleet(snap));
+    await screen.findAllByTestId('context-card');
+    expect(within(card('office')).getByTestId('card-ready').textContent).toBe('–');
+    expect(screen.getByRole('progressbar', { name: 'Connecting to new-cluster' })).toBeTruthy();
+  });
+
+  it('focuses a context on click and on its number key', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    await fireEvent.click(card('workstation'));
+    await waitFor(() => expect(card('workstation').getAttribute('aria-pressed')).toBe('true'));
+    expect(fake.calls.filter((c) => c.channel === 'fleet:focus').map((c) => c.args)).toEqual([
+      ['workstation'],
+    ]);
+
+    await fireEvent.keyDown(window, { key: '2' });
+    await waitFor(() => expect(card('homelab').getAttribute('aria-pressed')).toBe('true'));
+    expect(card('workstation').getAttribute('aria-pressed')).toBe('false');
+    expect(fake.calls.at(-1)).toEqual({ channel: 'fleet:focus', args: ['homelab'] });
+  });
+
+  it('follows pushed snapshots', async () => {
+    const fake = createFakeFleet(fleet([homelab()]));
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    const next = homelab();
+    next.inventory!.ready_gpu_nodes = 3;
+    fake.emit('fleet:snapshot', fleet([next]));
+    await waitFor(() => expect(screen.getByTestId('card-ready').textContent).toBe('3/4'));
+  });
 });
 
-it('says so when no host is connected', async () => {
-  render(App);
-  expect((await screen.findByRole('alert')).textContent).toMatch(/not connected/);
+describe('alerts', () => {
+  const alert = (id: string, minutesAgo: number): Alert => ({
+    id,
+    at: iso(minutesAgo * 60_000),
+    context: 'homelab',
+    kind: 'ready-drop',
+    title: `GPU nodes down (${id})`,
+    body: '4 → 0 ready GPU nodes',
+    nodes: [],
+    before: 4,
+    after: 0,
+  });
+
+  it('loads the log and puts a pushed alert first', async () => {
+    const fake = createFakeFleet(mixedFleet(), { alerts: [alert('a', 10), alert('b', 5)] });
+    start(fake);
+    await fireEvent.click(await screen.findByTestId('tab-alerts'));
+    await waitFor(() => expect(screen.getAllByTestId('alert-item')).toHaveLength(2));
+    fake.emit('alerts:new', alert('c', 0));
+    await waitFor(() => expect(screen.getAllByTestId('alert-item')).toHaveLength(3));
+    const items = screen.getAllByTestId('alert-item');
+    expect(items.map((i) => i.querySelector('.title')?.textContent)).toEqual([
+      'GPU nodes down (c)',
+      'GPU nodes down (b)',
+      'GPU nodes down (a)',
+    ]);
+    expect(items[0]!.textContent).toContain('homelab');
+    expect(items[0]!.textContent).toContain('4 → 0 ready GPU nodes');
+  });
+});
+
+describe('empty and error states', () => {
+  it('says so when no host is connected', async () => {
+    render(App);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/not connected/);
+  });
+
+  it('offers the demo when there is no kubeconfig', async () => {
+    const fake = createFakeFleet(fleet([]));
+    fake.state.info = { ...fake.state.info, noKubeconfig: true };
+    start(fake);
+    const empty = await screen.findByTestId('empty-state');
+    expect(empty.dataset.kind).toBe('no-kubeconfig');
+    expect(empty.textContent).toContain('gpu-fleet serve --demo');
+  });
+
+  it('asks to choose clusters when none is monitored', async () => {
+    start(createFakeFleet(fleet([])));
+    expect((await screen.findByTestId('empty-state')).dataset.kind).toBe('none-monitored');
+    await fireEvent.click(screen.getByRole('button', { name: 'Choose clusters' }));
+    expect(await screen.findByTestId('settings-form')).toBeTruthy();
+  });
+
+  it('shows notices from app info and pushes as dismissible banners', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    fake.state.info = { ...fake.state.info, notices: ['Settings file was corrupt; defaults restored.'] };
+    start(fake);
+    await screen.findByText('Settings file was corrupt; defaults restored.');
+    fake.emit('app:notice', { level: 'error', message: 'kubeconfig has two contexts named lab' });
+    await screen.findByText('kubeconfig has two contexts named lab');
+    await fireEvent.click(screen.getAllByRole('button', { name: 'Dismiss notice' })[0]!);
+    await waitFor(() => expect(screen.getAllByTestId('notice')).toHaveLength(1));
+  });
+});
+
+describe('navigation', () => {
+  it('switches to the pushed context and highlights the node', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    fake.emit('ui:focus', { context: 'homelab', node: 'omen2' });
+    const row = await waitFor(() => {
+      const r = screen.getAllByTestId('node-row').find((x) => x.dataset.node === 'omen2');
+      if (!r) throw new Error('row missing');
+      return r;
+    });
+    expect(row.classList.contains('highlighted')).toBe(true);
+    expect(screen.getByTestId('tab-nodes').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('moves between tabs with the arrow keys', async () => {
+    start(createFakeFleet(mixedFleet()));
+    const overview = await screen.findByTestId('tab-overview');
+    await fireEvent.keyDown(overview, { key: 'ArrowRight' });
+    expect(screen.getByTestId('tab-nodes').getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByTestId('tab-nodes'));
+    await fireEvent.keyDown(screen.getByTestId('tab-nodes'), { key: 'End' });
+    expect(screen.getByTestId('tab-settings').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('applies the theme from settings', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    fake.state.settings.theme = 'dark';
+    start(fake);
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+  });
 });

@@ -1,0 +1,91 @@
+/** `gpu-fleet serve`: the app's window in a browser, on 127.0.0.1 only, with the engine behind it. */
+import { fileURLToPath } from 'node:url';
+import { AppCore } from '../../fleet/app-core.ts';
+import { type Demo, startDemo } from '../../fleet/demo.ts';
+import { loadKubeconfig } from '../../kube/kubeconfig.ts';
+import { defaultConfigDir } from '../../settings/paths.ts';
+import { openSettings } from '../../settings/store.ts';
+import { startWebBridge, type WebBridge } from '../../web/server.ts';
+import { parseFlags } from '../flags.ts';
+import { CliError, type CliIo } from '../io.ts';
+import { packageVersion } from '../version.ts';
+
+export const RENDERER_DIR = fileURLToPath(new URL('../../../.vite/renderer/main_window', import.meta.url));
+
+export interface Served {
+  bridge: WebBridge;
+  core: AppCore;
+  demo: Demo | null;
+  close(): Promise<void>;
+}
+
+/** Starts engine + bridge; used by the command and by end-to-end tests. */
+export async function startServe(
+  opts: {
+    demo: boolean;
+    port: number;
+    kubeconfig?: string | undefined;
+    env: NodeJS.ProcessEnv;
+    staticDir?: string;
+  },
+  say: (line: string) => void,
+): Promise<Served> {
+  let demo: Demo | null = null;
+  let useDemo = opts.demo;
+  if (!useDemo && loadKubeconfig({ explicitPath: opts.kubeconfig ?? null, env: opts.env }).kind === 'none') {
+    say('No kubeconfig found: starting the built-in demo cluster (homelab).');
+    useDemo = true;
+  }
+  if (useDemo) demo = await startDemo();
+  const settings = openSettings({ cwd: demo ? demo.settingsDir : defaultConfigDir(opts.env) });
+  const core = new AppCore({
+    settings,
+    kubeconfig: { explicitPath: demo ? demo.kubeconfigPath : (opts.kubeconfig ?? null), env: opts.env },
+    mode: 'browser',
+    version: packageVersion(),
+    demo: demo !== null,
+  });
+  core.start();
+  let bridge: WebBridge;
+  try {
+    bridge = await startWebBridge({ host: core, staticDir: opts.staticDir ?? RENDERER_DIR, port: opts.port });
+  } catch (error) {
+    core.stop();
+    await demo?.close();
+    throw new CliError(
+      `cannot listen on 127.0.0.1:${opts.port}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return {
+    bridge,
+    core,
+    demo,
+    close: async () => {
+      await bridge.close();
+      core.stop();
+      await demo?.close();
+    },
+  };
+}
+
+export async function serveCommand(args: string[], io: CliIo): Promise<number> {
+  const flags = parseFlags(
+    args,
+    { demo: { type: 'boolean' }, port: { type: 'string' }, kubeconfig: { type: 'string' } },
+    'serve',
+  );
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
+  const served = await startServe(
+    { demo: flags.demo ?? false, port, kubeconfig: flags.kubeconfig, env: io.env },
+    (line) => io.stdout.write(`${line}\n`),
+  );
+  io.stdout.write(
+    `GPU Fleet is open at ${served.bridge.url}\n(only this machine can reach it; press Ctrl-C to stop)\n`,
+  );
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  await io.stopSignal;
+  clearInterval(keepAlive);
+  await served.close();
+  return 0;
+}

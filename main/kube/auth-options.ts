@@ -1,0 +1,103 @@
+/**
+ * The TLS and auth settings of one context for node:https, built fresh for each request so refreshed
+ * credentials (exec plugins, OIDC, token files) are always current. client-node does certificates, tokens,
+ * token files, OIDC and the cloud auth providers; exec plugins are ours (exec-credential.ts).
+ */
+import type https from 'node:https';
+import { type Cluster, KubeConfig, type User } from '@kubernetes/client-node';
+import type { Clock } from './clock.ts';
+import { KubeError } from './errors.ts';
+import { ExecCredentialSource } from './exec-credential.ts';
+import type { ResolvedContext } from './kubeconfig-types.ts';
+
+export interface AuthOptions {
+  ca?: https.RequestOptions['ca'];
+  cert?: https.RequestOptions['cert'];
+  key?: https.RequestOptions['key'];
+  rejectUnauthorized?: boolean;
+  servername?: string;
+  headers: Record<string, string>;
+  /** Set only when the cluster uses a proxy-url (client-node builds the proxy agent). */
+  agent?: https.Agent;
+}
+
+export class ContextAuth {
+  readonly #kc = new KubeConfig();
+  readonly #exec: ExecCredentialSource | null;
+  readonly #cluster: Cluster;
+
+  constructor(ctx: ResolvedContext, clock: Clock, execTimeoutMs?: number) {
+    if (!ctx.cluster) {
+      throw new KubeError(
+        'config',
+        `Context "${ctx.name}" names cluster "${ctx.clusterName}", which no kubeconfig file defines.`,
+      );
+    }
+    if (ctx.userName !== null && !ctx.user) {
+      throw new KubeError(
+        'config',
+        `Context "${ctx.name}" names user "${ctx.userName}", which no kubeconfig file defines.`,
+      );
+    }
+    this.#cluster = ctx.cluster.cluster;
+    // client-node refuses http:// servers when building its agent; we only borrow its TLS/auth settings,
+    // so it is shown an https:// address (kubectl proxy on http://127.0.0.1:8001 stays usable).
+    const shown: Cluster = { ...this.#cluster, server: this.#cluster.server.replace(/^http:/, 'https:') };
+    const user: User = ctx.user?.user ?? { name: 'anonymous' };
+    this.#kc.loadFromOptions({
+      clusters: [shown],
+      users: [user],
+      contexts: [{ name: ctx.name, cluster: shown.name, user: user.name }],
+      currentContext: ctx.name,
+    });
+    const spec = ctx.user?.exec ?? null;
+    this.#exec = spec
+      ? new ExecCredentialSource(spec, { clock, cluster: this.#cluster, timeoutMs: execTimeoutMs })
+      : null;
+  }
+
+  get server(): string {
+    return this.#cluster.server;
+  }
+
+  /** The credentials were rejected (401): make the next request fetch fresh ones. */
+  invalidate(): void {
+    this.#exec?.invalidate();
+  }
+
+  async options(): Promise<AuthOptions> {
+    const o: https.RequestOptions = { headers: {} };
+    try {
+      await this.#kc.applyToHTTPSOptions(o);
+    } catch (err) {
+      throw describeAuthFailure(err);
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(o.headers ?? {})) if (typeof v === 'string') headers[k] = v;
+    if (o.auth) headers.Authorization = `Basic ${Buffer.from(o.auth).toString('base64')}`;
+    const out: AuthOptions = { ca: o.ca, cert: o.cert, key: o.key, servername: o.servername, headers };
+    if (this.#cluster.skipTLSVerify) out.rejectUnauthorized = false;
+    if (this.#cluster.proxyUrl && o.agent instanceof Object) out.agent = o.agent as https.Agent;
+    if (this.#exec) {
+      const cred = await this.#exec.get();
+      if (cred.token) out.headers.Authorization = `Bearer ${cred.token}`;
+      if (cred.clientCertificateData && cred.clientKeyData) {
+        out.cert = cred.clientCertificateData;
+        out.key = cred.clientKeyData;
+      }
+    }
+    return out;
+  }
+}
+
+function describeAuthFailure(err: unknown): KubeError {
+  if (err instanceof KubeError) return err;
+  const e = err as { code?: unknown; path?: unknown; message?: unknown };
+  if (typeof e.path === 'string' && typeof e.code === 'string') {
+    return new KubeError('config', `The kubeconfig refers to ${e.path}, which cannot be read (${e.code}).`, {
+      code: e.code,
+    });
+  }
+  const text = typeof e.message === 'string' ? e.message.split('\n')[0] : String(err);
+  return new KubeError('unauthorized', `The credentials could not be refreshed: ${text}`);
+}

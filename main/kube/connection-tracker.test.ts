@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { ConnectionState } from '../../common/connection.ts';
+import { ManualClock } from '../../test/helpers/manual-clock.ts';
+import { ConnectionTracker } from './connection-tracker.ts';
+import { KubeError } from './errors.ts';
+
+function setup(thresholds = { unreachableAfterAttempts: 3, unreachableAfterMs: 30_000 }) {
+  const clock = new ManualClock(0);
+  const seen: ConnectionState[] = [];
+  const t = new ConnectionTracker(clock, (s) => seen.push(s), thresholds);
+  return { clock, seen, t };
+}
+const refused = new KubeError('unreachable', 'refused');
+
+describe('ConnectionTracker', () => {
+  it('never live: connecting, then unreachable on the third failure', () => {
+    const { t, seen } = setup();
+    t.failed(refused, 800);
+    t.failed(refused, 1600);
+    t.failed(refused, 3200);
+    expect(seen.map((s) => [s.phase, s.attempt])).toEqual([
+      ['connecting', 1],
+      ['connecting', 2],
+      ['unreachable', 3],
+    ]);
+    expect(seen[0]?.retryAt).toBe(new Date(800).toISOString());
+    expect(seen[2]?.message).toBe('refused');
+  });
+
+  it('was live: reconnecting, then unreachable after the time limit even with few attempts', () => {
+    const { t, seen, clock } = setup({ unreachableAfterAttempts: 10, unreachableAfterMs: 5000 });
+    t.live();
+    clock.advance(1000);
+    t.failed(refused, 100);
+    clock.advance(5000);
+    t.failed(refused, 100);
+    expect(seen.map((s) => s.phase)).toEqual(['live', 'reconnecting', 'unreachable']);
+    expect(seen[2]?.lastLiveAt).toBe(new Date(0).toISOString());
+    expect(seen[2]?.since).toBe(new Date(6000).toISOString());
+  });
+
+  it.each([
+    ['unauthorized', 'unauthorized'],
+    ['forbidden', 'forbidden'],
+    ['tls', 'config-error'],
+    ['exec-plugin', 'config-error'],
+  ] as const)('%s shows %s at once', (kind, phase) => {
+    const { t } = setup();
+    t.failed(new KubeError(kind, 'x'), null);
+    expect(t.state.phase).toBe(phase);
+    expect(t.state.retryAt).toBeNull();
+  });
+
+  it('going live resets the count and does not repeat identical states', () => {
+    const { t, seen } = setup();
+    t.failed(refused, 10);
+    t.live();
+    t.live();
+    expect(seen.map((s) => [s.phase, s.attempt])).toEqual([
+      ['connecting', 1],
+      ['live', 0],
+    ]);
+  });
+});

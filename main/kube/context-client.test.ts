@@ -1,0 +1,199 @@
+// The per-context client over real HTTPS against the simulator: TLS trust, auth, errors, exec plugins.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
+import { WatcherRecorder } from '../../test/helpers/watcher-recorder.ts';
+import { ContextClient } from './context-client.ts';
+import { KubeError } from './errors.ts';
+import { findContext, loadKubeconfig } from './kubeconfig.ts';
+import { NodeWatcher } from './node-watcher.ts';
+
+let sims: SimContext[] = [];
+afterEach(async () => {
+  for (const s of sims) await s.cleanup();
+  sims = [];
+});
+
+async function sim(): Promise<SimContext> {
+  const s = await startSimContext({ scenario: 'homelab' });
+  sims.push(s);
+  return s;
+}
+
+/** Writes a kubeconfig next to the sim's and returns its one context, loaded by our loader. */
+function contextFrom(
+  s: SimContext,
+  cluster: Record<string, unknown>,
+  user: Record<string, unknown>,
+  name = 'k.yaml',
+) {
+  const file = path.join(s.dir, name);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      clusters: [{ name: 'c', cluster: { server: s.sim.url, ...cluster } }],
+      users: [{ name: 'u', user }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+    }),
+    { mode: 0o600 },
+  );
+  const load = loadKubeconfig({ explicitPath: file });
+  if (load.kind !== 'loaded') throw new Error(load.message);
+  const ctx = findContext(load, 'x');
+  if (!ctx) throw new Error('no context');
+  return { ctx, load };
+}
+
+const caData = (s: SimContext) => Buffer.from(s.sim.caPem).toString('base64');
+
+async function listError(client: ContextClient): Promise<KubeError> {
+  try {
+    await client.getJson('/api/v1/nodes', 'listing nodes');
+  } catch (e) {
+    if (e instanceof KubeError) return e;
+    throw e;
+  } finally {
+    client.close();
+  }
+  throw new Error('the list worked');
+}
+
+describe('ContextClient', () => {
+  it('refuses a server whose certificate does not match the kubeconfig CA', async () => {
+    const [a, b] = [await sim(), await sim()];
+    const { ctx } = contextFrom(
+      a,
+      { 'certificate-authority-data': caData(b) },
+      { token: a.sim.tokens.admin },
+    );
+    const e = await listError(new ContextClient(ctx));
+    expect(e.kind).toBe('tls');
+    expect(e.phase).toBe('config-error');
+    expect(e.message).toMatch(/not signed by the kubeconfig's certificate authority/);
+  });
+
+  it('connects without a CA when insecure-skip-tls-verify is set (and the loader warned)', async () => {
+    const s = await sim();
+    const { ctx, load } = contextFrom(s, { 'insecure-skip-tls-verify': true }, { token: s.sim.tokens.admin });
+    expect(load.kind === 'loaded' && load.warnings.map((w) => w.kind)).toEqual(['insecure-skip-tls-verify']);
+    const client = new ContextClient(ctx);
+    const list = (await client.getJson('/api/v1/nodes', 'listing nodes')) as { items: unknown[] };
+    client.close();
+    expect(list.items).toHaveLength(8);
+  });
+
+  it.each([
+    ['a wrong token', { token: 'nope' }, 'unauthorized', /rejected the credentials/],
+    [
+      'a missing token file',
+      { 'token-file': 'missing-token' },
+      'config',
+      /missing-token, which cannot be read \(ENOENT\)/,
+    ],
+  ])('classifies %s', async (_what, user, kind, words) => {
+    const s = await sim();
+    const { ctx } = contextFrom(s, { 'certificate-authority-data': caData(s) }, user);
+    const e = await listError(new ContextClient(ctx));
+    expect(e.kind).toBe(kind);
+    expect(e.message).toMatch(words);
+    expect(e.message).not.toContain(s.sim.tokens.admin);
+  });
+
+  it('reads a token file relative to the kubeconfig', async () => {
+    const s = await sim();
+    fs.writeFileSync(path.join(s.dir, 'token'), s.sim.tokens.readonly);
+    const { ctx } = contextFrom(s, { 'certificate-authority-data': caData(s) }, { 'token-file': 'token' });
+    const client = new ContextClient(ctx);
+    const res = await client.request('GET', '/api/v1/nodes');
+    client.close();
+    expect(res.status).toBe(200);
+  });
+
+  it('says which cluster a context names when no file defines it', () => {
+    const ctx = {
+      name: 'x',
+      clusterName: 'gone',
+      userName: null,
+      namespace: null,
+      cluster: null,
+      user: null,
+      file: '/k',
+    };
+    expect(() => new ContextClient(ctx)).toThrow(/names cluster "gone", which no kubeconfig file defines/);
+  });
+});
+
+describe('exec credential plugins', () => {
+  const plugin = (s: SimContext, body: string) => {
+    const file = path.join(s.dir, 'bin', 'plugin.mjs');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, body);
+    // A relative command with a slash resolves against the kubeconfig's folder, as in kubectl.
+    const sh = path.join(s.dir, 'bin', 'plugin.sh');
+    fs.writeFileSync(sh, `#!/bin/sh\nexec "${process.execPath}" "${file}" "$@"\n`, { mode: 0o755 });
+    return './bin/plugin.sh';
+  };
+
+  it('runs a working plugin and uses its token', async () => {
+    const s = await sim();
+    const cmd = plugin(
+      s,
+      `const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO);
+       if (info.spec.interactive !== false || process.env.EXTRA !== 'yes') process.exit(3);
+       console.log(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential',
+         status: { token: ${JSON.stringify(s.sim.tokens.admin)}, expirationTimestamp: '2099-01-01T00:00:00Z' } }));`,
+    );
+    const { ctx } = contextFrom(
+      s,
+      { 'certificate-authority-data': caData(s) },
+      {
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1',
+          command: cmd,
+          env: [{ name: 'EXTRA', value: 'yes' }],
+        },
+      },
+    );
+    const client = new ContextClient(ctx);
+    const res = await client.request('GET', '/api/v1/nodes');
+    client.close();
+    expect(res.status).toBe(200);
+  });
+
+  it('reports a failing plugin with the first line of its stderr', async () => {
+    const s = await sim();
+    const cmd = plugin(
+      s,
+      `process.stderr.write('\\nerror: token expired, run gcloud auth login\\nmore detail\\n'); process.exit(1);`,
+    );
+    const { ctx } = contextFrom(s, { 'certificate-authority-data': caData(s) }, { exec: { command: cmd } });
+    const e = await listError(new ContextClient(ctx));
+    expect(e.kind).toBe('exec-plugin');
+    expect(e.message).toBe('exec plugin "plugin.sh" failed: error: token expired, run gcloud auth login');
+  });
+
+  it('a missing plugin is a config-error naming the command, not retried on a timer', async () => {
+    const s = await sim();
+    const { ctx } = contextFrom(
+      s,
+      { 'certificate-authority-data': caData(s) },
+      {
+        exec: {
+          command: 'definitely-not-installed-plugin',
+          installHint: 'Install it with: brew install it\nsecond line',
+        },
+      },
+    );
+    const rec = new WatcherRecorder();
+    const w = new NodeWatcher(() => new ContextClient(ctx), rec.on, { backoff: { initialMs: 10 } });
+    w.start();
+    await rec.waitForPhase('config-error');
+    w.stop();
+    const st = rec.states.at(-1);
+    expect(st?.message).toBe(
+      'exec plugin "definitely-not-installed-plugin" was not found in PATH or the usual install folders. Install it with: brew install it',
+    );
+    expect(st?.retryAt).toBeNull();
+  });
+});

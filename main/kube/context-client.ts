@@ -1,0 +1,190 @@
+/**
+ * One context's HTTP client: `request()` for ordinary calls and `stream()` for watches, over node:https
+ * so we own timeouts, aborts and byte limits. Credentials are applied per request (auth-options.ts) and
+ * never logged or put into errors; a 401 makes the next request fetch fresh exec credentials.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+import { ContextAuth } from './auth-options.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { classifyNetworkError, errorFromResponse } from './error-classify.ts';
+import { KubeError } from './errors.ts';
+import type { ResolvedContext } from './kubeconfig-types.ts';
+import { openStream, type StreamHandle, type StreamHandlers, type Transport } from './stream-request.ts';
+
+export type { StreamHandle, StreamHandlers } from './stream-request.ts';
+
+export interface ContextClientOptions {
+  clock?: Clock;
+  /** Whole-request limit for request(); time to response headers for stream(). */
+  requestTimeoutMs?: number;
+  execTimeoutMs?: number;
+  userAgent?: string;
+  maxBodyBytes?: number;
+}
+
+export interface KubeResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface RequestInit {
+  body?: string;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export class ContextClient {
+  readonly #auth: ContextAuth;
+  readonly #url: URL;
+  readonly #agent: http.Agent;
+  readonly #clock: Clock;
+  readonly #opts: ContextClientOptions;
+  /** Cancellers of requests and streams in flight, so close() leaves no socket or timer behind. */
+  readonly #inflight = new Set<() => void>();
+  readonly #transport: Transport;
+
+  /** Throws a config-error KubeError when the context cannot be used as written. */
+  constructor(
+    readonly context: ResolvedContext,
+    opts: ContextClientOptions = {},
+  ) {
+    this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.#auth = new ContextAuth(context, this.#clock, opts.execTimeoutMs);
+    this.#url = new URL(this.#auth.server);
+    const secure = this.#url.protocol === 'https:';
+    this.#agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.#transport = {
+      clock: this.#clock,
+      server: this.#auth.server,
+      timeoutMs: opts.requestTimeoutMs ?? 30_000,
+      open: (method, path, headers) => this.#open(method, path, headers),
+      track: (cancel) => {
+        this.#inflight.add(cancel);
+        return () => this.#inflight.delete(cancel);
+      },
+      unauthorized: () => this.#auth.invalidate(),
+    };
+  }
+
+  get server(): string {
+    return this.#auth.server;
+  }
+
+  request(method: string, path: string, init: RequestInit = {}): Promise<KubeResponse> {
+    return new Promise((resolve, reject) => {
+      const limit = this.#opts.maxBodyBytes ?? 256 << 20;
+      let timer: unknown = null;
+      let req: http.ClientRequest | null = null;
+      const fail = (e: KubeError) => {
+        this.#inflight.delete(cancel);
+        this.#clock.clearTimeout(timer);
+        req?.destroy();
+        reject(e);
+      };
+      const cancel = () => fail(new KubeError('aborted', 'The request was cancelled.'));
+      this.#inflight.add(cancel);
+      timer = this.#clock.setTimeout(
+        () => fail(new KubeError('timeout', `${this.#url.host} did not answer in time.`)),
+        init.timeoutMs ?? this.#opts.requestTimeoutMs ?? 30_000,
+      );
+      this.#open(method, path, { ...init.headers, 'Accept-Encoding': 'gzip' }, init.body)
+        .then((r) => {
+          req = r;
+          r.on('error', (err) => fail(classifyNetworkError(err, this.server)));
+          r.on('response', (res) => {
+            if (res.statusCode === 401) this.#auth.invalidate();
+            const gz = res.headers['content-encoding'] === 'gzip';
+            const src = gz ? res.pipe(zlib.createGunzip()) : res;
+            const parts: Buffer[] = [];
+            let size = 0;
+            src.on('data', (d: Buffer) => {
+              size += d.length;
+              if (size > limit)
+                fail(
+                  new KubeError(
+                    'protocol',
+                    `The answer from ${this.#url.host} is larger than ${limit} bytes.`,
+                  ),
+                );
+              else parts.push(d);
+            });
+            src.on('error', (err) => fail(classifyNetworkError(err, this.server)));
+            res.on('aborted', () =>
+              fail(new KubeError('unreachable', `The connection to ${this.#url.host} was cut off.`)),
+            );
+            src.on('end', () => {
+              this.#inflight.delete(cancel);
+              this.#clock.clearTimeout(timer);
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body: Buffer.concat(parts).toString('utf8'),
+              });
+            });
+          });
+          r.end(init.body);
+        })
+        .catch((e: unknown) => fail(e instanceof KubeError ? e : classifyNetworkError(e, this.server)));
+    });
+  }
+
+  /** A GET whose JSON answer is returned parsed; non-2xx and bad JSON become KubeErrors. */
+  async getJson(path: string, what: string, timeoutMs?: number): Promise<unknown> {
+    const res = await this.request('GET', path, { headers: { Accept: 'application/json' }, timeoutMs });
+    if (res.status < 200 || res.status > 299)
+      throw errorFromResponse(res.status, res.body, res.headers, what);
+    try {
+      return JSON.parse(res.body);
+    } catch {
+      throw new KubeError(
+        'protocol',
+        `${this.#url.host} did not answer like a Kubernetes API server while ${what} (bad JSON).`,
+      );
+    }
+  }
+
+  /** Opens a streaming GET; resolves once a 200 arrives, rejects with a KubeError otherwise. */
+  stream(path: string, handlers: StreamHandlers, what: string): Promise<StreamHandle> {
+    return openStream(this.#transport, path, handlers, what);
+  }
+
+  async #open(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<http.ClientRequest> {
+    const auth = await this.#auth.options();
+    const base = this.#url.pathname.replace(/\/$/, '');
+    const secure = this.#url.protocol === 'https:';
+    const options: https.RequestOptions = {
+      protocol: this.#url.protocol,
+      hostname: this.#url.hostname.replace(/^\[|\]$/g, ''),
+      port: this.#url.port || (secure ? 443 : 80),
+      path: base + path,
+      method,
+      agent: auth.agent ?? this.#agent,
+      headers: {
+        'User-Agent': this.#opts.userAgent ?? 'gpu-fleet',
+        ...auth.headers,
+        ...headers,
+        ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }),
+      },
+    };
+    if (secure) {
+      Object.assign(options, { ca: auth.ca, cert: auth.cert, key: auth.key, servername: auth.servername });
+      if (auth.rejectUnauthorized === false) options.rejectUnauthorized = false;
+    }
+    return (secure ? https : http).request(options);
+  }
+
+  /** Cancels every request and stream in flight and closes the kept-alive connections. */
+  close(): void {
+    for (const cancel of [...this.#inflight]) cancel();
+    this.#agent.destroy();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Every failure of a kube request becomes one named KubeError: a kind, the ConnectionPhase the user sees,
+ * and one sentence in words (never a stack trace, never a credential).
+ *
+ * Malformed or truncated JSON is kind 'protocol' with phase 'unreachable': in practice it is a response cut
+ * off by a restarting server, a proxy or a flaky link, so retrying with backoff is right; the sentence still
+ * says the server did not answer like a Kubernetes API server, which covers a URL pointing at some other service.
+ */
+import type { ConnectionPhase } from '../../common/connection.ts';
+
+export type KubeErrorKind =
+  | 'unreachable'
+  | 'dns'
+  | 'timeout'
+  | 'tls'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'expired'
+  | 'not-found'
+  | 'throttled'
+  | 'server'
+  | 'protocol'
+  | 'exec-plugin'
+  | 'config'
+  | 'aborted';
+
+const PHASES: Record<KubeErrorKind, ConnectionPhase> = {
+  unreachable: 'unreachable',
+  dns: 'unreachable',
+  timeout: 'unreachable',
+  tls: 'config-error',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  expired: 'reconnecting',
+  'not-found': 'config-error',
+  throttled: 'unreachable',
+  server: 'unreachable',
+  protocol: 'unreachable',
+  'exec-plugin': 'config-error',
+  config: 'config-error',
+  aborted: 'reconnecting',
+};
+
+export interface KubeErrorDetails {
+  status?: number | null;
+  code?: string | null;
+  retryAfterMs?: number | null;
+}
+
+export class KubeError extends Error {
+  override readonly name = 'KubeError';
+  readonly phase: ConnectionPhase;
+  readonly status: number | null;
+  /** The system or TLS error code behind it (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT…), if any. */
+  readonly code: string | null;
+  readonly retryAfterMs: number | null;
+
+  constructor(
+    readonly kind: KubeErrorKind,
+    message: string,
+    details: KubeErrorDetails = {},
+  ) {
+    super(message);
+    this.phase = PHASES[kind];
+    this.status = details.status ?? null;
+    this.code = details.code ?? null;
+    this.retryAfterMs = details.retryAfterMs ?? null;
+  }
+
+  /** Whether waiting and trying again can help without the user changing anything. */
+  get transient(): boolean {
+    return this.phase === 'unreachable' || this.phase === 'reconnecting';
+  }
+}
+
+export function isKubeError(err: unknown): err is KubeError {
+  return err instanceof KubeError;
+}

@@ -1,0 +1,186 @@
+/**
+ * Runs a kubeconfig exec credential plugin (client.authentication.k8s.io) ourselves rather than through
+ * client-node: we need the widened PATH, a timeout, no stdin (a tray app has no terminal), the plugin's
+ * own words on failure, and a cache that lasts until the credential expires or the server says 401.
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import type { Cluster } from '@kubernetes/client-node';
+import type { Clock } from './clock.ts';
+import { KubeError } from './errors.ts';
+import { findExecutable, pluginPath } from './exec-path.ts';
+import { isObj } from './kubeconfig-entries.ts';
+import type { ExecSpec } from './kubeconfig-types.ts';
+
+export interface ExecCredential {
+  token: string | null;
+  clientCertificateData: string | null;
+  clientKeyData: string | null;
+  /** ms since the epoch; null: valid until the server rejects it. */
+  expiresAt: number | null;
+}
+
+export interface ExecCredentialOptions {
+  clock: Clock;
+  timeoutMs?: number;
+  cluster?: Cluster | null;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+}
+
+const MAX_OUTPUT = 1 << 20;
+/** Refresh a little before the stated expiry so a request never leaves with a token about to lapse. */
+const EXPIRY_SKEW_MS = 10_000;
+
+export class ExecCredentialSource {
+  #cached: ExecCredential | null = null;
+  #inFlight: Promise<ExecCredential> | null = null;
+  readonly #name: string;
+
+  constructor(
+    private readonly spec: ExecSpec,
+    private readonly opts: ExecCredentialOptions,
+  ) {
+    this.#name = path.basename(spec.command);
+  }
+
+  async get(): Promise<ExecCredential> {
+    const c = this.#cached;
+    if (c && (c.expiresAt === null || c.expiresAt - EXPIRY_SKEW_MS > this.opts.clock.now())) return c;
+    this.#inFlight ??= this.#run().finally(() => {
+      this.#inFlight = null;
+    });
+    const fresh = await this.#inFlight;
+    this.#cached = fresh;
+    return fresh;
+  }
+
+  /** After a 401: the next get() runs the plugin again. */
+  invalidate(): void {
+    this.#cached = null;
+  }
+
+  #fail(message: string): KubeError {
+    return new KubeError('exec-plugin', message);
+  }
+
+  #run(): Promise<ExecCredential> {
+    const { spec, opts } = this;
+    const env = opts.env ?? process.env;
+    const searchPath = pluginPath(env, opts.home ?? os.homedir());
+    if (spec.interactiveMode === 'Always') {
+      return Promise.reject(
+        this.#fail(
+          `exec plugin "${this.#name}" needs a terminal (interactiveMode: Always); log in with kubectl first.`,
+        ),
+      );
+    }
+    const exe = findExecutable(spec.command, searchPath);
+    if (!exe) {
+      const hint = spec.installHint ? ` ${spec.installHint.split('\n')[0]?.trim()}` : '';
+      return Promise.reject(
+        this.#fail(
+          `exec plugin "${spec.command}" was not found in PATH or the usual install folders.${hint}`,
+        ),
+      );
+    }
+    const childEnv: NodeJS.ProcessEnv = { ...env, PATH: searchPath, KUBERNETES_EXEC_INFO: this.#execInfo() };
+    for (const { name, value } of spec.env) childEnv[name] = value;
+    return new Promise((resolve, reject) => {
+      const child = spawn(exe, spec.args, {
+        env: childEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+      let out = '';
+      let err = '';
+      let done = false;
+      const timer = opts.clock.setTimeout(() => {
+        finish(
+          this.#fail(
+            `exec plugin "${this.#name}" did not answer within ${Math.round((opts.timeoutMs ?? 60_000) / 1000)} s.`,
+          ),
+        );
+        child.kill('SIGKILL');
+      }, opts.timeoutMs ?? 60_000);
+      const finish = (e: KubeError | null, value?: ExecCredential) => {
+        if (done) return;
+        done = true;
+        opts.clock.clearTimeout(timer);
+        if (e) reject(e);
+        else if (value) resolve(value);
+      };
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        if (out.length < MAX_OUTPUT) out += d;
+      });
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        if (err.length < MAX_OUTPUT) err += d;
+      });
+      child.on('error', (e) =>
+        finish(this.#fail(`exec plugin "${this.#name}" could not be started (${e.message}).`)),
+      );
+      child.on('close', (code) => {
+        if (code !== 0) {
+          const line = err
+            .split(/\r?\n/)
+            .find((l) => l.trim() !== '')
+            ?.trim();
+          finish(this.#fail(`exec plugin "${this.#name}" failed: ${line ?? `exit status ${code}`}`));
+          return;
+        }
+        try {
+          finish(null, this.#parse(out));
+        } catch (e) {
+          finish(e instanceof KubeError ? e : this.#fail(String(e)));
+        }
+      });
+    });
+  }
+
+  #execInfo(): string {
+    const c = this.spec.provideClusterInfo ? this.opts.cluster : null;
+    const cluster = c
+      ? {
+          server: c.server,
+          'certificate-authority-data': c.caData,
+          'insecure-skip-tls-verify': c.skipTLSVerify,
+          'tls-server-name': c.tlsServerName,
+          'proxy-url': c.proxyUrl,
+        }
+      : undefined;
+    return JSON.stringify({
+      kind: 'ExecCredential',
+      apiVersion: this.spec.apiVersion,
+      spec: { interactive: false, ...(cluster ? { cluster } : {}) },
+    });
+  }
+
+  #parse(stdout: string): ExecCredential {
+    let o: unknown;
+    try {
+      o = JSON.parse(stdout);
+    } catch {
+      throw this.#fail(`exec plugin "${this.#name}" did not print an ExecCredential (not JSON).`);
+    }
+    const status = isObj(o) && isObj(o.status) ? o.status : null;
+    const s = (k: string) =>
+      status && typeof status[k] === 'string' && status[k] !== '' ? (status[k] as string) : null;
+    const token = s('token');
+    const cert = s('clientCertificateData');
+    const key = s('clientKeyData');
+    if (!token && !(cert && key)) {
+      throw this.#fail(
+        `exec plugin "${this.#name}" printed an ExecCredential with neither a token nor a client certificate.`,
+      );
+    }
+    const exp = s('expirationTimestamp');
+    const expiresAt = exp ? Date.parse(exp) : Number.NaN;
+    return {
+      token,
+      clientCertificateData: cert,
+      clientKeyData: key,
+      expiresAt: Number.isFinite(expiresAt) ? expiresAt : null,
+    };
+  }
+}

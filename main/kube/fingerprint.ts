@@ -1,0 +1,55 @@
+/**
+ * A context's effective connection settings as one opaque string, so a kubeconfig reload can keep the
+ * contexts whose settings did not change. It is an HMAC under a key made fresh for each process: equal
+ * within a run, useless to anyone who sees it (no offline guessing of a token from its hash).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { ResolvedContext } from './kubeconfig-types.ts';
+
+const KEY = randomBytes(32);
+
+function fileDigest(file: string | undefined | null): string | null {
+  if (!file) return null;
+  try {
+    return createHmac('sha256', KEY).update(fs.readFileSync(file)).digest('hex');
+  } catch {
+    return 'unreadable';
+  }
+}
+
+export function contextFingerprint(ctx: ResolvedContext): string {
+  const c = ctx.cluster?.cluster;
+  const u = ctx.user?.user;
+  const material = {
+    namespace: ctx.namespace,
+    cluster: c
+      ? {
+          server: c.server,
+          caData: c.caData ?? null,
+          caFile: c.caFile ?? null,
+          caFileContent: fileDigest(c.caFile),
+          skip: c.skipTLSVerify,
+          tlsServerName: c.tlsServerName ?? null,
+          proxyUrl: c.proxyUrl ?? null,
+        }
+      : { missing: ctx.clusterName },
+    user: u
+      ? {
+          certData: u.certData ?? null,
+          certFile: u.certFile ?? null,
+          certFileContent: fileDigest(u.certFile),
+          keyData: u.keyData ?? null,
+          keyFile: u.keyFile ?? null,
+          keyFileContent: fileDigest(u.keyFile),
+          token: u.token ?? null,
+          username: u.username ?? null,
+          password: u.password ?? null,
+          as: u.impersonateUser ?? null,
+          authProvider: u.authProvider ?? null,
+          exec: ctx.user?.exec ?? null,
+        }
+      : { missing: ctx.userName },
+  };
+  return createHmac('sha256', KEY).update(JSON.stringify(material)).digest('hex');
+}

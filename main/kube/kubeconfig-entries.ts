@@ -1,0 +1,137 @@
+/**
+ * Validation of the entries of one kubeconfig file (untrusted YAML) into client-node's shapes.
+ * Relative paths (certificate-authority, client-certificate, client-key, token-file, an exec command with
+ * a slash) resolve against the file's folder, as kubectl does. A bad entry throws a sentence naming it.
+ */
+import path from 'node:path';
+import type { Cluster, User } from '@kubernetes/client-node';
+import type { ExecSpec } from './kubeconfig-types.ts';
+
+type Obj = Record<string, unknown>;
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(o: Obj, key: string, where: string): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw new Error(`${where}.${key} must be a string`);
+  return v;
+}
+
+function abs(dir: string, p: string | undefined): string | undefined {
+  return p === undefined ? undefined : path.resolve(dir, p);
+}
+
+/** `{name, <kind>: {...}}` → [name, body]. */
+export function named(entry: unknown, kind: string, i: number): [string, Obj] {
+  const where = `${kind}s[${i}]`;
+  if (!isObj(entry)) throw new Error(`${where} is not a mapping`);
+  const name = str(entry, 'name', where);
+  if (!name) throw new Error(`${where} has no name`);
+  const body = entry[kind] ?? {};
+  if (!isObj(body)) throw new Error(`${kind} "${name}" has no ${kind} mapping`);
+  return [name, body];
+}
+
+export function parseCluster(name: string, c: Obj, dir: string): Cluster {
+  const where = `cluster "${name}"`;
+  const server = str(c, 'server', where);
+  if (!server) throw new Error(`${where} has no server`);
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new Error(`${where} has an invalid server address "${server}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new Error(`${where} has a server address that is not http(s): "${server}"`);
+  }
+  return {
+    name,
+    server: server.replace(/\/$/, ''),
+    caData: str(c, 'certificate-authority-data', where),
+    caFile: abs(dir, str(c, 'certificate-authority', where)),
+    skipTLSVerify: c['insecure-skip-tls-verify'] === true,
+    tlsServerName: str(c, 'tls-server-name', where),
+    proxyUrl: str(c, 'proxy-url', where),
+  };
+}
+
+export function parseUser(name: string, u: Obj, dir: string): { user: User; exec: ExecSpec | null } {
+  const where = `user "${name}"`;
+  const exec = u.exec === undefined || u.exec === null ? null : parseExec(u.exec, dir, where);
+  let authProvider = u['auth-provider'];
+  if (authProvider !== undefined && authProvider !== null && !isObj(authProvider)) {
+    throw new Error(`${where}.auth-provider must be a mapping`);
+  }
+  const token = str(u, 'token', where);
+  const tokenFile = abs(dir, str(u, 'token-file', where));
+  // client-node's FileAuth re-reads a token file every minute (rotated service-account tokens keep working).
+  if (tokenFile && !token && !authProvider && !exec)
+    authProvider = { name: 'tokenFile', config: { tokenFile } };
+  const user: User = {
+    name,
+    certData: str(u, 'client-certificate-data', where),
+    certFile: abs(dir, str(u, 'client-certificate', where)),
+    keyData: str(u, 'client-key-data', where),
+    keyFile: abs(dir, str(u, 'client-key', where)),
+    token,
+    username: str(u, 'username', where),
+    password: str(u, 'password', where),
+    impersonateUser: str(u, 'as', where),
+    authProvider: authProvider ?? undefined,
+  };
+  return { user, exec };
+}
+
+function parseExec(e: unknown, dir: string, where: string): ExecSpec {
+  const w = `${where}.exec`;
+  if (!isObj(e)) throw new Error(`${w} must be a mapping`);
+  const command = str(e, 'command', w);
+  if (!command) throw new Error(`${w} has no command`);
+  const args = e.args ?? [];
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string'))
+    throw new Error(`${w}.args must be a list of strings`);
+  const envList = e.env ?? [];
+  if (!Array.isArray(envList)) throw new Error(`${w}.env must be a list`);
+  const env = envList.map((v, i) => {
+    if (!isObj(v) || typeof v.name !== 'string' || typeof v.value !== 'string') {
+      throw new Error(`${w}.env[${i}] needs a name and a value`);
+    }
+    return { name: v.name, value: v.value };
+  });
+  const mode = str(e, 'interactiveMode', w) ?? 'IfAvailable';
+  if (mode !== 'Never' && mode !== 'IfAvailable' && mode !== 'Always')
+    throw new Error(`${w}.interactiveMode is invalid`);
+  const hasDirPart = command.includes('/') || command.includes('\\');
+  return {
+    command: hasDirPart && !path.isAbsolute(command) ? path.resolve(dir, command) : command,
+    args,
+    env,
+    apiVersion: str(e, 'apiVersion', w) ?? 'client.authentication.k8s.io/v1',
+    interactiveMode: mode,
+    provideClusterInfo: e.provideClusterInfo === true,
+    installHint: str(e, 'installHint', w) ?? null,
+  };
+}
+
+export interface RawContext {
+  name: string;
+  cluster: string;
+  user: string | null;
+  namespace: string | null;
+}
+
+export function parseContext(name: string, c: Obj): RawContext {
+  const where = `context "${name}"`;
+  const cluster = str(c, 'cluster', where);
+  if (!cluster) throw new Error(`${where} names no cluster`);
+  return {
+    name,
+    cluster,
+    user: str(c, 'user', where) ?? null,
+    namespace: str(c, 'namespace', where) ?? null,
+  };
+}

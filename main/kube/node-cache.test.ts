@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { NodeFacts } from '../inventory/node-facts.ts';
+import { NodeCache } from './node-cache.ts';
+
+const facts = (name: string, over: Partial<NodeFacts> = {}): NodeFacts => ({
+  name,
+  resourceVersion: '1',
+  labels: { 'nvidia.com/gpu.count': '1' },
+  ready: { status: 'True', reason: 'KubeletReady', message: null, since: '2026-11-29T10:00:00Z' },
+  capacity: {},
+  allocatable: {},
+  unschedulable: false,
+  taints: [],
+  ...over,
+});
+
+describe('NodeCache', () => {
+  it.each([
+    { name: 'new node', ev: { type: 'upsert' as const, node: facts('c') }, changed: true, size: 3 },
+    {
+      name: 'rv-only change (heartbeat)',
+      ev: { type: 'upsert' as const, node: facts('a', { resourceVersion: '9' }) },
+      changed: false,
+      size: 2,
+    },
+    {
+      name: 'ready flips',
+      ev: {
+        type: 'upsert' as const,
+        node: facts('a', { ready: { status: 'False', reason: 'X', message: null, since: null } }),
+      },
+      changed: true,
+      size: 2,
+    },
+    {
+      name: 'label change',
+      ev: { type: 'upsert' as const, node: facts('a', { labels: {} }) },
+      changed: true,
+      size: 2,
+    },
+    { name: 'delete known', ev: { type: 'delete' as const, name: 'a' }, changed: true, size: 1 },
+    { name: 'delete unknown', ev: { type: 'delete' as const, name: 'zz' }, changed: false, size: 2 },
+    {
+      name: 'identical relist',
+      ev: { type: 'replace' as const, nodes: [facts('b', { resourceVersion: '5' }), facts('a')] },
+      changed: false,
+      size: 2,
+    },
+    {
+      name: 'relist drops one',
+      ev: { type: 'replace' as const, nodes: [facts('a')] },
+      changed: true,
+      size: 1,
+    },
+    {
+      name: 'relist swaps one',
+      ev: { type: 'replace' as const, nodes: [facts('a'), facts('x')] },
+      changed: true,
+      size: 2,
+    },
+    { name: 'relist to empty', ev: { type: 'replace' as const, nodes: [] }, changed: true, size: 0 },
+  ])('$name: changed=$changed', ({ ev, changed, size }) => {
+    const cache = new NodeCache();
+    cache.apply({ type: 'replace', nodes: [facts('a'), facts('b')] });
+    const before = cache.view.version;
+    expect(cache.apply(ev)).toBe(changed);
+    expect(cache.view.version).toBe(before + (changed ? 1 : 0));
+    expect(cache.view.size).toBe(size);
+  });
+
+  it('stores the newest resourceVersion even when nothing else changed', () => {
+    const cache = new NodeCache();
+    cache.apply({ type: 'upsert', node: facts('a') });
+    cache.apply({ type: 'upsert', node: facts('a', { resourceVersion: '7' }) });
+    expect(cache.view.get('a')?.resourceVersion).toBe('7');
+    expect(cache.view.version).toBe(1);
+  });
+
+  it('the view reads live data', () => {
+    const cache = new NodeCache();
+    const v = cache.view;
+    cache.apply({ type: 'replace', nodes: [facts('a'), facts('b')] });
+    expect([...v.values()].map((n) => n.name)).toEqual(['a', 'b']);
+    expect(v.has('a')).toBe(true);
+    expect(v.get('nope')).toBeUndefined();
+  });
+});

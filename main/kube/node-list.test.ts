@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
+import { trimNode } from '../inventory/node-facts.ts';
+import { ContextClient } from './context-client.ts';
+import { listNodes } from './node-list.ts';
+
+let s: SimContext | null = null;
+afterEach(async () => {
+  await s?.cleanup();
+  s = null;
+});
+
+describe('listNodes against the simulator', () => {
+  it('starts the list over when a continue token expires (410), never mixing two snapshots', async () => {
+    s = await startSimContext({ scenario: 'large:600' });
+    const { control } = s.sim;
+    const client = new ContextClient(s.context());
+    let pages = 0;
+    // Called after each page: after the first one, change a node and compact, so page 2's token expires.
+    const afterPage = () => {
+      if (++pages === 1) {
+        control.removeNode(control.listNodeNames()[599] ?? '');
+        control.compact();
+      }
+      return false;
+    };
+    const r = await listNodes(client, trimNode, 250, 10_000, afterPage);
+    client.close();
+    expect(r?.nodes).toHaveLength(599);
+    expect(new Set(r?.nodes.map((n) => n.name)).size).toBe(599);
+    expect(r?.pages).toBe(4);
+    const lists = control.requestLog().filter((x) => x.path.startsWith('/api/v1/nodes?limit='));
+    expect(lists.map((x) => [x.path.includes('continue='), x.status])).toEqual([
+      [false, 200],
+      [true, 410],
+      [false, 200],
+      [true, 200],
+      [true, 200],
+    ]);
+  });
+
+  it('returns null when cancelled between pages', async () => {
+    s = await startSimContext({ scenario: 'large:60' });
+    const client = new ContextClient(s.context());
+    const r = await listNodes(client, trimNode, 10, 10_000, () => true);
+    client.close();
+    expect(r).toBeNull();
+  });
+});

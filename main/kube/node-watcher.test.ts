@@ -1,0 +1,205 @@
+// The list+watch loop against the simulator over real HTTPS: paging, bookmarks, 410, restart, stall, errors.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimOptions } from '../../sim/index.ts';
+import { ManualClock } from '../../test/helpers/manual-clock.ts';
+import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
+import { WatcherRecorder } from '../../test/helpers/watcher-recorder.ts';
+import { ContextClient } from './context-client.ts';
+import { NodeWatcher, type NodeWatcherOptions, watchContextNodes } from './node-watcher.ts';
+
+const FAST: NodeWatcherOptions = {
+  backoff: { initialMs: 20, maxMs: 200 },
+  watchSeconds: [30, 30],
+  unreachableAfterAttempts: 3,
+  unreachableAfterMs: 60_000,
+};
+
+let open: { s: SimContext; w: NodeWatcher }[] = [];
+afterEach(async () => {
+  for (const { s, w } of open) {
+    w.stop();
+    await s.cleanup();
+  }
+  open = [];
+});
+
+async function setup(sim: SimOptions, opts: NodeWatcherOptions = {}, context = 'sim-admin') {
+  const s = await startSimContext(sim);
+  const rec = new WatcherRecorder();
+  const w = watchContextNodes(s.context(context), rec.on, { ...FAST, ...opts });
+  open.push({ s, w });
+  return { s, rec, w, control: s.sim.control };
+}
+
+// The simulator logs a request when its connection closes, so an open watch is not in the log yet.
+const watches = (log: { path: string }[]) => log.filter((r) => r.path.includes('watch=1'));
+const lists = (log: { path: string }[]) => log.filter((r) => r.path.startsWith('/api/v1/nodes?limit='));
+
+describe('NodeWatcher against the simulator', () => {
+  it('lists in pages, swaps the set in whole, then watches from the list resourceVersion', async () => {
+    const { rec, w, control } = await setup({ scenario: 'large:1200' }, { pageSize: 100 });
+    w.start();
+    await rec.waitForPhase('live');
+    expect(rec.count('replace')).toBe(1);
+    expect(rec.cache.view.size).toBe(1200);
+    const log = control.requestLog();
+    expect(lists(log)).toHaveLength(12);
+    expect(
+      lists(log)
+        .slice(1)
+        .every((r) => r.path.includes('continue=')),
+    ).toBe(true);
+    const name = control.listNodeNames()[5] ?? '';
+    const before = rec.cache.view.version;
+    control.setNodeReady(name, 'False', 'KubeletNotReady', 'PLEG is not healthy');
+    await rec.waitFor(() => rec.cache.view.get(name)?.ready.status === 'False', 'the upsert');
+    expect(rec.cache.view.get(name)?.ready.message).toBe('PLEG is not healthy');
+    expect(rec.cache.view.version).toBe(before + 1);
+    expect(rec.phases).toEqual(['connecting', 'live']);
+    w.stop();
+    await rec.waitFor(() => watches(control.requestLog()).length === 1, 'the watch in the log');
+    expect(watches(control.requestLog())[0]?.path).toMatch(
+      /resourceVersion=\d+&allowWatchBookmarks=true&timeoutSeconds=30/,
+    );
+  });
+
+  it('bookmarks feed the stall timer and advance the resourceVersion without a relist', async () => {
+    const { rec, w, control, s } = await setup(
+      { scenario: 'homelab', bookmarkIntervalMs: 50 },
+      { stallTimeoutMs: 800 },
+    );
+    w.start();
+    await rec.waitForPhase('live');
+    const listRv = w.resourceVersion;
+    // A write to another resource moves the global resourceVersion; only a bookmark tells the node watch.
+    const client = new ContextClient(s.context());
+    const res = await client.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bump' } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    client.close();
+    expect(res.status).toBe(201);
+    await rec.waitFor(() => Number(w.resourceVersion) > Number(listRv), 'a bookmark');
+    // Longer than the stall timeout: only bookmarks keep the watch alive through it.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(rec.phases).toEqual(['connecting', 'live']);
+    expect(watches(control.requestLog())).toHaveLength(0);
+    expect(lists(control.requestLog())).toHaveLength(1);
+  });
+
+  it('relists on 410 when the resourceVersion was compacted while disconnected, and swaps the new set in', async () => {
+    const { rec, w, control } = await setup({ scenario: 'homelab' });
+    w.start();
+    await rec.waitForPhase('live');
+    w.stop();
+    control.setNodeReady('nuc1', 'True', 'KubeletReady');
+    control.removeNode('cpu3');
+    control.compact();
+    control.resetRequestLog();
+    w.start();
+    await rec.waitFor(() => rec.count('replace') === 2, 'the relist');
+    await rec.waitForPhase('live');
+    expect(rec.cache.view.get('nuc1')?.ready.status).toBe('True');
+    expect(rec.cache.view.has('cpu3')).toBe(false);
+    expect(rec.phases).toEqual(['connecting', 'live', 'connecting', 'live']);
+    expect(lists(control.requestLog())).toHaveLength(1);
+  });
+
+  it('re-watches from the last resourceVersion after an API-server restart, without a relist', async () => {
+    const { rec, w, control } = await setup({ scenario: 'homelab' });
+    w.start();
+    await rec.waitForPhase('live');
+    const rv = w.resourceVersion;
+    control.resetRequestLog();
+    await control.restart();
+    control.setNodeReady('omen2', 'True');
+    await rec.waitFor(() => rec.cache.view.get('omen2')?.ready.status === 'True', 'the change after restart');
+    expect(lists(control.requestLog())).toHaveLength(0);
+    expect(rec.count('replace')).toBe(1);
+    expect(Number(w.resourceVersion)).toBeGreaterThan(Number(rv));
+  });
+
+  it('aborts a stalled watch and watches again', async () => {
+    const { rec, w, control } = await setup({ scenario: 'homelab' }, { stallTimeoutMs: 300 });
+    w.start();
+    await rec.waitForPhase('live');
+    control.stallWatches(true);
+    await rec.waitForPhase('reconnecting');
+    expect(rec.states.at(-1)?.message).toMatch(/went silent/);
+    control.stallWatches(false);
+    control.setNodeLabels('nuc1', { 'nvidia.com/gpu.count': '2' });
+    await rec.waitFor(() => rec.cache.view.get('nuc1')?.labels['nvidia.com/gpu.count'] === '2', 'the change');
+    await rec.waitForPhase('live');
+    expect(rec.phases.slice(0, 4)).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(lists(control.requestLog())).toHaveLength(1);
+    expect(rec.count('replace')).toBe(1);
+  });
+
+  it('goes unauthorized when the token is revoked, and keeps the nodes', async () => {
+    const { rec, w, control } = await setup({ scenario: 'homelab' }, {}, 'sim-revocable');
+    w.start();
+    await rec.waitForPhase('live');
+    control.revokeToken('revocable');
+    await control.restart();
+    await rec.waitForPhase('unauthorized');
+    const st = rec.states.at(-1);
+    expect(st?.message).toMatch(/rejected the credentials, or they have expired/);
+    expect(st?.retryAt).not.toBeNull();
+    expect(rec.cache.view.size).toBe(8);
+  });
+
+  it('shows forbidden with the server message, then recovers on retry', async () => {
+    const { rec, w, control } = await setup({ scenario: 'homelab' });
+    control.failNext(1, 403);
+    w.start();
+    await rec.waitForPhase('forbidden');
+    expect(rec.states.at(-1)?.message).toMatch(/Not allowed listing nodes: simulated failure \(HTTP 403\)/);
+    await rec.waitForPhase('live');
+    expect(rec.cache.view.size).toBe(8);
+  });
+
+  it('goes unreachable when the server is gone, keeping the last nodes (stale, never zero)', async () => {
+    const { rec, w, s } = await setup({ scenario: 'homelab' });
+    w.start();
+    await rec.waitForPhase('live');
+    await s.sim.close();
+    await rec.waitForPhase('unreachable');
+    expect(rec.phases).toEqual(['connecting', 'live', 'reconnecting', 'reconnecting', 'unreachable']);
+    expect(rec.states.at(-1)?.message).toMatch(/refused the connection/);
+    expect(rec.states.at(-1)?.lastLiveAt).not.toBeNull();
+    expect(rec.cache.view.size).toBe(8);
+    expect(rec.events.filter((e) => e.type === 'replace' && e.nodes.length === 0)).toHaveLength(0);
+  });
+
+  it('stop() aborts the watch and leaves no timers', async () => {
+    const s = await startSimContext({ scenario: 'homelab' });
+    const clock = new ManualClock();
+    const rec = new WatcherRecorder();
+    const w = new NodeWatcher(() => new ContextClient(s.context(), { clock }), rec.on, { ...FAST, clock });
+    open.push({ s, w });
+    w.start();
+    await rec.waitForPhase('live');
+    expect(clock.pending).toBeGreaterThan(0);
+    w.stop();
+    expect(clock.pending).toBe(0);
+    const n = rec.events.length;
+    s.sim.control.setNodeReady('nuc1', 'True');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(rec.events.length).toBe(n);
+  });
+
+  it('stop() in the middle of a slow list cancels it and leaves no timers', async () => {
+    const s = await startSimContext({ scenario: 'homelab' });
+    s.sim.control.setLatency(2000);
+    const clock = new ManualClock();
+    const rec = new WatcherRecorder();
+    const w = new NodeWatcher(() => new ContextClient(s.context(), { clock }), rec.on, { ...FAST, clock });
+    open.push({ s, w });
+    w.start();
+    await rec.waitFor(() => clock.pending > 0, 'the list request');
+    w.stop();
+    expect(clock.pending).toBe(0);
+    expect(rec.count('replace')).toBe(0);
+    expect(rec.phases).toEqual(['connecting']);
+  });
+});

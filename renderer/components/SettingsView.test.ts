@@ -1,0 +1,75 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import { createFakeFleet } from '../fixtures/fake-fleet.ts';
+import { mixedFleet } from '../fixtures/homelab.ts';
+import { SettingsStore } from '../state/settings.svelte.ts';
+import SettingsView from './SettingsView.svelte';
+
+async function show(reject: string | null = null) {
+  const fake = createFakeFleet(mixedFleet(), { rejectUpdate: reject });
+  const settings = new SettingsStore(fake.api);
+  await settings.load();
+  render(SettingsView, { props: { settings } });
+  await screen.findByTestId('settings-form');
+  return fake;
+}
+const input = (id: string) => screen.getByTestId(id) as HTMLInputElement;
+
+describe('settings', () => {
+  it('shows the saved values', async () => {
+    await show();
+    expect(input('hold-down').value).toBe('30');
+    expect(input('unreachable-after').value).toBe('60');
+    expect(input('crd-group').value).toBe('gpufleet.dev');
+    expect(input('monitor-homelab').checked).toBe(true);
+    expect(input('monitor-workstation').checked).toBe(false);
+  });
+
+  it('explains invalid fields inline and does not send them', async () => {
+    const fake = await show();
+    await fireEvent.input(input('hold-down'), { target: { value: 'ten' } });
+    await fireEvent.input(input('configmap-namespace'), { target: { value: 'Kube System' } });
+    expect(screen.getByTestId('hold-down-error').textContent).toBe(
+      'Hold-down must be a whole number of seconds.',
+    );
+    expect(input('hold-down').getAttribute('aria-invalid')).toBe('true');
+    expect(input('hold-down').getAttribute('aria-describedby')).toContain('hold-down-error');
+    expect(screen.getByTestId('configmap-namespace-error')).toBeTruthy();
+    await fireEvent.click(screen.getByTestId('settings-save'));
+    expect(screen.getByTestId('settings-status').textContent).toContain('need attention');
+    expect(fake.calls.some((c) => c.channel === 'settings:update')).toBe(false);
+  });
+
+  it('saves every field in one patch and shows what the host kept', async () => {
+    const fake = await show();
+    await fireEvent.input(input('hold-down'), { target: { value: '45' } });
+    await fireEvent.input(input('unreachable-after'), { target: { value: '120' } });
+    await fireEvent.click(input('monitor-workstation'));
+    await fireEvent.click(input('writeback-homelab'));
+    await fireEvent.click(input('withdrawn-gpus'));
+    await fireEvent.input(input('crd-group'), { target: { value: 'gpu.example.com' } });
+    await fireEvent.change(screen.getByTestId('theme'), { target: { value: 'dark' } });
+    await fireEvent.click(screen.getByTestId('settings-save'));
+    await waitFor(() => expect(screen.getByTestId('settings-status').textContent?.trim()).toBe('Saved.'));
+    expect(fake.state.settings).toMatchObject({
+      monitoredContexts: ['homelab', 'office', 'workstation'],
+      alertRules: { holdDownMs: 45_000, unreachableAfterMs: 120_000, withdrawnGpus: false },
+      writeBack: { homelab: true, office: false },
+      crdGroup: 'gpu.example.com',
+      theme: 'dark',
+    });
+    expect(input('hold-down').value).toBe('45');
+  });
+
+  it("shows the host's error when it refuses the change", async () => {
+    await show(
+      "Error invoking remote method 'settings:update': Error: context lab is not in your kubeconfig",
+    );
+    await fireEvent.click(screen.getByTestId('settings-save'));
+    await waitFor(() =>
+      expect(screen.getByTestId('settings-status').textContent?.trim()).toBe(
+        'context lab is not in your kubeconfig',
+      ),
+    );
+  });
+});

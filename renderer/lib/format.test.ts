@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { node } from '../fixtures/homelab.ts';
+import { ageSince, formatAge, lastSeenText, shortProduct } from './format.ts';
+
+describe('shortProduct', () => {
+  it.each([
+    ['NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED', 'RTX 4070 Laptop GPU (shared)'],
+    ['NVIDIA-GeForce-RTX-4070', 'RTX 4070'],
+    ['NVIDIA-A100-SXM4-40GB', 'A100 SXM4 40GB'],
+    ['Tesla-T4', 'Tesla T4'],
+    ['NVIDIA-H100-80GB-HBM3-shared', 'H100 80GB HBM3 (shared)'],
+  ])('%s → %s', (raw, short) => {
+    expect(shortProduct(raw)).toBe(short);
+  });
+});
+
+describe('lastSeenText', () => {
+  it('names what an unlabeled node last had', () => {
+    const n = node('nuc2', { last_seen: { product: 'NVIDIA-GeForce-RTX-4070', count: 1, memory: 8188 } });
+    expect(lastSeenText(n)).toBe('last seen: RTX 4070 ×1');
+  });
+  it('is null when the node was never seen with labels', () => {
+    expect(lastSeenText(node('omen'))).toBeNull();
+    expect(lastSeenText(node('omen', { last_seen: null }))).toBeNull();
+  });
+});
+
+describe('ages', () => {
+  it.each([
+    [10_000, 'just now'],
+    [180_000, '3 min'],
+    [3 * 3600_000, '3 h'],
+    [5 * 24 * 3600_000, '5 d'],
+  ])('%i ms reads as %s', (ms, text) => {
+    expect(formatAge(ms)).toBe(text);
+  });
+  it('is null for missing or unreadable times', () => {
+    expect(ageSince(null, 0)).toBeNull();
+    expect(ageSince('yesterday', 0)).toBeNull();
+    expect(ageSince('2025-01-01T00:00:00Z', Date.parse('2025-01-01T00:03:00Z'))).toBe('3 min');
+  });
+});

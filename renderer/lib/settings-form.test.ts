@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../fixtures/fake-fleet.ts';
+import { draftFrom, patchFrom, type SettingsDraft, validate } from './settings-form.ts';
+
+const draft = (over: Partial<SettingsDraft> = {}): SettingsDraft => ({
+  ...draftFrom(DEFAULT_SETTINGS),
+  ...over,
+});
+
+describe('validate', () => {
+  it('accepts the defaults', () => {
+    expect(validate(draft())).toEqual({});
+  });
+  it.each<[Partial<SettingsDraft>, string]>([
+    [{ holdDownSec: '' }, 'holdDownSec'],
+    [{ holdDownSec: '2.5' }, 'holdDownSec'],
+    [{ holdDownSec: '-1' }, 'holdDownSec'],
+    [{ holdDownSec: '3601' }, 'holdDownSec'],
+    [{ unreachableSec: 'soon' }, 'unreachableSec'],
+    [{ unreachableSec: '86401' }, 'unreachableSec'],
+    [{ crdGroup: 'Not A Group' }, 'crdGroup'],
+    [{ crdGroup: 'nodots' }, 'crdGroup'],
+    [{ configMapNamespace: 'Kube_System' }, 'configMapNamespace'],
+    [{ configMapNamespace: '' }, 'configMapNamespace'],
+  ])('%o is rejected on %s', (over, field) => {
+    expect(Object.keys(validate(draft(over)))).toEqual([field]);
+  });
+});
+
+it('round-trips settings through a draft into a patch', () => {
+  expect(patchFrom(draftFrom(DEFAULT_SETTINGS))).toEqual(DEFAULT_SETTINGS);
+  expect(patchFrom(draft({ holdDownSec: ' 45 ' })).alertRules?.holdDownMs).toBe(45_000);
+});

@@ -1,0 +1,77 @@
+/** The settings form's fields as text, their validation, and the patch they make: pure. */
+import type { SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
+
+export interface SettingsDraft {
+  monitored: string[];
+  holdDownSec: string;
+  unreachableSec: string;
+  withdrawnGpus: boolean;
+  writeBack: Record<string, boolean>;
+  crdGroup: string;
+  configMapNamespace: string;
+  launchAtLogin: boolean;
+  theme: Theme;
+}
+
+export type FieldErrors = Partial<
+  Record<'holdDownSec' | 'unreachableSec' | 'crdGroup' | 'configMapNamespace', string>
+>;
+
+export function draftFrom(s: SettingsView): SettingsDraft {
+  return {
+    monitored: [...s.monitoredContexts],
+    holdDownSec: String(Math.round(s.alertRules.holdDownMs / 1000)),
+    unreachableSec: String(Math.round(s.alertRules.unreachableAfterMs / 1000)),
+    withdrawnGpus: s.alertRules.withdrawnGpus,
+    writeBack: { ...s.writeBack },
+    crdGroup: s.crdGroup,
+    configMapNamespace: s.configMapNamespace,
+    launchAtLogin: s.launchAtLogin,
+    theme: s.theme,
+  };
+}
+
+const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function seconds(text: string, max: number, what: string): string | undefined {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return `${what} must be a whole number of seconds.`;
+  const n = Number(t);
+  if (n > max) return `${what} can be at most ${max} seconds.`;
+  return undefined;
+}
+
+export function validate(d: SettingsDraft): FieldErrors {
+  const errors: FieldErrors = {};
+  const hold = seconds(d.holdDownSec, 3600, 'Hold-down');
+  if (hold) errors.holdDownSec = hold;
+  const unreach = seconds(d.unreachableSec, 86_400, 'Unreachable threshold');
+  if (unreach) errors.unreachableSec = unreach;
+  const group = d.crdGroup.trim();
+  if (group.length === 0 || group.length > 253 || !DNS_NAME.test(group) || !group.includes('.'))
+    errors.crdGroup =
+      'Use a DNS name of lowercase letters, digits, dots and dashes, such as gpufleet.example.com.';
+  const ns = d.configMapNamespace.trim();
+  if (ns.length === 0 || ns.length > 63 || !DNS_LABEL.test(ns))
+    errors.configMapNamespace =
+      'Use a namespace name: lowercase letters, digits and dashes, at most 63 characters.';
+  return errors;
+}
+
+/** The patch for a valid draft (call `validate` first). */
+export function patchFrom(d: SettingsDraft): SettingsPatch {
+  return {
+    monitoredContexts: [...d.monitored],
+    alertRules: {
+      holdDownMs: Number(d.holdDownSec.trim()) * 1000,
+      unreachableAfterMs: Number(d.unreachableSec.trim()) * 1000,
+      withdrawnGpus: d.withdrawnGpus,
+    },
+    writeBack: { ...d.writeBack },
+    crdGroup: d.crdGroup.trim(),
+    configMapNamespace: d.configMapNamespace.trim(),
+    launchAtLogin: d.launchAtLogin,
+    theme: d.theme,
+  };
+}

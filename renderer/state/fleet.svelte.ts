@@ -1,0 +1,157 @@
+/**
+ * The window's view of the engine: the fleet snapshot, app info, alert log and notices.
+ * Loads once at start, then follows the host's push events; every write goes through `window.fleet`.
+ */
+import type { Alert } from '../../common/alerts.ts';
+import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
+import type { AppInfo, FleetApi, PushEvents } from '../../common/ipc.ts';
+import { sortContexts } from '../lib/contexts.ts';
+
+export interface Notice {
+  id: number;
+  level: PushEvents['app:notice']['level'];
+  message: string;
+}
+
+export type LoadState = 'disconnected' | 'loading' | 'ready' | 'failed';
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class FleetStore {
+  #api: FleetApi | undefined;
+  #snapshot = $state.raw<FleetSnapshot | null>(null);
+  #info = $state.raw<AppInfo | null>(null);
+  #alerts = $state.raw<Alert[]>([]);
+  #notices = $state.raw<Notice[]>([]);
+  #load = $state<LoadState>('loading');
+  #error = $state<string | null>(null);
+  /** Chosen here but not yet confirmed by the host, so a click feels instant. */
+  #pendingFocus = $state<string | null>(null);
+  #nextNotice = 1;
+  #off: (() => void)[] = [];
+
+  readonly sorted = $derived(sortContexts(this.#snapshot?.contexts ?? []));
+
+  constructor(api: FleetApi | undefined) {
+    this.#api = api;
+    if (!api) this.#load = 'disconnected';
+  }
+
+  get current(): FleetSnapshot | null {
+    return this.#snapshot;
+  }
+  get info(): AppInfo | null {
+    return this.#info;
+  }
+  get alerts(): Alert[] {
+    return this.#alerts;
+  }
+  get notices(): Notice[] {
+    return this.#notices;
+  }
+  get load(): LoadState {
+    return this.#load;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
+  get api(): FleetApi | undefined {
+    return this.#api;
+  }
+
+  get focusedName(): string | null {
+    const names = this.sorted.map((c) => c.context);
+    for (const n of [this.#pendingFocus, this.#snapshot?.focused ?? null]) {
+      if (n && names.includes(n)) return n;
+    }
+    return names[0] ?? null;
+  }
+
+  get focused(): ContextSnapshot | null {
+    const name = this.focusedName;
+    return this.sorted.find((c) => c.context === name) ?? null;
+  }
+
+  /** Subscribes to pushes first (so nothing is missed), then loads. Returns the unsubscribe. */
+  async start(): Promise<() => void> {
+    const api = this.#api;
+    if (!api) return () => undefined;
+    this.#off = [
+      api.on('fleet:snapshot', (s) => this.#setSnapshot(s)),
+      api.on('alerts:new', (a) => this.#addAlert(a)),
+      api.on('app:notice', (n) => this.#addNotice(n.level, n.message)),
+    ];
+    try {
+      const [snapshot, info] = await Promise.all([api.invoke('fleet:snapshot'), api.invoke('app:info')]);
+      this.#setSnapshot(snapshot);
+      this.#info = info;
+      for (const m of info.notices) this.#addNotice('warning', m);
+      this.#load = 'ready';
+    } catch (e) {
+      this.#error = errorText(e);
+      this.#load = 'failed';
+    }
+    api.invoke('alerts:log').then(
+      (log) => {
+        if (Array.isArray(log)) for (const a of log) this.#addAlert(a);
+      },
+      (e: unknown) => this.#addNotice('error', `Could not load the alert log: ${errorText(e)}`),
+    );
+    return () => this.stop();
+  }
+
+  stop(): void {
+    for (const off of this.#off) off();
+    this.#off = [];
+  }
+
+  /** Makes `context` the focused one, here at once and in the host (which answers a snapshot). */
+  async focus(context: string): Promise<void> {
+    this.#pendingFocus = context;
+    if (!this.#api) return;
+    try {
+      this.#setSnapshot(await this.#api.invoke('fleet:focus', context));
+    } catch (e) {
+      this.#addNotice('error', `Could not focus ${context}: ${errorText(e)}`);
+    }
+  }
+
+  /** Focuses the n-th card of the overview (1-based), as the number keys do. */
+  focusIndex(n: number): boolean {
+    const ctx = this.sorted[n - 1];
+    if (!ctx) return false;
+    void this.focus(ctx.context);
+    return true;
+  }
+
+  dismissNotice(id: number): void {
+    this.#notices = this.#notices.filter((n) => n.id !== id);
+  }
+
+  async snooze(ms: number | null): Promise<void> {
+    if (!this.#api) return;
+    const until = ms === null ? ({ kind: 'resumed' } as const) : ({ kind: 'for', ms } as const);
+    try {
+      this.#setSnapshot(await this.#api.invoke('alerts:snooze', null, until));
+    } catch (e) {
+      this.#addNotice('error', `Could not change alert pause: ${errorText(e)}`);
+    }
+  }
+
+  #setSnapshot(s: FleetSnapshot): void {
+    this.#snapshot = s;
+    if (this.#pendingFocus && s.focused === this.#pendingFocus) this.#pendingFocus = null;
+  }
+
+  #addAlert(a: Alert): void {
+    if (this.#alerts.some((x) => x.id === a.id)) return;
+    this.#alerts = [a, ...this.#alerts].sort((x, y) => Date.parse(y.at) - Date.parse(x.at));
+  }
+
+  #addNotice(level: Notice['level'], message: string): void {
+    if (this.#notices.some((n) => n.message === message)) return;
+    this.#notices = [...this.#notices, { id: this.#nextNotice++, level, message }];
+  }
+}

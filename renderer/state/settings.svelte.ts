@@ -1,0 +1,126 @@
+/**
+ * The settings form: loads settings and kubeconfig contexts, keeps an editable draft, validates it,
+ * saves it with `settings:update` and shows the host's own words when it refuses.
+ */
+import type { KubeContextInfo } from '../../common/fleet.ts';
+import type { FleetApi } from '../../common/ipc.ts';
+import type { SettingsView, Theme } from '../../common/settings.ts';
+import {
+  draftFrom,
+  type FieldErrors,
+  patchFrom,
+  type SettingsDraft,
+  validate,
+} from '../lib/settings-form.ts';
+
+export type SaveState =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved' }
+  | { kind: 'error'; message: string };
+
+function errorText(e: unknown): string {
+  const raw = e instanceof Error ? e.message : String(e);
+  // Electron wraps handler errors as "Error invoking remote method 'x': Error: …"; keep the sentence.
+  return raw.replace(/^Error invoking remote method '[^']*': (?:\w*Error: )?/, '');
+}
+
+export class SettingsStore {
+  #api: FleetApi | undefined;
+  #saved = $state.raw<SettingsView | null>(null);
+  #contexts = $state.raw<KubeContextInfo[]>([]);
+  #draft = $state<SettingsDraft | null>(null);
+  #loadError = $state<string | null>(null);
+  #save = $state.raw<SaveState>({ kind: 'idle' });
+  #touched = $state(false);
+
+  readonly errors: FieldErrors = $derived(this.#draft ? validate(this.#draft) : {});
+
+  constructor(api: FleetApi | undefined) {
+    this.#api = api;
+  }
+
+  get current(): SettingsView | null {
+    return this.#saved;
+  }
+  /** The editable copy; bind form fields to its properties. */
+  get draft(): SettingsDraft | null {
+    return this.#draft;
+  }
+  get contexts(): KubeContextInfo[] {
+    return this.#contexts;
+  }
+  get loadError(): string | null {
+    return this.#loadError;
+  }
+  get saveState(): SaveState {
+    return this.#save;
+  }
+  /** Errors show once the user tried to save, or as soon as a field is wrong after a change. */
+  get showErrors(): boolean {
+    return this.#touched;
+  }
+  get theme(): Theme {
+    return this.#saved?.theme ?? 'system';
+  }
+
+  async load(): Promise<void> {
+    const api = this.#api;
+    if (!api) return;
+    try {
+      const [settings, contexts] = await Promise.all([
+        api.invoke('settings:get'),
+        api.invoke('contexts:list'),
+      ]);
+      this.#contexts = contexts;
+      this.#setSaved(settings);
+      this.#loadError = null;
+    } catch (e) {
+      this.#loadError = errorText(e);
+    }
+  }
+
+  touch(): void {
+    this.#touched = true;
+    if (this.#save.kind !== 'saving') this.#save = { kind: 'idle' };
+  }
+
+  toggleMonitored(name: string, on: boolean): void {
+    const d = this.#draft;
+    if (!d) return;
+    d.monitored = on ? [...new Set([...d.monitored, name])] : d.monitored.filter((n) => n !== name);
+    this.touch();
+  }
+
+  /** Restores the last saved values. */
+  reset(): void {
+    if (this.#saved) this.#draft = draftFrom(this.#saved);
+    this.#touched = false;
+    this.#save = { kind: 'idle' };
+  }
+
+  async submit(): Promise<boolean> {
+    const d = this.#draft;
+    this.#touched = true;
+    if (!d || !this.#api) return false;
+    if (Object.keys(this.errors).length > 0) {
+      this.#save = { kind: 'error', message: 'Some fields need attention before saving.' };
+      return false;
+    }
+    this.#save = { kind: 'saving' };
+    try {
+      this.#setSaved(await this.#api.invoke('settings:update', patchFrom(d)));
+      this.#save = { kind: 'saved' };
+      this.#touched = false;
+      return true;
+    } catch (e) {
+      this.#save = { kind: 'error', message: errorText(e) };
+      return false;
+    }
+  }
+
+  #setSaved(s: SettingsView): void {
+    this.#saved = s;
+    this.#draft = draftFrom(s);
+  }
+}
