@@ -1,0 +1,74 @@
+/**
+ * Collects a NodeWatcher's events into a NodeCache and lets a test wait for a condition (event-driven,
+ * with a generous safety limit that fails the test rather than asserting any speed).
+ */
+import type { ConnectionPhase, ConnectionState } from '../../common/connection.ts';
+import { NodeCache } from '../../main/kube/node-cache.ts';
+import type { WatcherEvent } from '../../main/kube/node-watcher.ts';
+
+export class WatcherRecorder {
+  readonly events: WatcherEvent[] = [];
+  readonly cache = new NodeCache();
+  #waiters: { check: () => boolean; resolve: () => void }[] = [];
+
+  readonly on = (e: WatcherEvent): void => {
+    this.events.push(e);
+    if (e.type !== 'connection') this.cache.apply(e);
+    this.#waiters = this.#waiters.filter((w) => {
+      if (!w.check()) return true;
+      w.resolve();
+      return false;
+    });
+  };
+
+  get states(): ConnectionState[] {
+    return this.events.flatMap((e) => (e.type === 'connection' ? [e.state] : []));
+  }
+
+  get phases(): ConnectionPhase[] {
+    return this.states.map((s) => s.phase);
+  }
+
+  get phase(): ConnectionPhase | undefined {
+    return this.states.at(-1)?.phase;
+  }
+
+  count(type: WatcherEvent['type']): number {
+    return this.events.filter((e) => e.type === type).length;
+  }
+
+  /**
+   * Resolves when check() holds (checked after every event, and every 20 ms for state that changes
+   * without an event, such as the resourceVersion a bookmark moves); rejects after limitMs.
+   */
+  waitFor(check: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = { check, resolve: () => {} };
+      const poll = setInterval(() => {
+        if (check()) waiter.resolve();
+      }, 20);
+      const timer = setTimeout(() => {
+        clearInterval(poll);
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        const phases = this.phases.join(' → ');
+        reject(
+          new Error(
+            `timed out waiting for ${what} (phases: ${phases}; last: ${this.states.at(-1)?.message ?? ''})`,
+          ),
+        );
+      }, limitMs);
+      waiter.resolve = () => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        resolve();
+      };
+      this.#waiters.push(waiter);
+    });
+  }
+
+  waitForPhase(phase: ConnectionPhase, limitMs?: number): Promise<void> {
+    return this.waitFor(() => this.phase === phase, `phase ${phase}`, limitMs);
+  }
+}
