@@ -122,7 +122,10 @@ export class ContextMonitor {
       this.#synced = true;
       this.#lastSeen = retainLabels(this.#lastSeen, new Set(event.nodes.map((n) => n.name)));
       // The first full list must show at once; later relists are coalesced like any change.
-      if (this.#builtVersion === -1) return this.#recompute();
+      if (this.#builtVersion === -1) {
+        this.#recompute();
+        return;
+      }
     }
     if (this.#cache.view.version !== this.#builtVersion) this.#schedule();
   }

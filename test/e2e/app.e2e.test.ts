@@ -115,8 +115,9 @@ describe('browser mode against the demo cluster', () => {
   it('fits a 420 px tray popover', async () => {
     await page.setViewportSize({ width: 420, height: 640 });
     await page.getByTestId('tab-overview').click();
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    // A string expression: this file is type-checked without the DOM library.
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
     );
     expect(overflow).toBeLessThanOrEqual(0);
     await shot('overview-popover-420');
