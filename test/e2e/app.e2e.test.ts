@@ -1,6 +1,6 @@
 /**
  * End to end: `gpu-fleet serve --demo` (engine + loopback bridge + the in-process homelab sim) driven
- * in Debian's Chromium. Screenshots of the main views land in docs/screenshots/.
+ * in Debian's Chromium. Screenshots of the main views land in docs/screenshots/ (npm run screenshots).
  */
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Served, startServe } from '../../main/cli/commands/serve.ts';
 import { launchChromium } from './browser.ts';
 
-const SHOTS = 'docs/screenshots';
+// `npm run screenshots` refreshes the committed ones; ordinary runs keep the tree clean.
+const SHOTS = process.env.GPU_FLEET_SCREENSHOTS ? 'docs/screenshots' : '.tmp/screenshots';
 const GPU_NODES = ['nuc1', 'nuc2', 'omen', 'omen2'];
 let served: Served;
 let browser: Browser;
