@@ -13,6 +13,8 @@ import type { ForgeConfig } from '@electron-forge/shared-types';
 const config: ForgeConfig = {
   packagerConfig: {
     asar: true,
+    // Tray and app icons are read from disk at run time (process.resourcesPath/assets).
+    extraResource: ['assets'],
     name: 'GPU Fleet',
     executableName: 'gpu-fleet',
     icon: 'assets/icon',

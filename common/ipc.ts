@@ -94,6 +94,8 @@ export interface PushEvents {
   'alerts:new': Alert;
   /** Focus a context (and optionally a node), e.g. after a notification click. */
   'ui:focus': { context: string; node: string | null };
+  /** Open one view of the window (e.g. the tray's "Settings…"). */
+  'ui:show': { view: 'overview' | 'nodes' | 'history' | 'alerts' | 'settings' };
   /** Something the user must know that is not an alert: a recovered settings file, a kubeconfig warning. */
   'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
 }
@@ -110,5 +112,6 @@ export const PUSH_CHANNELS: readonly PushChannel[] = [
   'fleet:snapshot',
   'alerts:new',
   'ui:focus',
+  'ui:show',
   'app:notice',
 ];

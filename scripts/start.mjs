@@ -26,6 +26,12 @@ if (problem === null) {
   process.exit(r.status ?? 1);
 }
 console.log(`GPU Fleet: cannot start the desktop app because ${problem}; opening the browser mode instead.`);
+if (!existsSync('.vite/renderer/main_window/index.html')) {
+  const built = spawnSync(process.execPath, ['scripts/forge-vite-build.mjs', 'renderer'], {
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
 const r = spawnSync(process.execPath, ['bin/gpu-fleet.mjs', 'serve', ...process.argv.slice(2)], {
   stdio: 'inherit',
 });

@@ -2,9 +2,20 @@
  * The desktop app as a flat list of setup steps (the electron/fiddle style). This folder and
  * main/index.ts are the only places that import 'electron'; the engine they host imports none of it.
  */
-import { app } from 'electron';
+import path from 'node:path';
+import { app, shell } from 'electron';
+import { AppCore } from '../fleet/app-core.ts';
+import { type Demo, startDemo } from '../fleet/demo.ts';
+import { loadKubeconfig } from '../kube/kubeconfig.ts';
+import { logEngine } from '../log/engine-log.ts';
+import { Logger } from '../log/logger.ts';
+import { RotatingFileSink } from '../log/rotating-file.ts';
+import { openSettings } from '../settings/store.ts';
+import type { TrayAction } from '../shell/tray-model.ts';
 import { setupIpc } from './ipc.ts';
+import { notify } from './notifier.ts';
 import { denyPermissions, setupSecurity } from './security.ts';
+import { openElectronSettings } from './settings-store.ts';
 import { setupTray } from './tray.ts';
 import { createWindowManager } from './window.ts';
 
@@ -16,10 +27,71 @@ export async function runDesktop(): Promise<void> {
   setupSecurity(app);
   await app.whenReady();
   denyPermissions();
-  const windows = createWindowManager();
+
+  const logFile = path.join(app.getPath('logs'), 'gpu-fleet.log');
+  const logger = new Logger(new RotatingFileSink(logFile), 'info', 'shell');
+  const settings = openElectronSettings();
+  for (const n of settings.notices) logger.warn('settings', { notice: n.message });
+
+  // No kubeconfig at all: the built-in demo cluster, so the app shows something useful at once.
+  let demo: Demo | null = null;
+  if (loadKubeconfig({ env: process.env }).kind === 'none') {
+    logger.info('no kubeconfig found: starting the demo cluster');
+    demo = await startDemo();
+  }
+  const core = new AppCore({
+    settings: demo ? openSettings({ cwd: demo.settingsDir }) : settings,
+    kubeconfig: { explicitPath: demo?.kubeconfigPath ?? null, env: process.env },
+    mode: 'electron',
+    version: app.getVersion(),
+    demo: demo !== null,
+  });
+  logEngine(core.engine, logger);
+
+  const windows = createWindowManager(settings.get('window'), (window) => settings.update({ window }));
+  const focusContext = (context: string, node: string | null) => {
+    core.engine.focus(context);
+    windows.show();
+    windows.send('ui:focus', { context, node });
+  };
+  const applyLoginItem = () => app.setLoginItemSettings({ openAtLogin: core.settings.get('launchAtLogin') });
+  setupIpc(core, windows, (channel) => {
+    if (channel === 'settings:update') applyLoginItem();
+  });
+
+  const onTrayAction = (action: TrayAction) => {
+    switch (action.kind) {
+      case 'open-window':
+        return windows.show();
+      case 'focus':
+        return focusContext(action.context, null);
+      case 'pause':
+        return void core.handlers['alerts:snooze'](null, action.until);
+      case 'resume':
+        return void core.handlers['alerts:resume'](null);
+      case 'settings':
+        windows.show();
+        return windows.send('ui:show', { view: 'settings' });
+      case 'open-log':
+        return void shell.openPath(logFile);
+      case 'quit':
+        return app.quit();
+    }
+  };
+  const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show());
+  core.engine.on((event) => {
+    if (event.type === 'snapshot') tray.update(event.snapshot);
+    if (event.type === 'alert') notify(event.alert, (a) => focusContext(a.context, a.nodes[0] ?? null));
+  });
+
   app.on('second-instance', () => windows.show());
-  setupIpc(windows, { version: app.getVersion() });
-  setupTray({ openWindow: () => windows.show(), quit: () => app.quit() });
   // A tray app keeps running when its window closes.
   app.on('window-all-closed', () => undefined);
+  app.on('before-quit', () => {
+    core.stop();
+    void demo?.close();
+  });
+  applyLoginItem();
+  core.start();
+  logger.info('started', { version: app.getVersion(), demo: demo !== null });
 }

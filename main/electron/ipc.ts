@@ -1,15 +1,23 @@
-/** IPC routes: every handler checks that the sender is our window and validates its arguments. */
+/** IPC routes for every channel of the contract: the sender must be our window; arguments are validated. */
 import { type IpcMainInvokeEvent, ipcMain } from 'electron';
-import { type AppInfo, ARG_SCHEMAS } from '../../common/ipc.ts';
-import { check } from '../../common/validate.ts';
+import { INVOKE_CHANNELS } from '../../common/ipc.ts';
+import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import type { WindowManager } from './window.ts';
 
-export function setupIpc(windows: WindowManager, info: { version: string }): void {
+export function setupIpc(
+  host: FleetHost,
+  windows: WindowManager,
+  afterInvoke: (channel: string) => void,
+): () => void {
   const fromOurWindow = (event: IpcMainInvokeEvent): boolean => event.sender.id === windows.webContentsId();
-  ipcMain.handle('app:info', (event, ...args: unknown[]): AppInfo => {
-    if (!fromOurWindow(event)) throw new Error('refused: not our window');
-    const parsed = check(ARG_SCHEMAS['app:info'], args);
-    if (!parsed.ok) throw new Error(parsed.error);
-    return { version: info.version, mode: 'electron', demo: false, noKubeconfig: false, notices: [] };
-  });
+  for (const channel of INVOKE_CHANNELS) {
+    ipcMain.handle(channel, async (event, ...args: unknown[]) => {
+      if (!fromOurWindow(event)) throw new Error(`refused ${channel}: not our window`);
+      const result = await dispatchInvoke(host.handlers, channel, args);
+      if (!result.ok) throw new Error(result.error);
+      afterInvoke(channel);
+      return result.value;
+    });
+  }
+  return host.onPush((channel, payload) => windows.send(channel, payload));
 }

@@ -1,6 +1,14 @@
-/** The one application window: created on demand, hidden on close, sandboxed renderer. */
+/** The one application window: created on demand, sandboxed renderer, its bounds remembered. */
 import path from 'node:path';
 import { BrowserWindow } from 'electron';
+
+export interface Bounds {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  maximized: boolean;
+}
 
 export interface WindowManager {
   show(): void;
@@ -9,12 +17,14 @@ export interface WindowManager {
   send(channel: string, payload: unknown): void;
 }
 
-export function createWindowManager(): WindowManager {
+export function createWindowManager(initial: Bounds | null, saveBounds: (b: Bounds) => void): WindowManager {
   let win: BrowserWindow | null = null;
+  let saveTimer: ReturnType<typeof setTimeout> | null = null;
   const create = (): BrowserWindow => {
     const w = new BrowserWindow({
-      width: 1100,
-      height: 760,
+      ...(initial
+        ? { x: initial.x, y: initial.y, width: initial.width, height: initial.height }
+        : { width: 1100, height: 760 }),
       minWidth: 420,
       minHeight: 480,
       show: false,
@@ -25,11 +35,25 @@ export function createWindowManager(): WindowManager {
         sandbox: true,
         nodeIntegration: false,
         webSecurity: true,
+        spellcheck: false,
       },
     });
     if (MAIN_WINDOW_VITE_DEV_SERVER_URL) void w.loadURL(MAIN_WINDOW_VITE_DEV_SERVER_URL);
     else void w.loadFile(path.join(__dirname, `../renderer/${MAIN_WINDOW_VITE_NAME}/index.html`));
-    w.once('ready-to-show', () => w.show());
+    w.once('ready-to-show', () => {
+      if (initial?.maximized) w.maximize();
+      w.show();
+    });
+    const remember = () => {
+      if (saveTimer) clearTimeout(saveTimer);
+      saveTimer = setTimeout(() => {
+        if (w.isDestroyed()) return;
+        const b = w.getBounds();
+        saveBounds({ x: b.x, y: b.y, width: b.width, height: b.height, maximized: w.isMaximized() });
+      }, 500);
+    };
+    w.on('resize', remember);
+    w.on('move', remember);
     w.on('closed', () => {
       win = null;
     });

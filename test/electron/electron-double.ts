@@ -41,9 +41,12 @@ export class ElectronDouble {
     getVersion: () => '0.0.0-test',
     getName: () => 'GPU Fleet',
     getPath: (_name: string) => this.userData,
+    getAppPath: () => process.cwd(),
     isPackaged: false,
     quit: () => {
+      if (this.app.quitCalled) return;
       this.app.quitCalled = true;
+      this.app.emit('before-quit');
     },
     setLoginItemSettings: (settings: unknown) => this.loginItems.push(settings),
   });
@@ -102,6 +105,10 @@ export class ElectronDouble {
       isMinimized() {
         return false;
       }
+      isMaximized() {
+        return false;
+      }
+      maximize() {}
       restore() {}
       isDestroyed() {
         return this.destroyed;
@@ -160,6 +167,7 @@ export class ElectronDouble {
       Menu: { buildFromTemplate: (items: MenuItemRecord[]) => ({ items }) },
       nativeImage: { createFromPath: image, createEmpty: () => image('') },
       ipcMain: {
+        on: () => undefined,
         handle: (channel: string, handler: Handler) => double.handlers.set(channel, handler),
         removeHandler: (channel: string) => double.handlers.delete(channel),
       },

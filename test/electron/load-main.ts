@@ -9,8 +9,12 @@ import { ElectronDouble } from './electron-double.ts';
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;
 const moduleWithLoad = Module as unknown as { _load: Loader };
 
-export function loadMainBundle(bundle = path.resolve('.vite/build/main.cjs')): ElectronDouble {
+export function loadMainBundle(
+  prepare: (double: ElectronDouble) => void = () => undefined,
+  bundle = path.resolve('.vite/build/main.cjs'),
+): ElectronDouble {
   const double = new ElectronDouble();
+  prepare(double);
   const electron = double.module();
   const original = moduleWithLoad._load;
   moduleWithLoad._load = function load(request, parent, isMain) {

@@ -1,36 +1,63 @@
 /** Smoke test: the built main bundle starts its lifecycle under Node with the Electron double. */
-import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { loadMainBundle } from './load-main.ts';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVOKE_CHANNELS } from '../../common/ipc.ts';
+import { type RunningSim, startSim } from '../../sim/index.ts';
+import { startDesktop } from './desktop-harness.ts';
+import type { ElectronDouble } from './electron-double.ts';
 
 const bundle = '.vite/build/main.cjs';
+let sim: RunningSim;
+let kubeconfig: string;
+let double: ElectronDouble;
+
+beforeAll(async () => {
+  sim = await startSim({ scenario: 'homelab' });
+  kubeconfig = path.join(mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-smoke-')), 'config');
+  await sim.writeKubeconfig(kubeconfig);
+  double = await startDesktop(kubeconfig);
+});
+afterAll(async () => {
+  double?.app.quit();
+  await sim?.close();
+});
 
 describe('main bundle', () => {
   it('is built (run `npm run build` first)', () => {
     expect(existsSync(bundle)).toBe(true);
   });
 
-  it('starts: tray, hardening and IPC routes are set up without throwing', async () => {
-    const double = loadMainBundle();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  it('starts: tray, hardening and every IPC route are set up without throwing', () => {
     expect(double.trays).toHaveLength(1);
-    expect(double.trays[0]?.tooltip).toMatch(/GPU Fleet/);
-    const labels = double.trays[0]?.menu.map((item) => item.label ?? item.type);
-    expect(labels).toContain('Quit');
-    expect(double.handlers.has('app:info')).toBe(true);
+    expect(double.trays[0]?.tooltip).toBe('GPU Fleet\nsim-admin — 0/4 ready GPU nodes, 1 GPUs');
+    expect(double.trays[0]?.menu.map((item) => item.label)).toContain('Quit GPU Fleet');
+    expect([...double.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
     expect(double.permissionHandler).not.toBeNull();
   });
 
-  it('answers IPC only from its own window', async () => {
-    const double = loadMainBundle();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  it('answers IPC only from its own window, and validates arguments', async () => {
     await expect(double.invoke('app:info', 9999)).rejects.toThrow(/not our window/);
-    const open = double.trays[0]?.menu.find((item) => item.label?.startsWith('Open'));
-    open?.click?.();
+    double.trays[0]?.menu.find((item) => item.label === 'Open GPU Fleet')?.click?.();
     const win = double.windows[0];
     expect(win?.loaded).toMatch(/index\.html$/);
-    const info = await double.invoke('app:info', win?.webContents.id ?? -1);
-    expect(info).toMatchObject({ version: '0.0.0-test', mode: 'electron' });
-    await expect(double.invoke('app:info', win?.webContents.id ?? -1, 'extra')).rejects.toThrow(/invalid/);
+    const id = win?.webContents.id ?? -1;
+    expect(await double.invoke('app:info', id)).toMatchObject({
+      version: '0.0.0-test',
+      mode: 'electron',
+      noKubeconfig: false,
+    });
+    await expect(double.invoke('app:info', id, 'extra')).rejects.toThrow(/invalid/);
+    await expect(double.invoke('fleet:focus', id, 42)).rejects.toThrow(/invalid/);
+  });
+
+  it('denies navigation and new windows for every web contents', () => {
+    const contents = double.windows[0]?.webContents;
+    const handler = contents?.windowOpenHandler as () => { action: string };
+    expect(handler()).toEqual({ action: 'deny' });
+    let prevented = false;
+    contents?.emit('will-navigate', { preventDefault: () => (prevented = true) }, 'https://example.com');
+    expect(prevented).toBe(true);
   });
 });

@@ -1,0 +1,11 @@
+/** Desktop notifications for alerts (snoozed ones only go to the log); a click opens the window on that context. */
+import { Notification } from 'electron';
+import type { PolicyAlert } from '../alerts/types.ts';
+
+export function notify(alert: PolicyAlert, onClick: (alert: PolicyAlert) => void): boolean {
+  if (alert.suppressed || !Notification.isSupported()) return false;
+  const n = new Notification({ title: alert.title, body: alert.body, silent: alert.kind === 'recovered' });
+  n.on('click', () => onClick(alert));
+  n.show();
+  return true;
+}

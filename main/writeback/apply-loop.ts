@@ -1,0 +1,150 @@
+/**
+ * The write-only-on-change loop shared by the status writer and the ConfigMap writer.
+ *
+ * - It compares what it wants with what the CLUSTER holds: the first run (and the first after any
+ *   failure) GETs the object; after a successful apply it remembers what it applied. So a restart
+ *   against an unchanged cluster makes a GET and no write.
+ * - Bursts coalesce: at most one apply per `minIntervalMs`; changes in between only replace the
+ *   wanted value, and the run compares the latest one (a flip and flip-back inside the window is a skip).
+ * - A failure becomes a phase and a sentence, never an exception; the loop retries with backoff.
+ * - It cannot feed itself: its input is the node inventory, never the objects it writes, and an
+ *   identical value is never re-applied.
+ */
+import type { WritebackPhase, WritebackState } from '../../common/fleet.ts';
+import { Backoff } from '../kube/backoff.ts';
+import type { Clock } from '../kube/clock.ts';
+import { toWriteError, type WriteError } from './write-error.ts';
+
+export interface ApplyTarget<T> {
+  /** Reads what the cluster holds now; null when the object does not exist. Throws WriteError. */
+  read(): Promise<T | null>;
+  /** Applies `value`. Throws WriteError. */
+  apply(value: T): Promise<void>;
+  equal(a: T, b: T | null): boolean;
+}
+
+export interface LoopOutcome {
+  action: 'written' | 'skipped' | 'failed';
+  reason: string;
+  at: string;
+}
+
+export interface ApplyLoopOptions {
+  clock: Clock;
+  minIntervalMs: number;
+  /** Longest wait between retries after failures. */
+  maxBackoffMs?: number;
+  random?: () => number;
+}
+
+export class ApplyLoop<T> {
+  #wanted: T | null = null;
+  /** What the cluster holds as far as we know; undefined: unknown, GET it first. */
+  #known: T | null | undefined = undefined;
+  #timer: unknown = null;
+  #running = false;
+  #dirty = false;
+  #stopped = false;
+  #lastApplyAt: number | null = null;
+  readonly #backoff: Backoff;
+  #state: WritebackState = { phase: 'idle', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
+
+  constructor(
+    private readonly target: ApplyTarget<T>,
+    private readonly opts: ApplyLoopOptions,
+    private readonly onOutcome: (o: LoopOutcome) => void,
+    private readonly onState: () => void,
+  ) {
+    this.#backoff = new Backoff(
+      opts.clock,
+      { initialMs: Math.max(1000, opts.minIntervalMs), maxMs: opts.maxBackoffMs ?? 300_000, resetAfterMs: 0 },
+      opts.random,
+    );
+  }
+
+  state(): WritebackState {
+    return this.#state;
+  }
+
+  want(value: T): void {
+    if (this.#stopped) return;
+    this.#wanted = value;
+    if (this.#running) this.#dirty = true;
+    else this.#schedule();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.opts.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #schedule(): void {
+    // A pending timer (coalescing window or backoff) will pick up the latest wanted value.
+    if (this.#timer !== null || this.#stopped || this.#wanted === null) return;
+    const now = this.opts.clock.now();
+    const delay =
+      this.#lastApplyAt === null ? 0 : Math.max(0, this.#lastApplyAt + this.opts.minIntervalMs - now);
+    this.#timer = this.opts.clock.setTimeout(() => void this.#run(), delay);
+  }
+
+  async #run(): Promise<void> {
+    this.#timer = null;
+    const wanted = this.#wanted;
+    if (this.#stopped || wanted === null) return;
+    this.#running = true;
+    this.#dirty = false;
+    try {
+      if (this.#known === undefined) this.#known = await this.target.read();
+      if (this.#stopped) return;
+      if (this.target.equal(wanted, this.#known)) {
+        this.#succeeded('skipped', 'no change', false);
+      } else {
+        this.#lastApplyAt = this.opts.clock.now();
+        this.#setState({ phase: 'writing' });
+        await this.target.apply(wanted);
+        if (this.#stopped) return;
+        const reason = this.#known === null ? 'created' : 'changed';
+        this.#known = wanted;
+        this.#succeeded('written', reason, true);
+      }
+    } catch (e) {
+      if (!this.#stopped) this.#failed(toWriteError(e, 'writing back'));
+    } finally {
+      this.#running = false;
+      if (this.#dirty && !this.#stopped) this.#schedule();
+    }
+  }
+
+  #succeeded(action: 'written' | 'skipped', reason: string, wrote: boolean): void {
+    const at = new Date(this.opts.clock.now()).toISOString();
+    this.#backoff.reset();
+    const s = this.#state;
+    this.#setState({
+      phase: 'idle',
+      message: null,
+      writes: s.writes + (wrote ? 1 : 0),
+      skipped: s.skipped + (wrote ? 0 : 1),
+      lastWriteAt: wrote ? at : s.lastWriteAt,
+    });
+    this.onOutcome({ action, reason, at });
+  }
+
+  #failed(err: WriteError): void {
+    this.#known = undefined;
+    this.#setState({ phase: err.phase, message: err.message });
+    this.onOutcome({
+      action: 'failed',
+      reason: err.message,
+      at: new Date(this.opts.clock.now()).toISOString(),
+    });
+    this.opts.clock.clearTimeout(this.#timer);
+    this.#timer = this.opts.clock.setTimeout(() => void this.#run(), this.#backoff.next());
+  }
+
+  #setState(patch: Partial<WritebackState> & { phase: WritebackPhase }): void {
+    const prev = this.#state;
+    this.#state = { ...prev, ...patch };
+    if (JSON.stringify(prev) !== JSON.stringify(this.#state)) this.onState();
+  }
+}

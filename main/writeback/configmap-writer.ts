@@ -1,0 +1,127 @@
+/**
+ * The ConfigMap controller: keeps `gpu-node-status` (namespace configurable) in step with the inventory.
+ *
+ * Data: one key per GPU node whose value is the node's entry as compact JSON (machine-readable with
+ * `jq`, and still one readable line in `kubectl get cm -o yaml`), plus `summary` with the three
+ * totals. A GPU node literally named "summary" is stored under `node.summary` (node names are DNS
+ * names, so no other key can collide).
+ *
+ * Field manager `gpu-fleet-configmap`, not `gpu-fleet`: it is a different controller writing a different
+ * object, and a distinct name in managedFields and audit logs tells an operator which one did a write.
+ *
+ * No-op rule: compare with the keys this manager owns in the cluster (from managedFields), not the whole
+ * data, so keys other tools add never cause writes, while a key of a removed node that we still own
+ * does. SSA then removes that key because we stop applying it.
+ */
+import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import type { ContextClient } from '../kube/context-client.ts';
+import type { ApplyTarget } from './apply-loop.ts';
+import { applyObject, asRecord, type KubeObject, readObject } from './ssa.ts';
+import type { ResponseContext } from './write-error.ts';
+
+export const CONFIGMAP_NAME = 'gpu-node-status';
+export const DEFAULT_CONFIGMAP_NAMESPACE = 'kube-system';
+export const CONFIGMAP_FIELD_MANAGER = 'gpu-fleet-configmap';
+export const SUMMARY_KEY = 'summary';
+
+export type ConfigMapData = Record<string, string>;
+
+export function configMapPath(namespace: string): string {
+  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/configmaps/${CONFIGMAP_NAME}`;
+}
+
+export function nodeKey(name: string): string {
+  return name === SUMMARY_KEY ? `node.${name}` : name;
+}
+
+export function configMapData(inv: GpuInventoryStatus): ConfigMapData {
+  const data: ConfigMapData = {
+    [SUMMARY_KEY]: stableJson({
+      total_gpu_nodes: inv.total_gpu_nodes,
+      ready_gpu_nodes: inv.ready_gpu_nodes,
+      total_gpus: inv.total_gpus,
+    }),
+  };
+  for (const node of inv.nodes) data[nodeKey(node.name)] = stableJson(node);
+  return data;
+}
+
+/** JSON with sorted keys, so the same entry always gives the same string (a changed string is a write). */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+export function configMapApplyBody(namespace: string, data: ConfigMapData): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: CONFIGMAP_NAME, namespace, labels: { 'app.kubernetes.io/managed-by': 'gpu-fleet' } },
+    data,
+  };
+}
+
+/** The data keys `manager`'s Apply entry owns, from managedFields (`f:data` → `f:<key>`). */
+export function ownedDataKeys(object: KubeObject, manager: string): Set<string> {
+  const entries = asRecord(object.metadata).managedFields;
+  const keys = new Set<string>();
+  if (!Array.isArray(entries)) return keys;
+  for (const e of entries) {
+    const entry = asRecord(e);
+    if (entry.manager !== manager || entry.operation !== 'Apply') continue;
+    for (const f of Object.keys(asRecord(asRecord(entry.fieldsV1)['f:data'])))
+      if (f.startsWith('f:')) keys.add(f.slice(2));
+  }
+  return keys;
+}
+
+/** What the cluster holds of OUR data: the owned keys and their values. */
+export function ownedData(object: KubeObject | null, manager: string): ConfigMapData | null {
+  if (object === null) return null;
+  const data = asRecord(object.data);
+  const out: ConfigMapData = {};
+  for (const key of ownedDataKeys(object, manager)) {
+    const v = data[key];
+    if (typeof v === 'string') out[key] = v;
+  }
+  return out;
+}
+
+export function dataEqual(a: ConfigMapData, b: ConfigMapData | null): boolean {
+  if (b === null) return false;
+  const ak = Object.keys(a);
+  if (ak.length !== Object.keys(b).length) return false;
+  return ak.every((k) => b[k] === a[k]);
+}
+
+export function configMapTarget(client: ContextClient, namespace: string): ApplyTarget<ConfigMapData> {
+  const ctx = (what: string): ResponseContext => ({
+    what,
+    missing: {
+      phase: 'invalid',
+      message: (m) =>
+        `Cannot write ConfigMap ${namespace}/${CONFIGMAP_NAME}${m ? `: ${m}` : ''} (404); check the ConfigMap namespace setting.`,
+    },
+  });
+  const where = `ConfigMap ${namespace}/${CONFIGMAP_NAME}`;
+  return {
+    read: async () =>
+      ownedData(
+        await readObject(client, configMapPath(namespace), CONFIGMAP_NAME, ctx(`reading ${where}`)),
+        CONFIGMAP_FIELD_MANAGER,
+      ),
+    async apply(data) {
+      await applyObject(
+        client,
+        configMapPath(namespace),
+        configMapApplyBody(namespace, data),
+        CONFIGMAP_FIELD_MANAGER,
+        ctx(`writing ${where}`),
+      );
+    },
+    equal: dataEqual,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The GpuInventory status writer: server-side apply of the inventory on
+ * `/apis/<group>/v1/gpuinventories/cluster/status` (field manager `gpu-fleet`, force), only when it
+ * differs from the status the cluster holds, ignoring `observed_at` and node order (inventoriesEqual).
+ *
+ * Apply on /status never creates the object (404), so a missing `cluster` object is created first by an
+ * apply on the main resource (create-or-update; it sets only `spec: {}`).
+ */
+import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import { inventoriesEqual } from '../inventory/aggregate.ts';
+import type { ContextClient } from '../kube/context-client.ts';
+import type { ApplyTarget } from './apply-loop.ts';
+import { CRD_KIND, CRD_PLURAL, CRD_VERSION, crdName, INVENTORY_OBJECT_NAME } from './crd.ts';
+import { applyObject, asRecord, readObject } from './ssa.ts';
+import type { ResponseContext } from './write-error.ts';
+
+export const STATUS_FIELD_MANAGER = 'gpu-fleet';
+
+export function inventoryPath(group: string, subresource = ''): string {
+  return `/apis/${group}/${CRD_VERSION}/${CRD_PLURAL}/${INVENTORY_OBJECT_NAME}${subresource ? `/${subresource}` : ''}`;
+}
+
+/** The apply body: apiVersion and kind are required, or the server answers 400 "invalid object type". */
+export function statusApplyBody(group: string, status: GpuInventoryStatus): Record<string, unknown> {
+  return {
+    apiVersion: `${group}/${CRD_VERSION}`,
+    kind: CRD_KIND,
+    metadata: { name: INVENTORY_OBJECT_NAME },
+    status,
+  };
+}
+
+export function crdMissingMessage(group: string): string {
+  return `The ${CRD_KIND} CRD (${crdName(group)}) is not installed in this cluster; install it with 'gpu-fleet crd --install --group ${group}' or 'gpu-fleet crd --group ${group} | kubectl apply -f -'.`;
+}
+
+/** The status as read from the cluster, if it has the shape of an inventory (untrusted input). */
+export function statusOf(object: Record<string, unknown> | null): GpuInventoryStatus | null {
+  if (object === null) return null;
+  const s = asRecord(object.status);
+  const ints = ['total_gpu_nodes', 'ready_gpu_nodes', 'total_gpus'].every((k) => Number.isInteger(s[k]));
+  const nodes = Array.isArray(s.nodes) && s.nodes.every((n) => typeof asRecord(n).name === 'string');
+  // Anything else (no status yet, another tool's shape) is "not what we want", so it gets written.
+  return ints && nodes ? (s as unknown as GpuInventoryStatus) : null;
+}
+
+export function statusTarget(client: ContextClient, group: string): ApplyTarget<GpuInventoryStatus> {
+  const ctx = (what: string): ResponseContext => ({
+    what,
+    missing: { phase: 'crd-missing', message: () => crdMissingMessage(group) },
+  });
+  let objectExists = false;
+  return {
+    async read() {
+      const o = await readObject(
+        client,
+        inventoryPath(group),
+        INVENTORY_OBJECT_NAME,
+        ctx(`reading ${CRD_KIND} "${INVENTORY_OBJECT_NAME}"`),
+      );
+      objectExists = o !== null;
+      return statusOf(o);
+    },
+    async apply(status) {
+      if (!objectExists) {
+        const body = {
+          apiVersion: `${group}/${CRD_VERSION}`,
+          kind: CRD_KIND,
+          metadata: { name: INVENTORY_OBJECT_NAME },
+          spec: {},
+        };
+        await applyObject(
+          client,
+          inventoryPath(group),
+          body,
+          STATUS_FIELD_MANAGER,
+          ctx(`creating ${CRD_KIND} "${INVENTORY_OBJECT_NAME}"`),
+        );
+        objectExists = true;
+      }
+      await applyObject(
+        client,
+        inventoryPath(group, 'status'),
+        statusApplyBody(group, status),
+        STATUS_FIELD_MANAGER,
+        ctx(`writing the ${CRD_KIND} status`),
+      );
+    },
+    equal: (a, b) => inventoriesEqual(a, b),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The desktop app end to end under Node: main bundle + Electron double + sim. A drop of ready GPU
+ * nodes gives exactly one notification after the hold-down, the tray changes, and a click focuses the
+ * context. No payload that reaches the window carries credentials.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
+import { type RunningSim, startSim } from '../../sim/index.ts';
+import { startDesktop } from './desktop-harness.ts';
+import type { ElectronDouble } from './electron-double.ts';
+
+let sim: RunningSim;
+let double: ElectronDouble;
+const HOLD_DOWN_MS = 400;
+
+beforeAll(async () => {
+  sim = await startSim({ scenario: 'homelab' });
+  for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) sim.control.setNodeReady(n, 'True');
+  const kubeconfig = path.join(mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-desk-')), 'config');
+  await sim.writeKubeconfig(kubeconfig);
+  double = await startDesktop(kubeconfig, {
+    contexts: ['sim-admin', 'sim-readonly'],
+    alertRules: { ...DEFAULT_ALERT_RULES, holdDownMs: HOLD_DOWN_MS },
+  });
+});
+afterAll(async () => {
+  double?.app.quit();
+  await sim?.close();
+});
+
+const tray = () => double.trays[0];
+const poll = async (check: () => boolean, ms = 5000) => {
+  for (let t = 0; t < ms && !check(); t += 20) await new Promise((r) => setTimeout(r, 20));
+  return check();
+};
+
+it('notifies once after the hold-down, changes the tray, and focuses the context on click', async () => {
+  expect(await poll(() => tray()?.tooltip.includes('sim-readonly — 4/4') ?? false)).toBe(true);
+  expect(tray()?.image).toMatchObject({ path: expect.stringMatching(/all-ready\.png$/) });
+
+  sim.control.setNodeReady('omen', 'False', 'KubeletNotReady', 'container runtime is down');
+  expect(await poll(() => tray()?.tooltip.includes('sim-admin — 3/4') ?? false)).toBe(true);
+  expect(tray()?.image).toMatchObject({ path: expect.stringMatching(/degraded\.png$/) });
+  expect(double.notifications).toHaveLength(0); // still inside the hold-down
+
+  expect(await poll(() => double.notifications.length >= 2)).toBe(true);
+  await new Promise((r) => setTimeout(r, HOLD_DOWN_MS));
+  // One per monitored context (both watch the same cluster), never more.
+  expect(double.notifications.map((n) => n.options.title).sort()).toEqual([
+    'sim-admin: 1 GPU node down',
+    'sim-readonly: 1 GPU node down',
+  ]);
+  expect(double.notifications[0]?.options.body).toContain('omen');
+  expect(
+    tray()
+      ?.menu.slice(0, 2)
+      .map((i) => i.label),
+  ).toEqual(['sim-admin — 3/4 ready GPU nodes, 1 GPUs', 'sim-readonly — 3/4 ready GPU nodes, 1 GPUs']);
+
+  const readonly = double.notifications.find((n) => n.options.title.startsWith('sim-readonly'));
+  readonly?.emit('click');
+  const win = double.windows[0];
+  expect(win?.visible).toBe(true);
+  expect(win?.webContents.sent).toContainEqual({
+    channel: 'ui:focus',
+    payload: { context: 'sim-readonly', node: 'omen' },
+  });
+  const snapshot = (await double.invoke('fleet:snapshot', win?.webContents.id ?? -1)) as { focused: string };
+  expect(snapshot.focused).toBe('sim-readonly');
+});
+
+it('never sends tokens, keys or certificate data to the window', async () => {
+  const id = double.windows[0]?.webContents.id ?? -1;
+  const answers = await Promise.all(
+    ['fleet:snapshot', 'contexts:list', 'alerts:log', 'settings:get', 'app:info'].map((c) =>
+      double.invoke(c, id),
+    ),
+  );
+  const pushed = double.windows.flatMap((w) => w.webContents.sent.map((s) => s.payload));
+  const text = JSON.stringify([answers, pushed]);
+  for (const secret of [
+    sim.tokens.admin,
+    sim.tokens.readonly,
+    sim.tokens.revocable,
+    sim.caPem.split('\n')[1] ?? 'x',
+  ]) {
+    expect(text).not.toContain(secret);
+  }
+  expect(text).not.toMatch(
+    /BEGIN (CERTIFICATE|PRIVATE KEY|EC PRIVATE KEY)|certificate-authority-data|client-key-data|"token"/,
+  );
+  expect(pushed.length).toBeGreaterThan(0);
+});
