@@ -16,6 +16,7 @@ import { createHandlers } from './app-handlers.ts';
 import { type EngineOptions, FleetEngine, type LastKnown } from './engine.ts';
 import { type FleetHost, PushHub, type PushListener } from './host.ts';
 import { missingContexts, monitoredContexts } from './monitored.ts';
+import { mergeReload } from './reload.ts';
 
 export interface AppCoreOptions {
   settings: SettingsStore;
@@ -97,7 +98,7 @@ export class AppCore implements FleetHost {
     this.applyContexts();
     if (this.#opts.watchFiles !== false) {
       this.#watch = watchKubeconfig({ ...this.#opts.kubeconfig, clock: this.#clock }, (load) => {
-        this.#load = load;
+        this.#load = mergeReload(this.#load, load);
         this.applyContexts();
       });
     }

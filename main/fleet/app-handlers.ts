@@ -1,5 +1,6 @@
 /** The invoke handlers of the contract, on top of the app core (validated arguments arrive here). */
 import { SettingsError } from '../settings/validate.ts';
+import { validateGroup } from '../writeback/crd.ts';
 import type { AppCore } from './app-core.ts';
 import type { InvokeHandlers } from './host.ts';
 import { fromViewPatch, toSettingsView } from './settings-view.ts';
@@ -42,6 +43,8 @@ export function createHandlers(core: AppCore): InvokeHandlers {
     },
     'settings:get': () => toSettingsView(core.settings.all()),
     'settings:update': (patch) => {
+      const groupProblem = patch.crdGroup === undefined ? null : validateGroup(patch.crdGroup);
+      if (groupProblem) throw new Error(groupProblem);
       const saved = update(fromViewPatch(patch, core.settings.all()));
       core.engine.setRules({ ...saved.alertRules });
       if (patch.monitoredContexts) core.applyContexts();

@@ -1,0 +1,120 @@
+/** The app core against the sim: settings, kubeconfig reloads, last-known inventories and the alert log. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
+import { openSettings } from '../settings/store.ts';
+import { AppCore } from './app-core.ts';
+
+let env: SimContext;
+let core: AppCore | null = null;
+
+beforeEach(async () => {
+  env = await startSimContext({ scenario: 'homelab' });
+});
+afterEach(async () => {
+  core?.stop();
+  core = null;
+  await env.cleanup();
+});
+
+function makeCore(settingsDir = path.join(env.dir, 'settings')) {
+  core = new AppCore({
+    settings: openSettings({ cwd: settingsDir }),
+    kubeconfig: { explicitPath: env.kubeconfigPath },
+    mode: 'browser',
+    version: 'test',
+    engine: { snapshotMs: 10 },
+  });
+  core.start();
+  return core;
+}
+
+const until = async (check: () => boolean, ms = 5000) => {
+  for (let t = 0; t < ms && !check(); t += 20) await new Promise((r) => setTimeout(r, 20));
+  expect(check()).toBe(true);
+};
+
+describe('AppCore', () => {
+  it('monitors the current context by default and the saved choice after contexts:set-monitored', async () => {
+    const c = makeCore();
+    await until(() => c.engine.snapshot().contexts[0]?.inventory?.total_gpu_nodes === 4);
+    expect(c.engine.snapshot().contexts.map((x) => x.context)).toEqual(['sim-admin']);
+    const list = await c.handlers['contexts:set-monitored'](['sim-readonly', 'sim-admin']);
+    expect(list.filter((x) => x.monitored).map((x) => x.name)).toEqual(['sim-admin', 'sim-readonly']);
+    expect(c.settings.get('contexts')).toEqual(['sim-readonly', 'sim-admin']);
+    await until(() => c.engine.snapshot().contexts.every((x) => x.inventory !== null));
+  });
+
+  it('rejects an invalid settings update with the field named, and applies a valid one', async () => {
+    const c = makeCore();
+    await expect(async () => c.handlers['settings:update']({ crdGroup: 'nodots' })).rejects.toThrow(
+      '"nodots" is not a valid API group: use a lowercase DNS name with at least one dot, like gpufleet.io',
+    );
+    const view = await c.handlers['settings:update']({
+      alertRules: { holdDownMs: 0, unreachableAfterMs: 5000, withdrawnGpus: false },
+    });
+    expect(view.alertRules).toEqual({ holdDownMs: 0, unreachableAfterMs: 5000, withdrawnGpus: false });
+    expect(c.settings.get('alertRules').flapThreshold).toBe(2);
+  });
+
+  it('shows the last-known inventory, stale, at the next launch while it connects', async () => {
+    const settingsDir = path.join(env.dir, 'settings');
+    const first = makeCore(settingsDir);
+    await until(() => {
+      const ctx = first.engine.snapshot().contexts[0];
+      return ctx?.inventory?.total_gpu_nodes === 4 && !ctx.stale;
+    });
+    first.stop();
+    core = null;
+    await env.sim.close();
+    const second = makeCore(settingsDir);
+    const ctx = second.engine.snapshot().contexts[0];
+    expect(ctx?.inventory?.total_gpu_nodes).toBe(4);
+    expect(ctx?.stale).toBe(true);
+  });
+
+  it('re-reads the kubeconfig when it changes and keeps healthy contexts', async () => {
+    const c = makeCore();
+    await c.handlers['contexts:set-monitored'](['sim-admin', 'renamed']);
+    await until(() => c.engine.snapshot().contexts[0]?.inventory !== null);
+    expect(c.notices()).toContain('The monitored context "renamed" is no longer in your kubeconfig.');
+    const doc = parse(fs.readFileSync(env.kubeconfigPath, 'utf8')) as { contexts: { name: string }[] };
+    for (const entry of doc.contexts) if (entry.name === 'sim-readonly') entry.name = 'renamed';
+    fs.writeFileSync(env.kubeconfigPath, stringify(doc), { mode: 0o600 });
+    await until(
+      () =>
+        c.engine
+          .snapshot()
+          .contexts.map((x) => x.context)
+          .join() === 'sim-admin,renamed',
+    );
+    await until(() => c.engine.snapshot().contexts[1]?.inventory?.total_gpu_nodes === 4);
+    expect(c.notices()).not.toContain('The monitored context "renamed" is no longer in your kubeconfig.');
+  });
+
+  it('persists alerts in the log and pushes them to windows', async () => {
+    const c = makeCore();
+    await c.handlers['settings:update']({
+      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true },
+    });
+    const pushed: string[] = [];
+    c.onPush((channel, payload) => {
+      if (channel === 'alerts:new') pushed.push((payload as { kind: string }).kind);
+    });
+    for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) env.sim.control.setNodeReady(n, 'True');
+    await until(() => c.engine.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4);
+    env.sim.control.setNodeReady('nuc2', 'False');
+    await until(() => pushed.includes('ready-drop'));
+    const log = await c.handlers['alerts:log']();
+    expect(log[0]).toMatchObject({
+      kind: 'ready-drop',
+      context: 'sim-admin',
+      before: 4,
+      after: 3,
+      nodes: ['nuc2'],
+    });
+    expect(c.settings.get('alertLog').map((a) => a.kind)).toContain('ready-drop');
+  });
+});
