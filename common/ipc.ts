@@ -56,6 +56,7 @@ export const ARG_SCHEMAS = {
     Snooze,
   ]),
   'alerts:resume': Type.Tuple([Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()])]),
+  'writeback:install': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 })]),
   'settings:get': Type.Tuple([]),
   'settings:update': Type.Tuple([SettingsPatchSchema]),
   'app:info': Type.Tuple([]),
@@ -80,6 +81,8 @@ export interface InvokeResults {
   'alerts:snooze': FleetSnapshot;
   /** Ends a pause for one context, or for all (null). */
   'alerts:resume': FleetSnapshot;
+  /** Installs the GpuInventory CRD (after an access check) in a context with write-back on. */
+  'writeback:install': { crd: 'created' | 'existing'; object: 'created' | 'existing' };
   'settings:get': SettingsView;
   'settings:update': SettingsView;
   'app:info': AppInfo;

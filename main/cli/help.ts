@@ -37,7 +37,10 @@ With one context, -o json prints exactly the GpuInventory status object.
 
 Usage:
   gpu-fleet watch [--kubeconfig FILE] [--context NAME | --all-contexts] [--write-back] [--group G]
-                  [--configmap-namespace NS] [--hold-down 30s] [-o json] [-v]
+                  [--configmap-namespace NS] [--write-interval 5s] [--hold-down 30s] [-o json] [-v]
+
+--write-back keeps the GpuInventory status (server-side apply, only on meaningful change, at most one
+write per --write-interval) and the gpu-node-status ConfigMap in step; -v logs to stderr.
 
 With -o json it prints one JSON object per line: {"type":"inventory",...}, {"type":"connection",...},
 {"type":"alert",...}, {"type":"write",...}.
@@ -52,9 +55,13 @@ Usage:
 Usage:
   gpu-fleet sim [--scenario homelab|large:N|flapping] [--port P] [--kubeconfig-out FILE]
 `,
-  crd: `Print the GpuInventory CustomResourceDefinition manifest.
+  crd: `Print the GpuInventory CustomResourceDefinition manifest, or install it.
 
 Usage:
   gpu-fleet crd [--group G] [-o yaml|json]
+  gpu-fleet crd --install [--kubeconfig FILE] [--context NAME] [--group G]
+
+--install checks permission first (SelfSubjectAccessReview), creates the CRD unless one of the same
+shape exists, waits until it is Established and creates the "cluster" object.
 `,
 };

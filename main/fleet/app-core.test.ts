@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
+import { ContextClient } from '../kube/context-client.ts';
 import { openSettings } from '../settings/store.ts';
 import { AppCore } from './app-core.ts';
 
@@ -116,5 +117,26 @@ describe('AppCore', () => {
       nodes: ['nuc2'],
     });
     expect(c.settings.get('alertLog').map((a) => a.kind)).toContain('ready-drop');
+  });
+
+  it('writes back only where the user turned it on, reports a missing CRD, and installs it on request', async () => {
+    const c = makeCore();
+    await until(() => c.engine.snapshot().contexts[0]?.inventory !== null);
+    expect(c.engine.snapshot().contexts[0]?.writeback.phase).toBe('off');
+    await c.handlers['settings:update']({ writeBack: { 'sim-admin': true } });
+    await until(() => c.engine.snapshot().contexts[0]?.writeback.phase === 'crd-missing');
+    expect(c.engine.snapshot().contexts[0]?.writeback.message).toMatch(/gpuinventories\.gpufleet\.io/);
+    expect(await c.handlers['writeback:install']('sim-admin')).toEqual({ crd: 'created', object: 'created' });
+    env.sim.control.setNodeReady('nuc1', 'True');
+    await until(() => c.engine.snapshot().contexts[0]?.writeback.writes === 2, 10_000);
+    const client = new ContextClient(env.context());
+    const cr = (await client.getJson(
+      '/apis/gpufleet.io/v1/gpuinventories/cluster',
+      'reading the inventory',
+    )) as {
+      status: { ready_gpu_nodes: number; total_gpu_nodes: number };
+    };
+    client.close();
+    expect(cr.status).toMatchObject({ ready_gpu_nodes: 1, total_gpu_nodes: 4 });
   });
 });

@@ -9,9 +9,11 @@ import { appendAlerts } from '../alerts/alert-log.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { contextInfos, type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
-import type { KubeconfigLoad } from '../kube/kubeconfig-types.ts';
+import type { KubeconfigLoad, ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { type KubeconfigWatch, watchKubeconfig } from '../kube/kubeconfig-watch.ts';
 import type { SettingsStore } from '../settings/store.ts';
+import { WritebackHub } from '../writeback/hub.ts';
+import type { WriteEvent } from '../writeback/index.ts';
 import { createHandlers } from './app-handlers.ts';
 import { type EngineOptions, FleetEngine, type LastKnown } from './engine.ts';
 import { type FleetHost, PushHub, type PushListener } from './host.ts';
@@ -30,6 +32,8 @@ export interface AppCoreOptions {
   watchFiles?: boolean;
   /** Persist last-known inventories at most this often. */
   saveEveryMs?: number;
+  /** Every status / ConfigMap write made or skipped by write-back (for logs). */
+  onWrite?: (event: WriteEvent) => void;
 }
 
 export class AppCore implements FleetHost {
@@ -38,6 +42,7 @@ export class AppCore implements FleetHost {
   readonly #opts: AppCoreOptions;
   readonly #clock: Clock;
   readonly #push = new PushHub();
+  readonly #writeback: WritebackHub;
   #load: KubeconfigLoad;
   #watch: KubeconfigWatch | null = null;
   #saveTimer: unknown = null;
@@ -54,6 +59,7 @@ export class AppCore implements FleetHost {
     this.engine.setSnoozeState(opts.settings.get('alertsPaused'));
     this.#load = loadKubeconfig(opts.kubeconfig);
     this.handlers = createHandlers(this);
+    this.#writeback = new WritebackHub(this.engine, { clock: this.#clock }, opts.onWrite);
     this.engine.on((event) => {
       if (event.type === 'snapshot') {
         this.#push.emit('fleet:snapshot', event.snapshot);
@@ -109,8 +115,34 @@ export class AppCore implements FleetHost {
     const lastKnown: Record<string, LastKnown> = {};
     for (const [name, entry] of Object.entries(this.settings.get('lastKnown')))
       lastKnown[name] = { inventory: entry.inventory };
-    this.engine.setContexts(this.#monitored(), lastKnown);
+    const monitored = this.#monitored();
+    this.engine.setContexts(monitored, lastKnown);
+    this.#applyWriteback(monitored);
     this.#refreshNotices();
+  }
+
+  /** Installs the CRD for a context whose write-back is on; throws one sentence when it cannot. */
+  async installCrd(
+    context: string,
+  ): Promise<{ crd: 'created' | 'existing'; object: 'created' | 'existing' }> {
+    const writer = this.#writeback.get(context);
+    if (!writer) throw new Error(`Turn write-back on for "${context}" first.`);
+    const { crd, object } = await writer.install();
+    return { crd, object };
+  }
+
+  /** Starts, restarts or stops write-back per context after a settings change (opt-in per context). */
+  applyWriteback(): void {
+    this.#applyWriteback(this.#monitored());
+  }
+
+  #applyWriteback(monitored: ResolvedContext[]): void {
+    const s = this.settings;
+    this.#writeback.set(monitored, (ctx) =>
+      s.get('writeBack')[ctx.name]
+        ? { group: s.get('crdGroup'), configMapNamespace: s.get('configMapNamespace') }
+        : null,
+    );
   }
 
   stop(): void {
@@ -119,6 +151,7 @@ export class AppCore implements FleetHost {
     if (this.#saveTimer !== null) this.#clock.clearTimeout(this.#saveTimer);
     this.#saveTimer = null;
     this.saveLastKnown();
+    this.#writeback.stop();
     this.engine.stop();
   }
 

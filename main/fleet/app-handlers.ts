@@ -41,6 +41,7 @@ export function createHandlers(core: AppCore): InvokeHandlers {
       update({ alertsPaused: core.engine.snoozeState });
       return core.engine.snapshot();
     },
+    'writeback:install': (context) => core.installCrd(context),
     'settings:get': () => toSettingsView(core.settings.all()),
     'settings:update': (patch) => {
       const groupProblem = patch.crdGroup === undefined ? null : validateGroup(patch.crdGroup);
@@ -48,6 +49,8 @@ export function createHandlers(core: AppCore): InvokeHandlers {
       const saved = update(fromViewPatch(patch, core.settings.all()));
       core.engine.setRules({ ...saved.alertRules });
       if (patch.monitoredContexts) core.applyContexts();
+      else if (patch.writeBack || patch.crdGroup !== undefined || patch.configMapNamespace !== undefined)
+        core.applyWriteback();
       return toSettingsView(saved);
     },
     'app:info': () => core.info(),

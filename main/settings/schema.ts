@@ -10,14 +10,12 @@ import type { AlertRules } from '../alerts/rules.ts';
 import { DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import type { SnoozeState } from '../alerts/snooze.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
-
-export const SETTINGS_VERSION = 2;
-
-/** The CRD's default group lives with the CRD; users of an existing CRD of the same shape set theirs here. */
+// The write-back defaults live with the write-back code; settings only store the user's choice.
+import { DEFAULT_CONFIGMAP_NAMESPACE } from '../writeback/configmap-writer.ts';
 import { DEFAULT_CRD_GROUP } from '../writeback/crd.ts';
 
-export { DEFAULT_CRD_GROUP };
-export const DEFAULT_CONFIGMAP_NAMESPACE = 'kube-system';
+export const SETTINGS_VERSION = 2;
+export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
 
 const closed = { additionalProperties: false } as const;
 const ContextName = Type.String({ minLength: 1, maxLength: 253 });

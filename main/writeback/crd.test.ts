@@ -49,6 +49,8 @@ describe('GpuInventory CRD', () => {
     ]);
     const node = status?.properties?.nodes?.items;
     expect(node?.properties?.product).toEqual({ type: 'string', nullable: true });
+    // Nullable fields are not required: an apply leaves nulls out.
+    expect(node?.required).toEqual(['name', 'ready', 'count']);
     expect(node?.properties?.readiness).toEqual({ type: 'string', enum: ['True', 'False', 'Unknown'] });
     expect(node?.properties?.count).toEqual({ type: 'integer', minimum: 0 });
     expect(structuralProblems(status ?? {})).toEqual([]);
@@ -72,5 +74,21 @@ describe('GpuInventory CRD', () => {
       ],
     };
     expect(Value.Check(GpuInventoryStatus, sample)).toBe(true);
+  });
+});
+
+describe('status apply body', () => {
+  it('carries apiVersion and kind, and leaves null fields out', async () => {
+    const { statusApplyBody } = await import('./status-writer.ts');
+    const body = statusApplyBody('gpufleet.io', {
+      observed_at: '2026-11-29T21:00:00Z',
+      total_gpu_nodes: 1,
+      ready_gpu_nodes: 0,
+      total_gpus: 0,
+      nodes: [{ name: 'nuc2', ready: false, product: null, count: 0, memory: null, workload: 'vm-passthrough' }],
+    });
+    expect(body).toMatchObject({ apiVersion: 'gpufleet.io/v1', kind: 'GpuInventory', metadata: { name: 'cluster' } });
+    expect(JSON.stringify(body)).not.toContain('null');
+    expect((body.status as { nodes: object[] }).nodes[0]).toEqual({ name: 'nuc2', ready: false, count: 0, workload: 'vm-passthrough' });
   });
 });

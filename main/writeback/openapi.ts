@@ -38,8 +38,10 @@ function convert(schema: TSchema): OpenApiSchema {
   if (KindGuard.IsObject(schema)) {
     const properties: Record<string, OpenApiSchema> = {};
     for (const [name, prop] of Object.entries(schema.properties)) properties[name] = toOpenApi(prop);
-    const required = schema.required ?? [];
-    return { type: 'object', properties, ...(required.length ? { required: [...required] } : {}) };
+    // A nullable field is never `required`: server-side apply drops explicit nulls, so a required
+    // nullable field would make every apply of a null value fail validation (422).
+    const required = (schema.required ?? []).filter((name) => !properties[name]?.nullable);
+    return { type: 'object', properties, ...(required.length ? { required } : {}) };
   }
   if (KindGuard.IsArray(schema)) return { type: 'array', items: toOpenApi(schema.items) };
   if (KindGuard.IsRecord(schema)) {

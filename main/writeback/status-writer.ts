@@ -20,14 +20,30 @@ export function inventoryPath(group: string, subresource = ''): string {
   return `/apis/${group}/${CRD_VERSION}/${CRD_PLURAL}/${INVENTORY_OBJECT_NAME}${subresource ? `/${subresource}` : ''}`;
 }
 
-/** The apply body: apiVersion and kind are required, or the server answers 400 "invalid object type". */
+/**
+ * The apply body: apiVersion and kind are required, or the server answers 400 "invalid object type".
+ * Null fields are left out: in an apply, null means "not managed" and the server drops it anyway; readers
+ * treat an absent field as null.
+ */
 export function statusApplyBody(group: string, status: GpuInventoryStatus): Record<string, unknown> {
   return {
     apiVersion: `${group}/${CRD_VERSION}`,
     kind: CRD_KIND,
     metadata: { name: INVENTORY_OBJECT_NAME },
-    status,
+    status: withoutNulls(status),
   };
+}
+
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
+  }
+  return value;
 }
 
 export function crdMissingMessage(group: string): string {

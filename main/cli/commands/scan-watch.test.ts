@@ -139,3 +139,20 @@ describe('gpu-fleet contexts', () => {
     ]);
   });
 });
+
+describe('gpu-fleet watch -v', () => {
+  it('logs structured lines to stderr, with no credential in them', async () => {
+    const run = startCli(['watch', '--kubeconfig', kubeconfig, '-o', 'json', '-v']);
+    await expect.poll(() => run.stderr().includes('"msg":"connection"'), { timeout: 10_000 }).toBe(true);
+    run.stop();
+    await run.exit;
+    const entry = JSON.parse(run.stderr().split('\n')[0] ?? '{}') as Record<string, unknown>;
+    expect(entry).toMatchObject({
+      level: 'info',
+      component: 'engine',
+      msg: 'connection',
+      context: 'sim-admin',
+    });
+    expect(run.stderr()).not.toContain(sim.tokens.admin);
+  });
+});

@@ -2,8 +2,13 @@
 import { DEFAULT_ALERT_RULES } from '../../alerts/rules.ts';
 import { type EngineEvent, FleetEngine } from '../../fleet/engine.ts';
 import { formatInventoryTable } from '../../inventory/index.ts';
+import { logEngine } from '../../log/engine-log.ts';
+import { Logger } from '../../log/logger.ts';
+import { validateGroup } from '../../writeback/crd.ts';
+import { WritebackHub, type WritebackSettings } from '../../writeback/hub.ts';
+import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP, type WriteEvent } from '../../writeback/index.ts';
 import { parseDuration, parseFlags } from '../flags.ts';
-import type { CliIo } from '../io.ts';
+import { CliError, type CliIo } from '../io.ts';
 import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
 import { parseOutput } from '../output.ts';
 
@@ -14,6 +19,7 @@ export const WATCH_FLAGS = {
   'write-back': { type: 'boolean' },
   group: { type: 'string' },
   'configmap-namespace': { type: 'string' },
+  'write-interval': { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
 } as const;
 
@@ -36,6 +42,12 @@ export function eventLine(event: EngineEvent): string | null {
   }
 }
 
+function writeHumanLine(e: WriteEvent): string {
+  const at = e.at.slice(11, 19);
+  const what = e.target === 'status' ? 'GpuInventory status' : 'ConfigMap gpu-node-status';
+  return `${at} ${e.context}: ${what} ${e.action}${e.action === 'written' ? '' : ` — ${e.reason}`}`;
+}
+
 function humanLine(event: EngineEvent): string | null {
   const at = new Date().toISOString().slice(11, 19);
   switch (event.type) {
@@ -53,6 +65,25 @@ function humanLine(event: EngineEvent): string | null {
   }
 }
 
+function writeBackSettings(flags: {
+  group?: string | undefined;
+  'configmap-namespace'?: string | undefined;
+  'write-interval'?: string | undefined;
+}): WritebackSettings {
+  const group = flags.group ?? DEFAULT_CRD_GROUP;
+  const problem = validateGroup(group);
+  if (problem) throw new CliError(problem);
+  const namespace = flags['configmap-namespace'] ?? DEFAULT_CONFIGMAP_NAMESPACE;
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) || namespace.length > 63)
+    throw new CliError(`"${namespace}" is not a valid namespace name for --configmap-namespace`);
+  const interval = flags['write-interval'];
+  return {
+    group,
+    configMapNamespace: namespace,
+    minIntervalMs: interval === undefined ? undefined : parseDuration(interval, '--write-interval'),
+  };
+}
+
 export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, WATCH_FLAGS, 'watch');
   const format = parseOutput(flags.output, ['table', 'json'], 'table');
@@ -60,17 +91,27 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
     flags['hold-down'] === undefined
       ? DEFAULT_ALERT_RULES.holdDownMs
       : parseDuration(flags['hold-down'], '--hold-down');
+  const writeBack = flags['write-back'] === true ? writeBackSettings(flags) : null;
   const contexts = pickContexts(loadForCli(flags, io), flags);
   const engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs } });
   engine.on((event) => {
     const line = format === 'json' ? eventLine(event) : humanLine(event);
     if (line !== null) io.stdout.write(`${line}\n`);
   });
+  if (flags.verbose) logEngine(engine, new Logger({ write: (l) => io.stderr.write(l) }, 'debug', 'cli'));
+  // Subscribed after the printer, so an inventory line comes before the write lines it causes.
+  const writers = writeBack
+    ? new WritebackHub(engine, {}, (e) => {
+        io.stdout.write(`${format === 'json' ? JSON.stringify(e) : writeHumanLine(e)}\n`);
+      })
+    : null;
   engine.setContexts(contexts);
+  writers?.set(contexts, () => writeBack);
   // Retry timers are unref'd so they never pin a finished process; this one keeps `watch` alive.
   const keepAlive = setInterval(() => undefined, 1 << 30);
   await io.stopSignal;
   clearInterval(keepAlive);
+  writers?.stop();
   engine.stop();
   return 0;
 }

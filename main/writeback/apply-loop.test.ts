@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../test/helpers/manual-clock.ts';
+import { ApplyLoop, type ApplyTarget, type LoopOutcome } from './apply-loop.ts';
+import { WriteError } from './write-error.ts';
+
+/** A fake cluster object holding a number, counting reads and applies. */
+interface Fake {
+  held: number | null;
+  reads: number;
+  applies: number[];
+  failWith: WriteError | null;
+  target: ApplyTarget<number>;
+}
+
+function fakeTarget(initial: number | null): Fake {
+  const t: Fake = {
+    held: initial,
+    reads: 0,
+    applies: [],
+    failWith: null,
+    target: {
+      read: async () => {
+        t.reads++;
+        if (t.failWith) throw t.failWith;
+        return t.held;
+      },
+      apply: async (v: number) => {
+        if (t.failWith) throw t.failWith;
+        t.applies.push(v);
+        t.held = v;
+      },
+      equal: (a: number, b: number | null) => a === b,
+    },
+  };
+  return t;
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+function setup(initial: number | null) {
+  const clock = new ManualClock();
+  const fake = fakeTarget(initial);
+  const outcomes: LoopOutcome[] = [];
+  let stateChanges = 0;
+  const loop = new ApplyLoop(
+    fake.target,
+    { clock, minIntervalMs: 5000, random: () => 0 },
+    (o) => outcomes.push(o),
+    () => {
+      stateChanges++;
+    },
+  );
+  const step = async (ms: number) => {
+    clock.advance(ms);
+    await flush();
+  };
+  return { clock, fake, outcomes, loop, step, stateChanges: () => stateChanges };
+}
+
+describe('ApplyLoop', () => {
+  it('reads the cluster first and skips a value it already holds (a restart makes no write)', async () => {
+    const { fake, outcomes, loop, step } = setup(7);
+    loop.want(7);
+    await step(0);
+    expect([fake.reads, fake.applies]).toEqual([1, []]);
+    expect(outcomes.map((o) => [o.action, o.reason])).toEqual([['skipped', 'no change']]);
+    expect(loop.state()).toMatchObject({ phase: 'idle', writes: 0, skipped: 1 });
+  });
+
+  it('writes a changed value once, then remembers it without reading again', async () => {
+    const { fake, outcomes, loop, step } = setup(null);
+    loop.want(1);
+    await step(0);
+    loop.want(2);
+    await step(5000);
+    expect([fake.reads, fake.applies]).toEqual([1, [1, 2]]);
+    expect(outcomes.map((o) => [o.action, o.reason])).toEqual([
+      ['written', 'created'],
+      ['written', 'changed'],
+    ]);
+    expect(loop.state()).toMatchObject({
+      writes: 2,
+      lastWriteAt: new Date(Date.UTC(2026, 10, 29, 12, 0, 5)).toISOString(),
+    });
+  });
+
+  it('coalesces a burst inside the window into one apply of the latest value', async () => {
+    const { fake, loop, step } = setup(0);
+    loop.want(1);
+    await step(0);
+    loop.want(2);
+    loop.want(3);
+    loop.want(4);
+    await step(4999);
+    expect(fake.applies).toEqual([1]);
+    await step(1);
+    expect(fake.applies).toEqual([1, 4]);
+  });
+
+  it('skips a flip and flip-back inside the window, and stays quiet with nothing to do', async () => {
+    const { clock, fake, outcomes, loop, step } = setup(0);
+    loop.want(1);
+    await step(0);
+    loop.want(2);
+    loop.want(1);
+    await step(60_000);
+    expect(fake.applies).toEqual([1]);
+    expect(outcomes.map((o) => o.action)).toEqual(['written', 'skipped']);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('turns a failure into a phase, re-reads and retries with backoff, and never throws', async () => {
+    const { fake, outcomes, loop, step } = setup(0);
+    fake.failWith = new WriteError('forbidden', 'The user "u" may not get gpuinventories.', 403);
+    loop.want(1);
+    await step(0);
+    expect(loop.state()).toMatchObject({
+      phase: 'forbidden',
+      message: 'The user "u" may not get gpuinventories.',
+    });
+    expect(outcomes.at(-1)?.action).toBe('failed');
+    // Backoff with random 0 and equal jitter: 2500 ms for the first retry (initial 5000).
+    await step(2499);
+    expect(fake.reads).toBe(1);
+    await step(1);
+    expect(fake.reads).toBe(2);
+    fake.failWith = null;
+    await step(5000);
+    expect([fake.reads, fake.applies]).toEqual([3, [1]]);
+    expect(loop.state()).toMatchObject({ phase: 'idle', message: null, writes: 1 });
+  });
+
+  it('does nothing after stop()', async () => {
+    const { clock, fake, loop, step } = setup(0);
+    loop.want(1);
+    loop.stop();
+    await step(10_000);
+    loop.want(2);
+    await step(10_000);
+    expect([fake.reads, fake.applies, clock.pending]).toEqual([0, [], 0]);
+  });
+});
