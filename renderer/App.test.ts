@@ -182,3 +182,23 @@ describe('navigation', () => {
     await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
   });
 });
+
+describe('alert pause', () => {
+  it('pauses for an hour with alerts:snooze and resumes with alerts:resume', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    await fireEvent.click(screen.getByTestId('tab-alerts'));
+    await fireEvent.click(await screen.findByRole('button', { name: 'Pause for 1 hour' }));
+    await waitFor(() =>
+      expect(fake.calls).toContainEqual({
+        channel: 'alerts:snooze',
+        args: [null, { kind: 'for', ms: 3_600_000 }],
+      }),
+    );
+    fake.state.snapshot = { ...fake.state.snapshot, alertsPausedUntil: iso(-3_600_000) };
+    fake.emit('fleet:snapshot', fake.state.snapshot);
+    await fireEvent.click(await screen.findByRole('button', { name: 'Resume alerts' }));
+    await waitFor(() => expect(fake.calls).toContainEqual({ channel: 'alerts:resume', args: [null] }));
+  });
+});

@@ -130,11 +130,28 @@ export class FleetStore {
     this.#notices = this.#notices.filter((n) => n.id !== id);
   }
 
+  /** Installs the GpuInventory CRD in a context; returns one sentence saying what happened. */
+  async installCrd(context: string): Promise<string> {
+    if (!this.#api) return 'The engine is not connected.';
+    try {
+      const r = await this.#api.invoke('writeback:install', context);
+      return r.crd === 'created'
+        ? 'CRD installed; writing the inventory.'
+        : 'The CRD was already there; writing the inventory.';
+    } catch (e) {
+      return `Could not install the CRD: ${errorText(e)}`;
+    }
+  }
+
+  /** Pauses every context's alerts for `ms`, or resumes them (`null`). */
   async snooze(ms: number | null): Promise<void> {
     if (!this.#api) return;
-    const until = ms === null ? ({ kind: 'resumed' } as const) : ({ kind: 'for', ms } as const);
     try {
-      this.#setSnapshot(await this.#api.invoke('alerts:snooze', null, until));
+      this.#setSnapshot(
+        ms === null
+          ? await this.#api.invoke('alerts:resume', null)
+          : await this.#api.invoke('alerts:snooze', null, { kind: 'for', ms }),
+      );
     } catch (e) {
       this.#addNotice('error', `Could not change alert pause: ${errorText(e)}`);
     }
