@@ -3,23 +3,14 @@
  * without a trailing newline (callers print it with console.log).
  */
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
+import { shortProduct } from '../../common/product-name.ts';
 import { describe } from './derive-mig.ts';
 import { alignColumns } from './text-table.ts';
 
 const NONE = '<none>';
 
-/** A product label made readable: `NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED` → `RTX 4070 Laptop GPU (shared)`. */
-export function shortProduct(product: string): string {
-  const shared = product.endsWith('-SHARED');
-  const base = shared ? product.slice(0, -'-SHARED'.length) : product;
-  const words = base
-    .replace(/^NVIDIA-/, '')
-    .replace(/^GeForce-/, '')
-    .replaceAll('-', ' ')
-    .trim();
-  const short = words === '' ? base : words;
-  return shared ? `${short} (shared)` : short;
-}
+/** The CLI and the window share one product-name rule (common/product-name.ts). */
+export { shortProduct };
 
 export function formatInventoryTable(inv: GpuInventoryStatus, wide: boolean): string {
   const header =

@@ -1,15 +1,9 @@
 /** Short words and numbers for the window: product names, ages, memory, counts. */
 import type { GpuNodeEntry } from '../../common/inventory.ts';
+import { shortProduct } from '../../common/product-name.ts';
 
-/** `NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED` → `RTX 4070 Laptop GPU (shared)`. */
-export function shortProduct(product: string): string {
-  let p = product.trim();
-  const shared = /-SHARED$/i.test(p);
-  if (shared) p = p.replace(/-SHARED$/i, '');
-  p = p.replace(/^NVIDIA-/i, '').replace(/^GeForce-/i, '');
-  p = p.replace(/-/g, ' ').trim();
-  return shared ? `${p} (shared)` : p;
-}
+/** The window and the CLI share one product-name rule (common/product-name.ts). */
+export { shortProduct };
 
 /** "last seen: RTX 4070 ×1" for a node whose labels vanished, or null when nothing was seen. */
 export function lastSeenText(node: GpuNodeEntry): string | null {
