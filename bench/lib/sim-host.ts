@@ -3,14 +3,13 @@
  * process's event loop or heap), writes each one's kubeconfig, prints one JSON line describing them, and
  * exits when its stdin closes (the parent died or is done).
  *
- * argv[2]: JSON { scenario: string, count: number, bookmarkIntervalMs?: number, dir: string }
+ * argv[2]: JSON SimHostArgs: one simulator per scenario (e.g. ['large:5000', 'large:5000', 'homelab']).
  */
 import path from 'node:path';
 import { type RunningSim, startSim } from '../../sim/index.ts';
 
 export interface SimHostArgs {
-  scenario: string;
-  count: number;
+  scenarios: string[];
   bookmarkIntervalMs?: number;
   dir: string;
 }
@@ -25,9 +24,9 @@ export interface HostedSim {
 const args = JSON.parse(process.argv[2] ?? '{}') as SimHostArgs;
 const sims: RunningSim[] = [];
 const out: HostedSim[] = [];
-for (let i = 0; i < args.count; i++) {
+for (const [i, scenario] of args.scenarios.entries()) {
   const sim = await startSim({
-    scenario: args.scenario,
+    scenario,
     ...(args.bookmarkIntervalMs ? { bookmarkIntervalMs: args.bookmarkIntervalMs } : {}),
   });
   const kubeconfigPath = path.join(args.dir, `sim-${i}.yaml`);

@@ -1,0 +1,50 @@
+/**
+ * Things that hold a cluster's nodes in memory, started and resolved once they do: our whole engine, our
+ * watcher + node cache alone, and client-node's informer (whole Node objects).
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { EngineOptions } from '../../main/fleet/engine.ts';
+import type { ResolvedContext } from '../../main/kube/kubeconfig-types.ts';
+import { NodeCache } from '../../main/kube/node-cache.ts';
+import { watchContextNodes } from '../../main/kube/node-watcher.ts';
+import { startInformer } from '../baselines/plain-list.ts';
+import { syncEngine } from './engine-sync.ts';
+
+export interface Holder {
+  stop(): void;
+}
+
+export async function engineHolder(
+  contexts: ResolvedContext[],
+  waitLive: boolean,
+  opts: EngineOptions = {},
+): Promise<Holder> {
+  const { engine } = await syncEngine(contexts, opts, waitLive);
+  return { stop: () => engine.stop() };
+}
+
+export function watcherHolder(ctx: ResolvedContext): Promise<Holder> {
+  return new Promise((resolve, reject) => {
+    const cache = new NodeCache();
+    const timer = setTimeout(() => reject(new Error('bench: the watcher never went live')), 180_000);
+    const w = watchContextNodes(ctx, (e) => {
+      if (e.type !== 'connection') cache.apply(e);
+      else if (e.state.phase === 'live') {
+        clearTimeout(timer);
+        resolve({
+          stop: () => {
+            w.stop();
+            // Keeps the cache reachable until the measurement is over.
+            if (cache.view.size < 0) throw new Error('unreachable');
+          },
+        });
+      }
+    });
+    w.start();
+  });
+}
+
+export async function informerHolder(kc: KubeConfig): Promise<Holder> {
+  const informer = await startInformer(kc);
+  return { stop: () => void informer.stop() };
+}

@@ -1,0 +1,39 @@
+/**
+ * Longest event-loop stall, measured with a 1 ms timer: the largest gap between two ticks, and how much
+ * CPU this process used during that gap. On a small shared machine (the simulators run next door) a gap
+ * with little CPU in it is the process waiting for a core, not its own work.
+ */
+export interface Stall {
+  /** Longest gap between 1 ms ticks, minus the 1 ms period. */
+  maxMs: number;
+  /** CPU time this process (all its threads) used during that gap. */
+  cpuMs: number;
+}
+
+export class StallMeter {
+  #timer: NodeJS.Timeout | null = null;
+  #worst: Stall = { maxMs: 0, cpuMs: 0 };
+
+  start(): void {
+    this.#worst = { maxMs: 0, cpuMs: 0 };
+    let last = performance.now();
+    let lastCpu = process.cpuUsage();
+    this.#timer = setInterval(() => {
+      const now = performance.now();
+      const cpu = process.cpuUsage();
+      const gap = now - last - 1;
+      if (gap > this.#worst.maxMs) {
+        const used = (cpu.user + cpu.system - lastCpu.user - lastCpu.system) / 1000;
+        this.#worst = { maxMs: gap, cpuMs: Math.min(used, gap) };
+      }
+      last = now;
+      lastCpu = cpu;
+    }, 1);
+  }
+
+  stop(): Stall {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    return this.#worst;
+  }
+}
