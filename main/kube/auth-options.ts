@@ -1,10 +1,12 @@
 /**
  * The TLS and auth settings of one context for node:https, built fresh for each request so refreshed
- * credentials (exec plugins, OIDC, token files) are always current. client-node does certificates, tokens,
- * token files, OIDC and the cloud auth providers; exec plugins are ours (exec-credential.ts).
+ * credentials (exec plugins, OIDC, token files) are always current. Certificates, tokens, token files and
+ * basic auth are ours (auth-local.ts), exec plugins too (exec-credential.ts); client-node is loaded only
+ * for OIDC, the cloud auth providers and proxies.
  */
 import type https from 'node:https';
-import { type Cluster, KubeConfig, type User } from '@kubernetes/client-node';
+import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';
+import { LocalAuthSource, needsClientNode } from './auth-local.ts';
 import type { Clock } from './clock.ts';
 import { KubeError } from './errors.ts';
 import { ExecCredentialSource } from './exec-credential.ts';
@@ -22,9 +24,12 @@ export interface AuthOptions {
 }
 
 export class ContextAuth {
-  readonly #kc = new KubeConfig();
   readonly #exec: ExecCredentialSource | null;
   readonly #cluster: Cluster;
+  readonly #user: User;
+  readonly #contextName: string;
+  readonly #local: LocalAuthSource | null;
+  #kc: KubeConfig | null = null;
 
   constructor(ctx: ResolvedContext, clock: Clock, execTimeoutMs?: number) {
     if (!ctx.cluster) {
@@ -40,16 +45,11 @@ export class ContextAuth {
       );
     }
     this.#cluster = ctx.cluster.cluster;
-    // client-node refuses http:// servers when building its agent; we only borrow its TLS/auth settings,
-    // so it is shown an https:// address (kubectl proxy on http://127.0.0.1:8001 stays usable).
-    const shown: Cluster = { ...this.#cluster, server: this.#cluster.server.replace(/^http:/, 'https:') };
-    const user: User = ctx.user?.user ?? { name: 'anonymous' };
-    this.#kc.loadFromOptions({
-      clusters: [shown],
-      users: [user],
-      contexts: [{ name: ctx.name, cluster: shown.name, user: user.name }],
-      currentContext: ctx.name,
-    });
+    this.#user = ctx.user?.user ?? { name: 'anonymous' };
+    this.#contextName = ctx.name;
+    this.#local = needsClientNode(this.#cluster, this.#user)
+      ? null
+      : new LocalAuthSource(this.#cluster, this.#user, clock);
     const spec = ctx.user?.exec ?? null;
     this.#exec = spec
       ? new ExecCredentialSource(spec, { clock, cluster: this.#cluster, timeoutMs: execTimeoutMs })
@@ -65,7 +65,22 @@ export class ContextAuth {
     this.#exec?.invalidate();
   }
 
-  async options(): Promise<AuthOptions> {
+  /** OIDC, auth providers and proxies: client-node's implementation, imported on first use. */
+  async #viaClientNode(): Promise<AuthOptions> {
+    if (!this.#kc) {
+      const { KubeConfig } = await import('@kubernetes/client-node');
+      // client-node refuses http:// servers when building its agent; we only borrow its TLS/auth settings,
+      // so it is shown an https:// address (kubectl proxy on http://127.0.0.1:8001 stays usable).
+      const shown: Cluster = { ...this.#cluster, server: this.#cluster.server.replace(/^http:/, 'https:') };
+      const kc = new KubeConfig();
+      kc.loadFromOptions({
+        clusters: [shown],
+        users: [this.#user],
+        contexts: [{ name: this.#contextName, cluster: shown.name, user: this.#user.name }],
+        currentContext: this.#contextName,
+      });
+      this.#kc = kc;
+    }
     const o: https.RequestOptions = { headers: {} };
     try {
       await this.#kc.applyToHTTPSOptions(o);
@@ -76,8 +91,13 @@ export class ContextAuth {
     for (const [k, v] of Object.entries(o.headers ?? {})) if (typeof v === 'string') headers[k] = v;
     if (o.auth) headers.Authorization = `Basic ${Buffer.from(o.auth).toString('base64')}`;
     const out: AuthOptions = { ca: o.ca, cert: o.cert, key: o.key, servername: o.servername, headers };
-    if (this.#cluster.skipTLSVerify) out.rejectUnauthorized = false;
     if (this.#cluster.proxyUrl && o.agent instanceof Object) out.agent = o.agent as https.Agent;
+    return out;
+  }
+
+  async options(): Promise<AuthOptions> {
+    const out: AuthOptions = this.#local ? this.#local.options() : await this.#viaClientNode();
+    if (this.#cluster.skipTLSVerify) out.rejectUnauthorized = false;
     if (this.#exec) {
       const cred = await this.#exec.get();
       if (cred.token) out.headers.Authorization = `Bearer ${cred.token}`;

@@ -1,0 +1,82 @@
+/**
+ * TLS and auth settings for the common kubeconfig shapes (CA, client certificates, tokens, token
+ * files, basic auth, impersonation) without @kubernetes/client-node: importing that library costs 1.5–2 s
+ * of start-up, which a one-shot `gpu-fleet scan` should not pay. OIDC, cloud auth providers and proxies
+ * still go through client-node (auth-options.ts), loaded only when a context needs them.
+ */
+import fs from 'node:fs';
+import type { Cluster, User } from '@kubernetes/client-node';
+import type { Clock } from './clock.ts';
+import { KubeError } from './errors.ts';
+
+export interface LocalAuth {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+  servername?: string;
+  headers: Record<string, string>;
+}
+
+const TOKEN_FILE_TTL_MS = 60_000;
+
+/** True when the kubeconfig uses something only client-node implements. */
+export function needsClientNode(cluster: Cluster, user: User): boolean {
+  const provider = user.authProvider as { name?: unknown } | undefined;
+  return Boolean(cluster.proxyUrl) || (provider !== undefined && provider.name !== 'tokenFile');
+}
+
+function readFile(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'EIO';
+    throw new KubeError('config', `The kubeconfig refers to ${file}, which cannot be read (${code}).`, {
+      code,
+    });
+  }
+}
+
+const data = (base64: string | undefined, file: string | undefined): Buffer | undefined =>
+  base64 ? Buffer.from(base64, 'base64') : file ? readFile(file) : undefined;
+
+export class LocalAuthSource {
+  #tokenFromFile: { value: string; readAt: number } | null = null;
+
+  constructor(
+    private readonly cluster: Cluster,
+    private readonly user: User,
+    private readonly clock: Clock,
+  ) {}
+
+  options(): LocalAuth {
+    const { cluster, user } = this;
+    const headers: Record<string, string> = {};
+    const token = user.token ?? this.#fileToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    else if (user.username && user.password) {
+      headers.Authorization = `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`;
+    }
+    if (user.impersonateUser) headers['Impersonate-User'] = user.impersonateUser;
+    const out: LocalAuth = { headers };
+    const ca = data(cluster.caData, cluster.caFile);
+    const cert = data(user.certData, user.certFile);
+    const key = data(user.keyData, user.keyFile);
+    if (ca) out.ca = ca;
+    if (cert) out.cert = cert;
+    if (key) out.key = key;
+    if (cluster.tlsServerName) out.servername = cluster.tlsServerName;
+    return out;
+  }
+
+  /** A token file is re-read every minute, so rotated service-account tokens keep working. */
+  #fileToken(): string | undefined {
+    const provider = this.user.authProvider as { name?: string; config?: { tokenFile?: string } } | undefined;
+    const file = provider?.name === 'tokenFile' ? provider.config?.tokenFile : undefined;
+    if (!file) return undefined;
+    const now = this.clock.now();
+    if (!this.#tokenFromFile || now - this.#tokenFromFile.readAt > TOKEN_FILE_TTL_MS) {
+      this.#tokenFromFile = { value: readFile(file).toString('utf8').trim(), readAt: now };
+    }
+    return this.#tokenFromFile.value;
+  }
+}
