@@ -76,3 +76,10 @@ export function tick(state: PolicyState, now: number, rules: AlertRules, snooze:
   }
   return { state: current, alerts, nextCheckAt: nextCheckAt(current, rules) };
 }
+
+/** Drops what the policy remembers of a context (it now watches another cluster, or is no longer monitored). */
+export function forgetContext(state: PolicyState, context: string): PolicyState {
+  if (!(context in state.contexts)) return state;
+  const { [context]: _dropped, ...rest } = state.contexts;
+  return { contexts: rest };
+}

@@ -1,7 +1,7 @@
 /**
  * One monitored context: watcher → node cache → inventory → history, level-based. Watch events only
- * mark the cache dirty; a short coalescing timer then recomputes the whole inventory from the cache
- * (a 5,000-node relist or a burst of heartbeats costs one pass, not one per event).
+ * mark the cache dirty; a leading-edge throttle then recomputes the whole inventory from the cache
+ * (an isolated flip is seen at once; a burst costs one more pass, not one per event).
  */
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
@@ -17,6 +17,7 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { NodeCache } from '../kube/node-cache.ts';
 import { NodeWatcher, type NodeWatcherOptions, type WatcherEvent } from '../kube/node-watcher.ts';
+import { Throttle } from './throttle.ts';
 
 export interface ContextMonitorOptions {
   context: string;
@@ -48,7 +49,7 @@ export class ContextMonitor {
   #synced = false;
   #builtVersion = -1;
   #confirmed = false;
-  #timer: unknown = null;
+  readonly #throttle: Throttle;
 
   constructor(
     opts: ContextMonitorOptions,
@@ -62,6 +63,7 @@ export class ContextMonitor {
       clock: opts.clock,
     });
     this.#connection = this.#watcher.connection;
+    this.#throttle = new Throttle(opts.clock, opts.coalesceMs ?? 100, () => this.#recompute());
   }
 
   get context(): string {
@@ -84,8 +86,7 @@ export class ContextMonitor {
 
   stop(): void {
     this.#watcher.stop();
-    if (this.#timer !== null) this.#opts.clock.clearTimeout(this.#timer);
-    this.#timer = null;
+    this.#throttle.cancel();
   }
 
   /** Skip the backoff wait (the user pressed "retry", or the machine woke from sleep). */
@@ -127,15 +128,7 @@ export class ContextMonitor {
         return;
       }
     }
-    if (this.#cache.view.version !== this.#builtVersion) this.#schedule();
-  }
-
-  #schedule(): void {
-    if (this.#timer !== null) return;
-    this.#timer = this.#opts.clock.setTimeout(() => {
-      this.#timer = null;
-      this.#recompute();
-    }, this.#opts.coalesceMs ?? 100);
+    if (this.#cache.view.version !== this.#builtVersion) this.#throttle.request();
   }
 
   #recompute(): void {

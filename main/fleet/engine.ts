@@ -7,7 +7,7 @@ import type { SnoozeUntil } from '../../common/alerts.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
-import { evaluate, tick } from '../alerts/policy.ts';
+import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import {
   NO_SNOOZE,
@@ -19,6 +19,7 @@ import {
   systemOffset,
 } from '../alerts/snooze.ts';
 import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from '../alerts/types.ts';
+
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { contextFingerprint } from '../kube/fingerprint.ts';
@@ -26,6 +27,7 @@ import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { NodeWatcherOptions } from '../kube/node-watcher.ts';
 import { ContextMonitor } from './context-monitor.ts';
 import { fleetHealth } from './health.ts';
+import { Throttle } from './throttle.ts';
 
 export type EngineEvent =
   | { type: 'inventory'; context: string; inventory: GpuInventoryStatus; stale: boolean }
@@ -65,12 +67,15 @@ export class FleetEngine {
   #snooze: SnoozeState = NO_SNOOZE;
   #focused: string | null = null;
   #tickTimer: unknown = null;
-  #snapshotTimer: unknown = null;
+  readonly #snapshots: Throttle;
 
   constructor(opts: EngineOptions = {}) {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
     this.#rules = opts.rules ?? { ...DEFAULT_ALERT_RULES };
+    this.#snapshots = new Throttle(this.#clock, opts.snapshotMs ?? 50, () =>
+      this.#emit({ type: 'snapshot', snapshot: this.snapshot() }),
+    );
   }
 
   on(listener: (e: EngineEvent) => void): () => void {
@@ -89,6 +94,9 @@ export class FleetEngine {
       if (!next || contextFingerprint(next) !== entry.fingerprint) {
         entry.monitor.stop();
         this.#entries.delete(name);
+        // The next monitor may watch another cluster under the same name: comparing its nodes with the
+        // old cluster's would raise a false ready-drop. Its alert history starts afresh.
+        this.#policy = forgetContext(this.#policy, name);
       }
     }
     for (const ctx of contexts) {
@@ -178,8 +186,8 @@ export class FleetEngine {
     for (const { monitor } of this.#entries.values()) monitor.stop();
     this.#entries.clear();
     if (this.#tickTimer !== null) this.#clock.clearTimeout(this.#tickTimer);
-    if (this.#snapshotTimer !== null) this.#clock.clearTimeout(this.#snapshotTimer);
-    this.#tickTimer = this.#snapshotTimer = null;
+    this.#snapshots.cancel();
+    this.#tickTimer = null;
   }
 
   #emit(event: EngineEvent): void {
@@ -234,10 +242,6 @@ export class FleetEngine {
   }
 
   #scheduleSnapshot(): void {
-    if (this.#snapshotTimer !== null) return;
-    this.#snapshotTimer = this.#clock.setTimeout(() => {
-      this.#snapshotTimer = null;
-      this.#emit({ type: 'snapshot', snapshot: this.snapshot() });
-    }, this.#opts.snapshotMs ?? 50);
+    this.#snapshots.request();
   }
 }

@@ -16,7 +16,7 @@ export interface NodeWatcherOptions extends Partial<ConnectionThresholds> {
   clock?: Clock;
   random?: () => number;
   backoff?: Partial<BackoffOptions>;
-  /** LIST page size (limit). */
+  /** LIST page size (limit); default 100. */
   pageSize?: number;
   listTimeoutMs?: number;
   /** The server ends each watch after a random time in this range (seconds). */
