@@ -22,9 +22,13 @@ export function loadForCli(flags: TargetFlags, io: CliIo): LoadedKubeconfig {
     throw new CliError(`${load.message} Run 'gpu-fleet serve --demo' to try the built-in demo cluster.`);
   }
   for (const w of load.warnings) io.stderr.write(`warning: ${w.message}\n`);
-  for (const e of load.errors) io.stderr.write(`warning: ${e.message}\n`);
-  if (load.contexts.length === 0)
+  if (load.contexts.length === 0) {
+    // Nothing usable: the file's own problem is the one sentence, not a vague "no contexts".
+    const first = load.errors[0];
+    if (first) throw new CliError(first.message);
     throw new CliError(`the kubeconfig (${load.files.join(', ')}) defines no contexts`);
+  }
+  for (const e of load.errors) io.stderr.write(`warning: ${e.message}\n`);
   return load;
 }
 

@@ -37,13 +37,16 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
     cordoned: facts.unschedulable,
     capacity_gpus: res.capacityGpus,
     allocatable_gpus: res.allocatableGpus,
-    resources: res.resources,
+    resources: res.resources.length ? res.resources : NONE,
     mig,
     sharing,
     last_seen: gpu.product === null ? lastSeen : null,
-    problems,
+    problems: problems.length ? problems : NONE,
   };
 }
+
+/** Most entries have no problems (and many no resources): they share one frozen empty list. */
+const NONE = Object.freeze([]) as unknown as never[];
 
 /**
  * A product label with no schedulable GPU slot behind it: passthrough mode (the sandbox device

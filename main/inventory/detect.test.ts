@@ -58,7 +58,8 @@ describe('isGpuNode', () => {
   });
 
   it('takes hand-built facts that carry labels trimNode would drop', () => {
-    const f = facts({});
+    // trimNode shares one frozen empty label set between nodes; hand-built facts bring their own.
+    const f = { ...facts({}), labels: {} as Record<string, string> };
     f.labels['kubernetes.io/hostname'] = 'n';
     expect(isGpuNode(f)).toBe(false);
     f.labels['nvidia.com/gpu.present'] = ' TRUE ';

@@ -107,3 +107,33 @@ describe('trimNode', () => {
     expect(trimmed).toContain('NVIDIA-A100-SXM4-80GB');
   });
 });
+
+describe('trimNode keeps the cache small', () => {
+  it('keeps label values and reasons, and gives nodes without GPU labels or taints one shared empty set', () => {
+    // (String sharing through intern() is not observable from JS; npm run bench measures its effect.)
+    const raw = (name: string) =>
+      JSON.parse(
+        JSON.stringify({
+          metadata: {
+            name,
+            labels: { 'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3', 'kubernetes.io/os': 'linux' },
+          },
+          status: {
+            conditions: [
+              { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: 'PLEG is not healthy' },
+            ],
+          },
+        }),
+      ) as unknown;
+    const a = trimNode(raw('a'));
+    const b = trimNode(raw('b'));
+    expect(a?.labels['nvidia.com/gpu.product']).toBe('NVIDIA-H100-80GB-HBM3');
+    expect(b?.labels['nvidia.com/gpu.product']).toBe('NVIDIA-H100-80GB-HBM3');
+    expect(a?.ready.reason).toBe('KubeletNotReady');
+    const cpu1 = trimNode({ metadata: { name: 'c1', labels: { 'kubernetes.io/os': 'linux' } } });
+    const cpu2 = trimNode({ metadata: { name: 'c2' } });
+    expect(cpu1?.labels).toBe(cpu2?.labels);
+    expect(cpu1?.taints).toBe(cpu2?.taints);
+    expect(Object.isFrozen(cpu1?.labels)).toBe(true);
+  });
+});

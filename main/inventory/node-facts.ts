@@ -4,6 +4,7 @@
  * instead, well under 1 KB each, so a 5,000-node cluster costs a few MB.
  */
 import type { NodeReadiness } from '../../common/inventory.ts';
+import { intern } from './intern.ts';
 import { isInventoryLabel, RESOURCE_PREFIX } from './labels.ts';
 
 export interface NodeFacts {
@@ -49,43 +50,63 @@ function isNvidiaResource(key: string): boolean {
   return key.startsWith(RESOURCE_PREFIX);
 }
 
-/** Copies the string (or, leniently, numeric) values of the wanted keys. */
+/** Shared by every node that has none: most nodes of a large cluster carry no GPU labels or taints. */
+const NO_VALUES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_TAINTS: NodeFacts['taints'] = Object.freeze([]) as unknown as NodeFacts['taints'];
+
+/** Copies the string (or, leniently, numeric) values of the wanted keys, interned. */
 function pick(source: unknown, want: (key: string) => boolean): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!isObj(source)) return out;
+  if (!isObj(source)) return NO_VALUES;
+  let out: Record<string, string> | null = null;
   for (const [key, value] of Object.entries(source)) {
     if (!want(key)) continue;
-    if (typeof value === 'string') out[key] = value;
-    else if (typeof value === 'number' && Number.isFinite(value)) out[key] = String(value);
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number' && Number.isFinite(value)
+          ? String(value)
+          : null;
+    if (text === null) continue;
+    out ??= {};
+    out[intern(key)] = intern(text);
   }
-  return out;
+  return out ?? NO_VALUES;
 }
 
+const NO_READY_CONDITION: NodeFacts['ready'] = Object.freeze({
+  status: 'Unknown',
+  reason: null,
+  message: null,
+  since: null,
+});
+const internOrNull = (v: string | null): string | null => (v === null ? null : intern(v));
+
 function readyCondition(conditions: unknown): NodeFacts['ready'] {
-  const missing: NodeFacts['ready'] = { status: 'Unknown', reason: null, message: null, since: null };
-  if (!Array.isArray(conditions)) return missing;
+  if (!Array.isArray(conditions)) return NO_READY_CONDITION;
   // Last one wins should a broken API ever send two.
   const ready = conditions.filter((c): c is Obj => isObj(c) && c.type === 'Ready').at(-1);
-  if (ready === undefined) return missing;
+  if (ready === undefined) return NO_READY_CONDITION;
   const s = ready.status;
   const message = str(ready.message);
   return {
     status: s === 'True' || s === 'False' ? s : 'Unknown',
-    reason: str(ready.reason),
-    message: message !== null && message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
+    reason: internOrNull(str(ready.reason)),
+    message: internOrNull(
+      message !== null && message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
+    ),
     since: str(ready.lastTransitionTime),
   };
 }
 
 function taints(raw: unknown): NodeFacts['taints'] {
-  if (!Array.isArray(raw)) return [];
+  if (!Array.isArray(raw) || raw.length === 0) return NO_TAINTS;
   const out: NodeFacts['taints'] = [];
   for (const t of raw) {
     if (!isObj(t)) continue;
     const key = str(t.key);
     const effect = str(t.effect);
     if (key === null || effect === null) continue;
-    out.push({ key, value: str(t.value), effect });
+    out.push({ key: intern(key), value: internOrNull(str(t.value)), effect: intern(effect) });
   }
-  return out;
+  return out.length ? out : NO_TAINTS;
 }

@@ -54,8 +54,12 @@ export function readKubeconfigFile(file: string, platform: NodeJS.Platform = pro
   try {
     doc = parseYaml(text, { prettyErrors: true });
   } catch (err) {
-    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    return { ok: false, missing: false, message: `${file} is not valid YAML: ${msg}` };
+    // The first line of yaml's pretty error ends with ':' before a code excerpt; one sentence is enough.
+    const msg = (err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)).replace(
+      /:\s*$/,
+      '',
+    );
+    return { ok: false, missing: false, message: `${file} is not valid YAML: ${msg}.` };
   }
   if (doc === null || doc === undefined) doc = {};
   if (!isObj(doc))

@@ -54,6 +54,8 @@ describe('a malformed kubeconfig', () => {
       expect(stdout).toBe('');
       expect(stderr).toContain(file);
       expect(stderr).toMatch(m.words);
+      // One clear sentence: the file's problem, not a vague "defines no contexts" after it.
+      expect(stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: .* is not/)]);
     },
   );
 
