@@ -3,7 +3,7 @@
  * over real HTTPS. Prints a Markdown table (and notes) on stdout, progress on stderr, and writes the raw
  * figures to bench/results/latest.json. Asserts nothing.
  *
- *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6]
+ *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7]
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,7 @@ import { startSimHost } from './lib/sim-remote.ts';
 import { markdownTable, type Row } from './lib/table.ts';
 import { heapRow } from './rows/heap.ts';
 import { latencyRows } from './rows/latency.ts';
+import { rendererRows } from './rows/renderer.ts';
 import { scanRows } from './rows/scan.ts';
 import { syncRows } from './rows/sync.ts';
 import { trafficRows } from './rows/traffic.ts';
@@ -22,7 +23,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6').split(',').map((s) => s.trim()));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
 const started = performance.now();
 const log = (s: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`);
@@ -86,8 +87,8 @@ if (only.has('2')) {
   }
 }
 
-if (only.has('5'))
-  await section('5', async () => {
+if (only.has('5') || only.has('7'))
+  await section('5, 7', async () => {
     if (!fs.existsSync(RENDERER)) {
       log('building the renderer (npm run build:renderer) for browser mode');
       const r = spawnSync(process.execPath, ['scripts/forge-vite-build.mjs', 'renderer'], {
@@ -96,7 +97,8 @@ if (only.has('5'))
       });
       if (r.status !== 0) throw new Error('the renderer build failed');
     }
-    rows.push(...(await latencyRows(log)));
+    if (only.has('5')) rows.push(...(await latencyRows(log)));
+    if (only.has('7')) rows.push(...(await rendererRows(log)));
   });
 
 rows.sort((x, y) => x.id.localeCompare(y.id, 'en', { numeric: true }));
