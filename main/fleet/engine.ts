@@ -67,6 +67,8 @@ export class FleetEngine {
   #snooze: SnoozeState = NO_SNOOZE;
   #focused: string | null = null;
   #tickTimer: unknown = null;
+  #policyTimer: unknown = null;
+  readonly #pendingPolicy = new Map<string, ContextMonitor>();
   readonly #snapshots: Throttle;
 
   constructor(opts: EngineOptions = {}) {
@@ -187,7 +189,9 @@ export class FleetEngine {
     this.#entries.clear();
     if (this.#tickTimer !== null) this.#clock.clearTimeout(this.#tickTimer);
     this.#snapshots.cancel();
-    this.#tickTimer = null;
+    if (this.#policyTimer !== null) this.#clock.clearTimeout(this.#policyTimer);
+    this.#pendingPolicy.clear();
+    this.#tickTimer = this.#policyTimer = null;
   }
 
   #emit(event: EngineEvent): void {
@@ -205,21 +209,33 @@ export class FleetEngine {
     } else if (change === 'connection') {
       this.#emit({ type: 'connection', context: monitor.context, state: monitor.connection });
     }
-    const phase = monitor.connection.phase;
-    const reachable = phase === 'live' || phase === 'connecting';
-    const result = evaluate(
-      this.#policy,
-      {
-        at: this.#clock.now(),
-        context: monitor.context,
-        reachable,
-        inventory: monitor.synced ? monitor.inventory : null,
-      },
-      this.#rules,
-      this.#snooze,
-    );
-    this.#afterPolicy(result.state, result.alerts, result.nextCheckAt);
+    // The alert policy runs in a task of its own: after a 5,000-node relist, building the inventory and
+    // judging every node in one go would hold the event loop (and the tray) for too long.
+    this.#pendingPolicy.set(monitor.context, monitor);
+    this.#policyTimer ??= this.#clock.setTimeout(() => this.#runPolicy(), 0);
     this.#scheduleSnapshot();
+  }
+
+  #runPolicy(): void {
+    this.#policyTimer = null;
+    const monitors = [...this.#pendingPolicy.values()];
+    this.#pendingPolicy.clear();
+    for (const monitor of monitors) {
+      if (this.#entries.get(monitor.context)?.monitor !== monitor) continue; // replaced or stopped meanwhile
+      const phase = monitor.connection.phase;
+      const result = evaluate(
+        this.#policy,
+        {
+          at: this.#clock.now(),
+          context: monitor.context,
+          reachable: phase === 'live' || phase === 'connecting',
+          inventory: monitor.synced ? monitor.inventory : null,
+        },
+        this.#rules,
+        this.#snooze,
+      );
+      this.#afterPolicy(result.state, result.alerts, result.nextCheckAt);
+    }
   }
 
   #runTick(): void {
