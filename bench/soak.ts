@@ -11,7 +11,7 @@ import type { ConnectionPhase } from '../common/connection.ts';
 import { DEFAULT_ALERT_RULES } from '../main/alerts/rules.ts';
 import { syncEngine } from './lib/engine-sync.ts';
 import { startSimHost } from './lib/sim-remote.ts';
-import { ms } from './lib/stats.ts';
+import { linearFit, ms } from './lib/stats.ts';
 import { HeapSampler } from './soak/heap-sampler.ts';
 import { injectUntil, prng, readyGpuNodes } from './soak/inject.ts';
 import { type Injected, judge, type SeenAlert } from './soak/truth.ts';
@@ -44,6 +44,17 @@ engine.on((e) => {
 });
 const sampler = new HeapSampler();
 sampler.start(5000);
+// The simulators' own memory, to show the API server side stays bounded under the same watch soak.
+const simSamples: { t: number; heapUsed: number }[] = [];
+const simT0 = performance.now();
+const simTimer = setInterval(() => {
+  void host.sims[0]
+    ?.control('memoryUsage')
+    .then((m) =>
+      simSamples.push({ t: performance.now() - simT0, heapUsed: (m as { heapUsed: number }).heapUsed }),
+    )
+    .catch(() => undefined);
+}, 10_000);
 const events: Injected[] = [];
 const endAt = Date.now() + minutes * 60_000;
 const timing = { holdDownMs, gapMs: holdDownMs + 1000 };
@@ -55,12 +66,18 @@ const flips = await Promise.all(
 // Whatever the last events owe (a held-down drop, a recovery) is due well within this.
 await new Promise((r) => setTimeout(r, holdDownMs + 3000));
 const stall = sampler.stop();
+clearInterval(simTimer);
 engine.stop();
 await host.close();
 
 const warmupMs = Math.min(60_000, Math.max(30_000, minutes * 60_000 * 0.2));
 const heap = sampler.slopeMbPerMin(warmupMs);
 const verdict = judge(events, alerts);
+const simKept = simSamples.filter((x) => x.t >= warmupMs);
+const simFit = linearFit(
+  simKept.map((x) => x.t / 60_000),
+  simKept.map((x) => x.heapUsed / 2 ** 20),
+);
 const count = (k: Injected['kind']) => events.filter((e) => e.kind === k).length;
 const lines = [
   `Soak: ${minutes} min, 3 contexts × ${NODES} nodes, seed ${seed}, hold-down ${holdDownMs} ms`,
@@ -68,6 +85,7 @@ const lines = [
   `Alerts: ${verdict.seen} raised, ${verdict.expected} expected — ${verdict.ok ? 'every alert matched the ground truth' : `${verdict.mismatches.length} MISMATCHES`}`,
   ...verdict.mismatches.slice(0, 20).map((m) => `  - ${m}`),
   `Heap slope after ${warmupMs / 1000} s warm-up: ${heap.slope >= 0 ? '+' : ''}${heap.slope.toFixed(3)} MB/min over ${heap.samples} samples (${heap.first.toFixed(1)} → ${heap.last.toFixed(1)} MB retained)`,
+  `Simulators (3 × large:5000, one process): heap slope ${simFit.slope >= 0 ? '+' : ''}${simFit.slope.toFixed(3)} MB/min over ${simKept.length} samples (${((simKept[0]?.heapUsed ?? Number.NaN) / 2 ** 20).toFixed(0)} → ${((simKept.at(-1)?.heapUsed ?? Number.NaN) / 2 ** 20).toFixed(0)} MB)`,
   `Longest event-loop stall: ${ms(stall.maxMs)} (${ms(stall.cpuMs)} on our CPU); connection phases seen after sync: ${[...phases].join(', ') || 'none (stayed live)'}`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
@@ -79,6 +97,7 @@ const result = {
   seed,
   holdDownMs,
   heap,
+  simHeap: { slope: simFit.slope, samples: simKept.length },
   stall,
   verdict,
   events,

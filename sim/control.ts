@@ -26,6 +26,8 @@ export interface SimControl {
   failNext(count: number, status: number): void;
   requestLog(): { method: string; path: string; status: number; bytes: number; user: string }[];
   resetRequestLog(): void;
+  /** The simulator process's memory (after a full GC when started with --expose-gc), for soaks. */
+  memoryUsage(): { heapUsed: number; rss: number };
 }
 
 function patchMap(base: Json | undefined, changes: Record<string, string | null>): JsonObject {
@@ -84,6 +86,11 @@ export function makeControl(core: Core, server: () => SimServer, restart: () => 
       core.remove(def, mustGet(name));
     },
     listNodeNames: () => core.store.list('/nodes').map((n) => String(n.metadata.name)),
+    memoryUsage: () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      const { heapUsed, rss } = process.memoryUsage();
+      return { heapUsed, rss };
+    },
     restart,
     compact: () => core.store.compact(),
     stallWatches: (stalled) => {

@@ -93,7 +93,7 @@ export async function startSimHost(opts: Omit<SimHostArgs, 'dir'>): Promise<SimH
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-bench-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', HOST_ENTRY, JSON.stringify({ ...opts, dir })],
+    ['--expose-gc', '--import', 'tsx', HOST_ENTRY, JSON.stringify({ ...opts, dir })],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const line = await new Promise<string>((resolve, reject) => {
