@@ -42,6 +42,7 @@ describe('AppCore', () => {
     const c = makeCore();
     await until(() => c.engine.snapshot().contexts[0]?.inventory?.total_gpu_nodes === 4);
     expect(c.engine.snapshot().contexts.map((x) => x.context)).toEqual(['sim-admin']);
+    expect((await c.handlers['settings:get']()).monitoredContexts).toEqual(['sim-admin']);
     const list = await c.handlers['contexts:set-monitored'](['sim-readonly', 'sim-admin']);
     expect(list.filter((x) => x.monitored).map((x) => x.name)).toEqual(['sim-admin', 'sim-readonly']);
     expect(c.settings.get('contexts')).toEqual(['sim-readonly', 'sim-admin']);
@@ -81,6 +82,7 @@ describe('AppCore', () => {
     await c.handlers['contexts:set-monitored'](['sim-admin', 'renamed']);
     await until(() => c.engine.snapshot().contexts[0]?.inventory !== null);
     expect(c.notices()).toContain('The monitored context "renamed" is no longer in your kubeconfig.');
+    expect((await c.handlers['settings:get']()).monitoredContexts).toEqual(['sim-admin', 'renamed']);
     const doc = parse(fs.readFileSync(env.kubeconfigPath, 'utf8')) as { contexts: { name: string }[] };
     for (const entry of doc.contexts) if (entry.name === 'sim-readonly') entry.name = 'renamed';
     fs.writeFileSync(env.kubeconfigPath, stringify(doc), { mode: 0o600 });

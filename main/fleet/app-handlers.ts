@@ -6,6 +6,17 @@ import type { InvokeHandlers } from './host.ts';
 import { fromViewPatch, toSettingsView } from './settings-view.ts';
 
 export function createHandlers(core: AppCore): InvokeHandlers {
+  // With nothing saved, the current context is monitored: the window shows that, not an empty choice.
+  // Saved names the kubeconfig no longer has stay in the list (a notice says so), so a save keeps them.
+  const view = (s: Parameters<typeof toSettingsView>[0]) => {
+    const listed = core.contextList();
+    const known = new Set(listed.map((c) => c.name));
+    const effective = listed.filter((c) => c.monitored).map((c) => c.name);
+    return {
+      ...toSettingsView(s),
+      monitoredContexts: [...effective, ...s.contexts.filter((n) => !known.has(n))],
+    };
+  };
   const update = (patch: Parameters<typeof core.settings.update>[0]) => {
     try {
       return core.settings.update(patch);
@@ -42,7 +53,7 @@ export function createHandlers(core: AppCore): InvokeHandlers {
       return core.engine.snapshot();
     },
     'writeback:install': (context) => core.installCrd(context),
-    'settings:get': () => toSettingsView(core.settings.all()),
+    'settings:get': () => view(core.settings.all()),
     'settings:update': (patch) => {
       const groupProblem = patch.crdGroup === undefined ? null : validateGroup(patch.crdGroup);
       if (groupProblem) throw new Error(groupProblem);
@@ -51,7 +62,7 @@ export function createHandlers(core: AppCore): InvokeHandlers {
       if (patch.monitoredContexts) core.applyContexts();
       else if (patch.writeBack || patch.crdGroup !== undefined || patch.configMapNamespace !== undefined)
         core.applyWriteback();
-      return toSettingsView(saved);
+      return view(saved);
     },
     'app:info': () => core.info(),
   };
