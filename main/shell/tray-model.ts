@@ -41,7 +41,8 @@ export function contextLine(ctx: ContextSnapshot): string {
       : `${ctx.context} — ${phase}`;
   }
   if (!inv) return `${ctx.context} — ${phase}`;
-  return `${ctx.context} — ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs`;
+  const gpus = `${inv.total_gpus} GPU${inv.total_gpus === 1 ? '' : 's'}`;
+  return `${ctx.context} — ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${gpus}`;
 }
 
 export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {

@@ -58,7 +58,7 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
     tray()
       ?.menu.slice(0, 2)
       .map((i) => i.label),
-  ).toEqual(['sim-admin — 3/4 ready GPU nodes, 1 GPUs', 'sim-readonly — 3/4 ready GPU nodes, 1 GPUs']);
+  ).toEqual(['sim-admin — 3/4 ready GPU nodes, 1 GPU', 'sim-readonly — 3/4 ready GPU nodes, 1 GPU']);
 
   const readonly = double.notifications.find((n) => n.options.title.startsWith('sim-readonly'));
   readonly?.emit('click');
