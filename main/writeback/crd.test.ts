@@ -85,10 +85,21 @@ describe('status apply body', () => {
       total_gpu_nodes: 1,
       ready_gpu_nodes: 0,
       total_gpus: 0,
-      nodes: [{ name: 'nuc2', ready: false, product: null, count: 0, memory: null, workload: 'vm-passthrough' }],
+      nodes: [
+        { name: 'nuc2', ready: false, product: null, count: 0, memory: null, workload: 'vm-passthrough' },
+      ],
     });
-    expect(body).toMatchObject({ apiVersion: 'gpufleet.io/v1', kind: 'GpuInventory', metadata: { name: 'cluster' } });
+    expect(body).toMatchObject({
+      apiVersion: 'gpufleet.io/v1',
+      kind: 'GpuInventory',
+      metadata: { name: 'cluster' },
+    });
     expect(JSON.stringify(body)).not.toContain('null');
-    expect((body.status as { nodes: object[] }).nodes[0]).toEqual({ name: 'nuc2', ready: false, count: 0, workload: 'vm-passthrough' });
+    expect((body.status as { nodes: object[] }).nodes[0]).toEqual({
+      name: 'nuc2',
+      ready: false,
+      count: 0,
+      workload: 'vm-passthrough',
+    });
   });
 });
