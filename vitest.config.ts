@@ -11,6 +11,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['main/**/*.test.ts', 'common/**/*.test.ts', 'sim/**/*.test.ts', 'test/**/*.test.ts'],
+          // The Chromium suites have a project of their own (they need the built renderer).
+          exclude: ['**/node_modules/**', 'test/e2e/**'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
