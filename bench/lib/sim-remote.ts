@@ -10,15 +10,11 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { findContext, loadKubeconfig } from '../../main/kube/kubeconfig.ts';
 import type { ResolvedContext } from '../../main/kube/kubeconfig-types.ts';
+import type { LogEntry } from '../../sim/server.ts';
 import type { HostedSim, SimHostArgs } from './sim-host.ts';
 
-export interface LogEntry {
-  method: string;
-  path: string;
-  status: number;
-  bytes: number;
-  user: string;
-}
+/** The simulator's own request-log entry type (sim/server.ts), as the control endpoint returns it. */
+export type { LogEntry };
 
 export class RemoteSim {
   readonly #agent: https.Agent;
