@@ -130,15 +130,26 @@ describe('AppCore', () => {
     expect(c.engine.snapshot().contexts[0]?.writeback.message).toMatch(/gpuinventories\.gpufleet\.io/);
     expect(await c.handlers['writeback:install']('sim-admin')).toEqual({ crd: 'created', object: 'created' });
     env.sim.control.setNodeReady('nuc1', 'True');
-    await until(() => c.engine.snapshot().contexts[0]?.writeback.writes === 2, 10_000);
+    // The status writer retries the failed write on its backoff (5 s first), so poll the cluster itself.
     const client = new ContextClient(env.context());
-    const cr = (await client.getJson(
-      '/apis/gpufleet.io/v1/gpuinventories/cluster',
-      'reading the inventory',
-    )) as {
-      status: { ready_gpu_nodes: number; total_gpu_nodes: number };
+    const readyInCluster = async () => {
+      const cr = (await client.getJson(
+        '/apis/gpufleet.io/v1/gpuinventories/cluster',
+        'reading the inventory',
+      )) as {
+        status?: { ready_gpu_nodes?: number; total_gpu_nodes?: number };
+      };
+      return cr.status;
     };
-    client.close();
-    expect(cr.status).toMatchObject({ ready_gpu_nodes: 1, total_gpu_nodes: 4 });
+    try {
+      for (let t = 0; t < 20_000; t += 100) {
+        if ((await readyInCluster())?.ready_gpu_nodes === 1) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await readyInCluster()).toMatchObject({ ready_gpu_nodes: 1, total_gpu_nodes: 4 });
+      await until(() => c.engine.snapshot().contexts[0]?.writeback.phase === 'idle');
+    } finally {
+      client.close();
+    }
   });
 });
