@@ -5,7 +5,7 @@ import type { Core } from './core.ts';
 import { serveDiscovery } from './discovery.ts';
 import { apiError, methodNotAllowed, unknownResource } from './errors.ts';
 import type { Ctx } from './http.ts';
-import { sendBytes, sendJson, sendText404 } from './http.ts';
+import { sendBytes, sendText404 } from './http.ts';
 import { create, remove, update } from './mutate.ts';
 import { patch } from './patching.ts';
 import { getOne, list } from './read.ts';
@@ -150,13 +150,4 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
         {},
       );
   }
-}
-
-export function sendError(
-  ctx: Ctx,
-  code: number,
-  body: Record<string, unknown>,
-  headers: Record<string, string>,
-): void {
-  sendJson(ctx, code, body as never, headers);
 }

@@ -28,9 +28,6 @@ export class ApiError extends Error {
   }
 }
 
-/** A text/plain "404 page not found" (unknown group or path). */
-export class TextNotFound extends Error {}
-
 export function statusBody(
   code: number,
   message: string,

@@ -1,10 +1,6 @@
-// Small JSON helpers: deep equality, cloning, key sorting and path access.
+// Small JSON helpers: deep equality, key sorting and path access.
 import type { Json, JsonObject } from './types.ts';
 import { isObj } from './types.ts';
-
-export function clone<T extends Json>(v: T): T {
-  return structuredClone(v);
-}
 
 export function deepEqual(a: Json | undefined, b: Json | undefined): boolean {
   if (a === b) return true;

@@ -4,7 +4,7 @@ import { createDefaults, validateMeta } from './admission.ts';
 import { serverSideApply } from './apply.ts';
 import type { Core } from './core.ts';
 import { rootSchema, typedPatchError } from './crschema.ts';
-import { apiError, badRequest, notFound, optionsInvalid } from './errors.ts';
+import { apiError, badRequest, notFound, optionsInvalid, unsupportedPatch } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { readBody, sendJson } from './http.ts';
 import { listKeysFor } from './listtypes.ts';
@@ -43,7 +43,7 @@ export async function patch(
   ];
   if (def.builtin) known.push('application/strategic-merge-patch+json');
   if (!known.includes(type)) {
-    if (def.builtin) throw apiError(415, '415: Unsupported Media Type', 'UnsupportedMediaType', {});
+    if (def.builtin) throw unsupportedPatch();
     throw apiError(
       415,
       `the body of the request was in an unknown format - accepted media types include: ${CR_TYPES}`,

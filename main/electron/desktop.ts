@@ -5,8 +5,7 @@
 import path from 'node:path';
 import { app, shell } from 'electron';
 import { AppCore } from '../fleet/app-core.ts';
-import { type Demo, startDemo } from '../fleet/demo.ts';
-import { loadKubeconfig } from '../kube/kubeconfig.ts';
+import { demoIfWanted } from '../fleet/demo.ts';
 import { logEngine } from '../log/engine-log.ts';
 import { Logger } from '../log/logger.ts';
 import { RotatingFileSink } from '../log/rotating-file.ts';
@@ -34,11 +33,8 @@ export async function runDesktop(): Promise<void> {
   for (const n of settings.notices) logger.warn('settings', { notice: n.message });
 
   // No kubeconfig at all: the built-in demo cluster, so the app shows something useful at once.
-  let demo: Demo | null = null;
-  if (loadKubeconfig({ env: process.env }).kind === 'none') {
-    logger.info('no kubeconfig found: starting the demo cluster');
-    demo = await startDemo();
-  }
+  const demo = (await demoIfWanted(false, { env: process.env }))?.demo ?? null;
+  if (demo) logger.info('no kubeconfig found: started the demo cluster');
   const core = new AppCore({
     settings: demo ? openSettings({ cwd: demo.settingsDir }) : settings,
     kubeconfig: { explicitPath: demo?.kubeconfigPath ?? null, env: process.env },

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type RunningSim, startSim } from '../../sim/index.ts';
+import { type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
 
 export interface Demo {
   sim: RunningSim;
@@ -28,4 +29,19 @@ export async function startDemo(scenario = 'homelab'): Promise<Demo> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export type DemoReason = 'asked' | 'no-kubeconfig';
+
+/**
+ * The demo when the user asked for it, or when no kubeconfig exists at all (so the app shows
+ * something useful at once); null when the user's own clusters are there to monitor.
+ */
+export async function demoIfWanted(
+  asked: boolean,
+  kubeconfig: KubeconfigLocateOptions,
+): Promise<{ demo: Demo; reason: DemoReason } | null> {
+  if (asked) return { demo: await startDemo(), reason: 'asked' };
+  if (loadKubeconfig(kubeconfig).kind === 'none') return { demo: await startDemo(), reason: 'no-kubeconfig' };
+  return null;
 }

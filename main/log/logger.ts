@@ -53,5 +53,3 @@ export class Logger {
     }
   }
 }
-
-export const silentLogger = new Logger({ write: () => undefined }, 'error');

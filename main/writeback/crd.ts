@@ -82,5 +82,3 @@ export function buildCrd(group: string = DEFAULT_CRD_GROUP) {
     },
   };
 }
-
-export type GpuInventoryCrd = ReturnType<typeof buildCrd>;

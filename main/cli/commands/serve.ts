@@ -1,8 +1,7 @@
 /** `gpu-fleet serve`: the app's window in a browser, on 127.0.0.1 only, with the engine behind it. */
 import { fileURLToPath } from 'node:url';
 import { AppCore } from '../../fleet/app-core.ts';
-import { type Demo, startDemo } from '../../fleet/demo.ts';
-import { loadKubeconfig } from '../../kube/kubeconfig.ts';
+import { type Demo, demoIfWanted } from '../../fleet/demo.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { startWebBridge, type WebBridge } from '../../web/server.ts';
@@ -30,13 +29,10 @@ export async function startServe(
   },
   say: (line: string) => void,
 ): Promise<Served> {
-  let demo: Demo | null = null;
-  let useDemo = opts.demo;
-  if (!useDemo && loadKubeconfig({ explicitPath: opts.kubeconfig ?? null, env: opts.env }).kind === 'none') {
+  const chosen = await demoIfWanted(opts.demo, { explicitPath: opts.kubeconfig ?? null, env: opts.env });
+  if (chosen?.reason === 'no-kubeconfig')
     say('No kubeconfig found: starting the built-in demo cluster (homelab).');
-    useDemo = true;
-  }
-  if (useDemo) demo = await startDemo();
+  const demo: Demo | null = chosen?.demo ?? null;
   const settings = openSettings({ cwd: demo ? demo.settingsDir : defaultConfigDir(opts.env) });
   const core = new AppCore({
     settings,
