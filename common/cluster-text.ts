@@ -9,9 +9,11 @@
 export const CLUSTER_TEXT_MAX = 300;
 
 // ESC-introduced sequences: CSI (ESC [ … final), OSC (ESC ] … BEL or ST), and two-character escapes.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this file's job
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
 // C0 and C1 controls, DEL, and the Unicode line/paragraph separators and bidi overrides that can forge or
 // reorder what a reader sees.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this file's job
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
 
 /**
