@@ -1,0 +1,85 @@
+/**
+ * The detail of one node, fetched on demand when the user opens it (window panel, `gpu-fleet describe`):
+ * why it is (not) ready, its GPU facts, recent events and the GPU pods on it. Plain serializable data with
+ * no credentials; every string that came from the cluster has passed `clusterText()` before it lands here.
+ * Field names of `conditions`, `taints`, `events` and `pods` are the CLI's `describe -o json` contract.
+ */
+import type { GpuNodeEntry } from './inventory.ts';
+
+export interface NodeConditionView {
+  type: string;
+  /** 'True' | 'False' | 'Unknown' as the API says; anything else is shown as it came, capped. */
+  status: string;
+  reason: string | null;
+  message: string | null;
+  /** lastTransitionTime, RFC 3339, or null. */
+  since: string | null;
+  /** lastHeartbeatTime, RFC 3339, or null. */
+  heartbeat: string | null;
+  /** True when this condition says something is wrong (Ready≠True, or a pressure/problem condition True). */
+  problem: boolean;
+}
+
+export interface NodeTaintView {
+  key: string;
+  value: string | null;
+  effect: string;
+}
+
+export interface NodeEventView {
+  /** 'Normal' | 'Warning' */
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  /** RFC 3339 of the last occurrence, or null. */
+  last: string | null;
+  /** Which component reported it (kubelet, node-controller…), or null. */
+  source: string | null;
+}
+
+export interface GpuPodView {
+  namespace: string;
+  name: string;
+  phase: string;
+  /** GPUs requested (sum over containers of every `nvidia.com/*` GPU resource limit/request). */
+  gpus: number;
+}
+
+export interface NodeSystemView {
+  kubeletVersion: string | null;
+  osImage: string | null;
+  kernelVersion: string | null;
+  containerRuntime: string | null;
+  architecture: string | null;
+}
+
+/** GPU facts read from the node's labels beyond the inventory entry (driver, CUDA, MIG config…). */
+export interface NodeGpuFacts {
+  family: string | null;
+  driver: string | null;
+  cuda: string | null;
+  migConfig: string | null;
+  migState: string | null;
+  /** Age of `nvidia.com/gfd.timestamp` in seconds when the label is present and parses. */
+  gfdAgeSeconds: number | null;
+}
+
+export interface NodeDetail {
+  context: string;
+  name: string;
+  /** RFC 3339 time the detail was read. */
+  fetchedAt: string;
+  /** Null when the node is not a GPU node. */
+  gpu: GpuNodeEntry | null;
+  gpuFacts: NodeGpuFacts;
+  conditions: NodeConditionView[];
+  taints: NodeTaintView[];
+  unschedulable: boolean;
+  system: NodeSystemView;
+  /** Newest first, capped. */
+  events: NodeEventView[];
+  pods: GpuPodView[];
+  /** Parts that could not be read, one sentence each (e.g. "events: forbidden"), so the rest still shows. */
+  partial: string[];
+}
