@@ -144,7 +144,13 @@ describe('watch error policy: ERROR events of other codes', () => {
       ['reconnecting', 'unreachable'],
       /failed while watching nodes/,
     ],
-    ['429 TooManyRequests', 429, 'TooManyRequests', ['reconnecting', 'unreachable'], /The API server is busy/],
+    [
+      '429 TooManyRequests',
+      429,
+      'TooManyRequests',
+      ['reconnecting', 'unreachable'],
+      /The API server is busy/,
+    ],
     ['403 Forbidden', 403, 'Forbidden', ['forbidden'], /Not allowed watching nodes/],
     ['a code that is not a number', 'boom', 'Weird', ['reconnecting', 'unreachable'], /watching nodes/],
   ])('%s: watches bounded, no relist, a named phase', async (_, code, reason, phases, message) => {
