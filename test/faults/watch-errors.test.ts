@@ -9,7 +9,7 @@ import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { ConnectionPhase } from '../../common/connection.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
-import { MAX_LIST_PAGES } from '../../main/kube/node-list.ts';
+import { MAX_LIST_ITEMS, MAX_LIST_PAGES } from '../../main/kube/node-list.ts';
 import { NodeWatcher } from '../../main/kube/node-watcher.ts';
 import { MAX_WATCH_LINE_BYTES } from '../../main/kube/stream-request.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
@@ -218,6 +218,19 @@ describe('watch error policy: paging that never ends', () => {
     );
   }, 90_000);
 
+  it(`more than ${MAX_LIST_ITEMS} items end the list with a named error`, async () => {
+    let n = 0;
+    const items = Array.from({ length: 1000 }, () => ({}));
+    const r = await start({ list: (res, req) => sendJson(page(`i${n++}`, items))(res, req) });
+    await r.rec.waitFor(() => r.rec.states.some((s) => s.message !== null), 'the item cap', 30_000);
+    expect(r.lists()).toBe(MAX_LIST_ITEMS / 1000 + 1);
+    expectNamed(
+      r,
+      ['connecting', 'reconnecting', 'unreachable'],
+      /listed more than 100000 nodes; stopped listing/,
+    );
+  });
+
   it('a list that outlasts the deadline (virtual time) ends with a named error', async () => {
     let n = 0;
     let clock: ManualClock | null = null;
@@ -280,6 +293,23 @@ describe('watch error policy: broken watch lines', () => {
     expect(r.watches()).toBeLessThanOrEqual(PER_MINUTE);
     expectNamed(r, ['reconnecting', 'unreachable'], /closed the watch at once/);
     neverLiveAfterFailure(r.rec);
+  });
+
+  it('after a failure, a reopened watch that stays quiet is shown live again after a while', async () => {
+    let n = 0;
+    const r = await start({
+      list: sendJson(LIST),
+      watch: (res, req) =>
+        n++ === 0 ? sendJson(status(500, 'InternalError'), 500)(res, req) : watchLines([])(res, req),
+    });
+    // The retry opens at 0.6 s; an open alone does not prove much after a failure…
+    await r.run(4000);
+    expect(r.watches()).toBe(2);
+    expect(r.rec.phase).toBe('connecting');
+    // …but a watch that has held for LIVE_AFTER_MS (5 s) is live.
+    await r.run(2000);
+    expect(r.rec.phases).toEqual(['connecting', 'connecting', 'live']);
+    expect(r.rec.states.at(-1)?.message).toBeNull();
   });
 
   it('a watch that stays silent is restarted by the stall timer on the virtual clock', async () => {
