@@ -70,9 +70,13 @@ function isNvidiaResource(key: string): boolean {
 const NO_VALUES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_TAINTS: NodeFacts['taints'] = Object.freeze([]) as unknown as NodeFacts['taints'];
 
-/** The value cut to `max` characters, marked with "…" when cut. */
+/**
+ * The value cut to `max` characters, marked with "…" when cut. The cut is copied character by character:
+ * a V8 slice of a long string keeps the whole original alive, and the original may be a megabyte.
+ */
 function capped(value: string, max: number): string {
-  return value.length > max ? `${value.slice(0, max)}…` : value;
+  if (value.length <= max) return value;
+  return `${Array.from(value.slice(0, max)).join('')}…`;
 }
 
 /** Copies the string (or, leniently, numeric) values of the wanted keys, capped and interned. */
