@@ -289,7 +289,7 @@ cases.push(
     node: { labels: { 'nvidia.com/gpu.memory': 'm'.repeat(500) } },
     expect: { memory: null },
     problems: [
-      `label nvidia.com/gpu.memory="${'m'.repeat(64)}…" is not a whole number; memory shown as unknown`,
+      `label nvidia.com/gpu.memory="${'m'.repeat(63)}…" is not a whole number; memory shown as unknown`,
     ],
   },
 );

@@ -92,9 +92,11 @@ describe('trimNode', () => {
     });
   });
 
-  it('cuts a long kubelet message to one readable line', () => {
+  it('cuts a long kubelet message to one readable line (clusterText: 300 characters, no controls)', () => {
     const facts = trimNode(rawNode({ name: 'n', ready: 'False', message: 'x'.repeat(5000) }));
-    expect(facts?.ready.message).toBe(`${'x'.repeat(256)}…`);
+    expect(facts?.ready.message).toBe(`${'x'.repeat(299)}…`);
+    const forged = trimNode(rawNode({ name: 'n', ready: 'False', message: 'ok\u001b[2J\nfake line' }));
+    expect(forged?.ready.message).toBe('ok fake line');
   });
 
   it('trims a realistic ~14 KB GPU node to well under 1 KB', () => {

@@ -1,6 +1,7 @@
 /** `gpu-fleet scan`: one pass — connect, list nodes, print the inventory — per chosen context. */
 import type { GpuInventoryStatus } from '../../../common/inventory.ts';
 import { buildInventory, formatInventoryTable, trimNode } from '../../inventory/index.ts';
+import { systemClock } from '../../kube/clock.ts';
 import { ContextClient } from '../../kube/context-client.ts';
 import { toKubeError } from '../../kube/error-classify.ts';
 import type { ResolvedContext } from '../../kube/kubeconfig-types.ts';
@@ -23,7 +24,12 @@ export async function scanContext(
   let client: ContextClient | null = null;
   try {
     client = new ContextClient(ctx);
-    const listed = await listNodes(client, trimNode, 500, LIST_TIMEOUT_MS, () => false);
+    const listed = await listNodes(client, trimNode, {
+      pageSize: 500,
+      requestTimeoutMs: LIST_TIMEOUT_MS,
+      clock: systemClock,
+      isCancelled: () => false,
+    });
     if (!listed) throw new Error('the node list was cancelled');
     return {
       context: ctx.name,
