@@ -9,6 +9,7 @@ import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.
 import {
   appendHistory,
   buildInventory,
+  forgetLabels,
   rememberAllLabels,
   retainLabels,
   withObservedAt,
@@ -119,6 +120,9 @@ export class ContextMonitor {
       return;
     }
     this.#cache.apply(event);
+    // A deleted node's last-seen labels go with it: a node re-created under the same name is another
+    // machine, and must not show the old one's GPUs while it waits for its own labels.
+    if (event.type === 'delete') this.#lastSeen = forgetLabels(this.#lastSeen, event.name);
     if (event.type === 'replace') {
       this.#synced = true;
       this.#lastSeen = retainLabels(this.#lastSeen, new Set(event.nodes.map((n) => n.name)));
