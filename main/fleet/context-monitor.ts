@@ -6,6 +6,7 @@
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
+import { displayServerUrl } from '../../common/server-url.ts';
 import {
   appendHistory,
   buildInventory,
@@ -51,12 +52,15 @@ export class ContextMonitor {
   #builtVersion = -1;
   #confirmed = false;
   readonly #throttle: Throttle;
+  /** The server address as the window may show it: no userinfo, no query (common/server-url.ts). */
+  readonly #shownServer: string | null;
 
   constructor(
     opts: ContextMonitorOptions,
     private readonly onChange: (change: MonitorChange, monitor: ContextMonitor) => void,
   ) {
     this.#opts = opts;
+    this.#shownServer = opts.server === null ? null : displayServerUrl(opts.server);
     this.#inventory = opts.lastKnown?.inventory ?? null;
     this.#history = opts.lastKnown?.history ? [...opts.lastKnown.history] : [];
     this.#watcher = new NodeWatcher(opts.makeClient, (event) => this.#onWatcher(event), {
@@ -102,7 +106,7 @@ export class ContextMonitor {
   snapshot(): ContextSnapshot {
     return {
       context: this.#opts.context,
-      server: this.#opts.server,
+      server: this.#shownServer,
       connection: this.#connection,
       inventory: this.#inventory,
       // Stale: last-known from an earlier run, or the cluster stopped answering. Right after the first

@@ -94,7 +94,21 @@ describe('trimNode', () => {
 
   it('cuts a long kubelet message to one readable line', () => {
     const facts = trimNode(rawNode({ name: 'n', ready: 'False', message: 'x'.repeat(5000) }));
-    expect(facts?.ready.message).toBe(`${'x'.repeat(256)}…`);
+    expect(facts?.ready.message).toBe(`${'x'.repeat(299)}…`);
+  });
+
+  it('passes condition text through the text gate: no escapes, one line, reason capped', () => {
+    const facts = trimNode(
+      rawNode({
+        name: 'n',
+        ready: 'False',
+        reason: `Kubelet\u001b[2J${'R'.repeat(500)}`,
+        message: '\u001b]0;pwned\u0007PLEG is not healthy\nERROR: fake second line\u202e',
+      }),
+    );
+    expect(facts?.ready.message).toBe('PLEG is not healthy ERROR: fake second line');
+    expect(facts?.ready.reason).toMatch(/^KubeletR+…$/);
+    expect(facts?.ready.reason?.length).toBe(64);
   });
 
   it('trims a realistic ~14 KB GPU node to well under 1 KB', () => {

@@ -3,6 +3,7 @@
  * API's raw JSON. A whole Node is about 14 KB (images, managedFields); the watcher caches these
  * instead, well under 1 KB each, so a 5,000-node cluster costs a few MB.
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import type { NodeReadiness } from '../../common/inventory.ts';
 import { intern } from './intern.ts';
 import { isInventoryLabel, RESOURCE_PREFIX } from './labels.ts';
@@ -20,8 +21,8 @@ export interface NodeFacts {
   taints: { key: string; value: string | null; effect: string }[];
 }
 
-/** Kubelet messages can be long stack-trace-like strings; the UI needs one line of them. */
-const MAX_MESSAGE = 256;
+/** A condition's reason is one CamelCase word; anything longer is cut. */
+const MAX_REASON = 64;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -87,13 +88,13 @@ function readyCondition(conditions: unknown): NodeFacts['ready'] {
   const ready = conditions.filter((c): c is Obj => isObj(c) && c.type === 'Ready').at(-1);
   if (ready === undefined) return NO_READY_CONDITION;
   const s = ready.status;
-  const message = str(ready.message);
+  // Kubelet (or whoever patched the status) wrote these: one line through the text gate, capped.
+  const reason = clusterText(ready.reason, MAX_REASON);
+  const message = clusterText(ready.message);
   return {
     status: s === 'True' || s === 'False' ? s : 'Unknown',
-    reason: internOrNull(str(ready.reason)),
-    message: internOrNull(
-      message !== null && message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
-    ),
+    reason: reason === '' ? null : intern(reason),
+    message: message === '' ? null : intern(message),
     since: str(ready.lastTransitionTime),
   };
 }

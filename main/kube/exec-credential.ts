@@ -38,7 +38,7 @@ const MAX_STDERR = 16 << 10;
 
 /** What a failed plugin said: its first non-blank line, secrets redacted, control characters gone, capped. */
 export function execStderr(stderr: string): string {
-  const first = /[^\r\n]*\S[^\r\n]*/.exec(stderr)?.[0] ?? '';
+  const first = stderr.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
   return shownText(first);
 }
 /** Refresh a little before the stated expiry so a request never leaves with a token about to lapse. */
