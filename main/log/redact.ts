@@ -64,13 +64,16 @@ export function redactSecrets(text: string): string {
 }
 
 /**
- * Outside text (a plugin's stderr, a server's message) as it may be shown: a bounded head redacted first
- * (so a cap cannot cut a secret into an unrecognisable half), then through the one text gate.
+ * Outside text (a plugin's stderr, a server's message) as it may be shown: a bounded head, its escapes
+ * and control characters removed, redacted (before the cap, so a cap cannot cut a secret into an
+ * unrecognisable half), then cut by the one text gate.
  */
 export function shownText(value: unknown, max: number = CLUSTER_TEXT_MAX): string {
   if (typeof value !== 'string') return '';
   const head = value.length > max * 8 + 64 ? value.slice(0, max * 8 + 64) : value;
-  return clusterText(redactSecrets(head), max);
+  // Escapes go first: `\u001b[31mclient_secret …` would otherwise hide the name from the patterns.
+  const plain = clusterText(head, head.length);
+  return clusterText(redactSecrets(plain), max);
 }
 
 /**

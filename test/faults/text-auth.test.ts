@@ -47,12 +47,12 @@ async function refusingProxy(status: number): Promise<{ url: string; close: () =
 
 describe('auth providers', () => {
   it('an unknown auth-provider is a configuration error in kubectl words; no request goes out', async () => {
-    let sim: Awaited<ReturnType<typeof homelab>> | null = null;
+    const seen: { sim: Awaited<ReturnType<typeof homelab>> | null } = { sim: null };
     await checkRefused(
       {
         fault: 'an auth-provider nobody implements',
         context: (s) => {
-          sim = s;
+          seen.sim = s;
           return contextFor(s.dir, ca(s), { 'auth-provider': { name: 'keycloak', config: { x: 'y' } } });
         },
         phase: 'config-error',
@@ -62,7 +62,7 @@ describe('auth providers', () => {
       cleanup,
     );
     // Anonymous requests would have reached the sim: none did.
-    expect(sim?.sim.control.requestLog() ?? ['missing sim']).toEqual([]);
+    expect(seen.sim?.sim.control.requestLog() ?? ['missing sim']).toEqual([]);
   });
 
   it('gpu-fleet scan names it too', async () => {
