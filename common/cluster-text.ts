@@ -19,8 +19,8 @@ export const SENTENCE_MAX = 600;
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
 // C0 and C1 controls, DEL, the Unicode line/paragraph separators, the bidi overrides, isolates and marks
 // (LRM, RLM, ALM) that can forge or reorder what a reader sees, zero-width characters and the BOM.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this file's job
 const CONTROLS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this file's job
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]+/g;
 
 /**
