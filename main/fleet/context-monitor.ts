@@ -3,6 +3,7 @@
  * mark the cache dirty; a leading-edge throttle then recomputes the whole inventory from the cache
  * (an isolated flip is seen at once; a burst costs one more pass, not one per event).
  */
+import { clusterText, SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
@@ -99,8 +100,12 @@ export class ContextMonitor {
     this.#watcher.retryNow();
   }
 
+  /** The write-back state as the window shows it: its message (often the server's words) through the text gate. */
   setWriteback(state: WritebackState): void {
-    this.#writeback = state;
+    this.#writeback =
+      state.message === null
+        ? state
+        : { ...state, message: clusterText(state.message, SENTENCE_MAX) || null };
   }
 
   snapshot(): ContextSnapshot {

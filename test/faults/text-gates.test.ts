@@ -5,11 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { CLUSTER_TEXT_MAX, SENTENCE_MAX } from '../../common/cluster-text.ts';
 import { CliError, terminalLine } from '../../main/cli/io.ts';
+import { ContextMonitor } from '../../main/fleet/context-monitor.ts';
 import { readGpuLabels } from '../../main/inventory/gpu-labels.ts';
 import { alignColumns } from '../../main/inventory/text-table.ts';
 import { classifyNetworkError, errorFromResponse } from '../../main/kube/error-classify.ts';
 import { KubeError } from '../../main/kube/errors.ts';
 import { execStderr } from '../../main/kube/exec-credential.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 
 const ESC_AND_LINES = '\u001b[2J\u001b]0;title\u0007line one\nline\u202e two';
 const clean = 'line one line two';
@@ -76,5 +78,29 @@ describe('text gates', () => {
     expect(g.product).toBe(clean);
     expect(g.workload).toMatch(/^vmw+…$/);
     expect(g.workload?.length).toBe(128);
+  });
+
+  it('the window: write-back messages are gated, the server shown without credentials', () => {
+    const monitor = new ContextMonitor(
+      {
+        context: 'x',
+        server: 'https://admin:pw@h.example:6443/?token=abc',
+        makeClient: () => {
+          throw new Error('not started');
+        },
+        clock: new ManualClock(),
+      },
+      () => undefined,
+    );
+    monitor.setWriteback({
+      phase: 'invalid',
+      message: ESC_AND_LINES,
+      lastWriteAt: null,
+      writes: 0,
+      skipped: 0,
+    });
+    const snap = monitor.snapshot();
+    expect(snap.writeback.message).toBe(clean);
+    expect(snap.server).toBe('https://h.example:6443');
   });
 });
