@@ -16,6 +16,7 @@ import {
   retainLabels,
   withObservedAt,
 } from '../inventory/index.ts';
+import type { NodeFacts } from '../inventory/node-facts.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { NodeCache } from '../kube/node-cache.ts';
@@ -128,10 +129,13 @@ export class ContextMonitor {
       this.onChange('connection', this);
       return;
     }
-    this.#cache.apply(event);
     // A deleted node's last-seen labels go with it: a node re-created under the same name is another
-    // machine, and must not show the old one's GPUs while it waits for its own labels.
+    // machine, and must not show the old one's GPUs while it waits for its own labels. A delete missed
+    // while the watch was down shows as a new uid under a known name (in a relist or an upsert).
     if (event.type === 'delete') this.#lastSeen = forgetLabels(this.#lastSeen, event.name);
+    else
+      for (const node of event.type === 'upsert' ? [event.node] : event.nodes) this.#forgetIfReplaced(node);
+    this.#cache.apply(event);
     if (event.type === 'replace') {
       this.#synced = true;
       this.#lastSeen = retainLabels(this.#lastSeen, new Set(event.nodes.map((n) => n.name)));
@@ -142,6 +146,11 @@ export class ContextMonitor {
       }
     }
     if (this.#cache.view.version !== this.#builtVersion) this.#throttle.request();
+  }
+
+  #forgetIfReplaced(node: NodeFacts): void {
+    const old = this.#cache.view.get(node.name);
+    if (old !== undefined && old.uid !== node.uid) this.#lastSeen = forgetLabels(this.#lastSeen, node.name);
   }
 
   #recompute(): void {

@@ -40,6 +40,7 @@ describe('trimNode', () => {
     });
     expect(trimNode(raw)).toEqual({
       name: 'gpu1',
+      uid: '00000000-0000-4000-8000-00000000gpu1',
       resourceVersion: '4711',
       labels: {
         'nvidia.com/gpu.product': 'Tesla-T4',
@@ -82,6 +83,7 @@ describe('trimNode', () => {
     });
     expect(facts).toEqual({
       name: 'n',
+      uid: '',
       resourceVersion: '',
       labels: {},
       ready: { status: 'Unknown', reason: null, message: null, since: null },

@@ -10,6 +10,8 @@ import { isInventoryLabel, RESOURCE_PREFIX } from './labels.ts';
 
 export interface NodeFacts {
   name: string;
+  /** metadata.uid: a node deleted and re-created under the same name is another object ('' if missing). */
+  uid: string;
   resourceVersion: string;
   /** Only the labels the inventory uses: GPU Feature Discovery / GPU Operator ones and NFD's pci-10de.present. */
   labels: Record<string, string>;
@@ -37,6 +39,7 @@ export function trimNode(raw: unknown): NodeFacts | null {
   const status = isObj(raw.status) ? raw.status : {};
   return {
     name,
+    uid: str(raw.metadata.uid) ?? '',
     resourceVersion: str(raw.metadata.resourceVersion) ?? '',
     labels: pick(raw.metadata.labels, isInventoryLabel),
     ready: readyCondition(status.conditions),

@@ -38,8 +38,16 @@ async function label(name: string): Promise<void> {
   await run.waitFor(() => entry(name)?.product === T4, `${name} labelled`);
 }
 /** A freshly joined machine: NFD saw an NVIDIA PCI device, GFD has not labelled it yet. */
-const newMachine = (name: string) =>
-  rawNode({ name, labels: { 'feature.node.kubernetes.io/pci-10de.present': 'true' }, ready: 'True' });
+const newMachine = (name: string) => {
+  const node = rawNode({
+    name,
+    labels: { 'feature.node.kubernetes.io/pci-10de.present': 'true' },
+    ready: 'True',
+  });
+  // A new object: the API server gives it a uid of its own.
+  delete (node.metadata as { uid?: string }).uid;
+  return node;
+};
 
 describe('last-seen labels', () => {
   it('are remembered while the node lives: its labels vanish, last seen shows them', async () => {
@@ -71,5 +79,17 @@ describe('last-seen labels', () => {
     sim.control.addNode(newMachine('omen'));
     await run.waitFor(() => entry('omen') !== undefined, 'the new omen in the inventory');
     expect(entry('omen')?.last_seen ?? null).toBeNull();
+  });
+
+  it('are forgotten when the node was replaced while the watch was down (a new uid, the same name)', async () => {
+    await label('omen2');
+    sim.control.stallWatches(true);
+    sim.control.removeNode('omen2');
+    sim.control.addNode(newMachine('omen2'));
+    sim.control.compact();
+    sim.control.stallWatches(false);
+    await sim.control.restart();
+    await run.waitFor(() => entry('omen2')?.product === null, 'the new omen2 after the relist');
+    expect(entry('omen2')?.last_seen ?? null).toBeNull();
   });
 });
