@@ -53,7 +53,9 @@ Usage:
   sim: `Run the built-in Kubernetes API simulator in the foreground.
 
 Usage:
-  gpu-fleet sim [--scenario homelab|large:N|flapping] [--port P] [--kubeconfig-out FILE]
+  gpu-fleet sim [--scenario homelab|large:N|flapping] [--port P] [--kubeconfig-out FILE [--force]]
+
+--kubeconfig-out refuses to overwrite an existing file unless --force is given.
 `,
   crd: `Print the GpuInventory CustomResourceDefinition manifest, or install it.
 

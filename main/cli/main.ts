@@ -1,6 +1,6 @@
 /** The `gpu-fleet` command: dispatches to a command, prints errors as one sentence, returns the exit code. */
 import { COMMAND_HELP, USAGE } from './help.ts';
-import { CliError, type CliIo } from './io.ts';
+import { CliError, type CliIo, terminalLine } from './io.ts';
 import { packageVersion } from './version.ts';
 
 export type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -29,17 +29,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    io.stderr.write(`error: unknown command "${name}" for "gpu-fleet"\nRun 'gpu-fleet --help' for usage.\n`);
+    io.stderr.write(terminalLine(`error: unknown command "${name}" for "gpu-fleet"`));
+    io.stderr.write("Run 'gpu-fleet --help' for usage.\n");
     return 1;
   }
   try {
     return await (await load())(rest, io);
   } catch (error) {
     if (error instanceof CliError) {
-      io.stderr.write(`error: ${error.message}\n`);
+      io.stderr.write(terminalLine(`error: ${error.message}`));
+      if (error.hint !== null) io.stderr.write(`${error.hint}\n`);
       return error.exitCode;
     }
-    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(terminalLine(`error: ${error instanceof Error ? error.message : String(error)}`));
     return 1;
   }
 }

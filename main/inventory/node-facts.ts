@@ -16,6 +16,8 @@ import { isInventoryLabel, RESOURCE_PREFIX } from './labels.ts';
 
 export interface NodeFacts {
   name: string;
+  /** metadata.uid: a node deleted and re-created under the same name is another object ('' if missing). */
+  uid: string;
   resourceVersion: string;
   /** Only the labels the inventory uses: GPU Feature Discovery / GPU Operator ones and NFD's pci-10de.present. */
   labels: Record<string, string>;
@@ -36,7 +38,8 @@ export const MAX_NODE_NAME = 253;
 /** Entries kept per labels/capacity/allocatable map (the inventory uses a handful; MIG adds a few each). */
 export const MAX_KEPT = 64;
 export const MAX_TAINTS = 32;
-const MAX_REASON = 128;
+/** A condition's reason is one CamelCase word; anything longer is cut. */
+const MAX_REASON = 64;
 const MAX_TIMESTAMP = 64;
 
 type Obj = Record<string, unknown>;
@@ -52,6 +55,7 @@ export function trimNode(raw: unknown): NodeFacts | null {
   const status = isObj(raw.status) ? raw.status : {};
   return {
     name,
+    uid: capped(str(raw.metadata.uid) ?? '', MAX_TIMESTAMP),
     resourceVersion: capped(str(raw.metadata.resourceVersion) ?? '', MAX_TIMESTAMP),
     labels: pick(raw.metadata.labels, isInventoryLabel),
     ready: readyCondition(status.conditions),
@@ -107,7 +111,6 @@ const NO_READY_CONDITION: NodeFacts['ready'] = Object.freeze({
   message: null,
   since: null,
 });
-const internOrNull = (v: string | null): string | null => (v === null ? null : intern(v));
 
 function readyCondition(conditions: unknown): NodeFacts['ready'] {
   if (!Array.isArray(conditions)) return NO_READY_CONDITION;
@@ -115,12 +118,13 @@ function readyCondition(conditions: unknown): NodeFacts['ready'] {
   const ready = conditions.filter((c): c is Obj => isObj(c) && c.type === 'Ready').at(-1);
   if (ready === undefined) return NO_READY_CONDITION;
   const s = ready.status;
-  const reason = str(ready.reason);
+  // Kubelet (or whoever patched the status) wrote these: one line through the text gate, capped.
+  const reason = clusterText(ready.reason, MAX_REASON);
   const message = clusterText(ready.message);
   const since = str(ready.lastTransitionTime);
   return {
     status: s === 'True' || s === 'False' ? s : 'Unknown',
-    reason: internOrNull(reason === null ? null : clusterText(reason, MAX_REASON)),
+    reason: reason === '' ? null : intern(reason),
     message: message === '' ? null : intern(message),
     since: since === null ? null : capped(since, MAX_TIMESTAMP),
   };

@@ -117,7 +117,7 @@ function onResponse(
     res.on('data', (d: string) => {
       if (body.length < 65_536) body += d;
     });
-    res.on('end', () => end(errorFromResponse(status, body, res.headers, what)));
+    res.on('end', () => end(errorFromResponse(status, body, res.headers, what, t.server)));
     res.on('error', (err) => end(classifyNetworkError(err, t.server)));
     return;
   }
