@@ -1,4 +1,8 @@
 // The HTTPS server: request wrapper (latency, failures, logging, errors), restart, connection tracking.
+// Like Go's net/http in front of a real kube-apiserver, a request target it cannot parse (a malformed
+// `%` escape, no leading `/`) gets a plain-text 400 and a closed connection (`//[` is just a path, as in
+// Go: it reaches authorization and the 404 like any other), and nothing a
+// handler throws or rejects with escapes: it is a 500 Status, or a cut connection once headers are out.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
@@ -19,6 +23,27 @@ export interface LogEntry {
   user: string;
 }
 
+const BAD_REQUEST = '400 Bad Request';
+const PLAIN_CLOSE = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n';
+
+/** The path and query of an origin-form target (`/…`), or null when Go's url.ParseRequestURI would refuse it. */
+function requestUrl(target: string | undefined): URL | null {
+  if (target === undefined || !target.startsWith('/')) return null;
+  try {
+    // Go refuses a malformed escape (`%zz`, a lone `%`); a well-formed one that is not UTF-8 passes.
+    if (/%(?![0-9A-Fa-f]{2})/.test(target.split('?')[0] ?? '')) return null;
+    return new URL(`https://sim${target}`);
+  } catch {
+    return null;
+  }
+}
+
+/** Go's own answer to a request it cannot parse: plain text, the status line as the body, connection closed. */
+function badRequest(res: ServerResponse, code: number, text: string): void {
+  res.shouldKeepAlive = false;
+  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end(text);
+}
+
 export type ControlHandler = (ctx: Ctx) => Promise<void>;
 
 export class SimServer {
@@ -36,9 +61,16 @@ export class SimServer {
     this.server = createServer(
       { cert: tls.certPem, key: tls.keyPem, ALPNProtocols: ['http/1.1'] },
       (req, res) => {
-        void this.handle(req, res);
+        this.handle(req, res).catch(() => {
+          if (res.headersSent) res.destroy();
+          else badRequest(res, 500, '500 Internal Server Error');
+        });
       },
     );
+    this.server.on('clientError', (_error, socket) => {
+      if (socket.writable) socket.end(`HTTP/1.1 ${BAD_REQUEST}${PLAIN_CLOSE}${BAD_REQUEST}`);
+      else socket.destroy();
+    });
     this.server.on('secureConnection', (s: Socket) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -71,7 +103,11 @@ export class SimServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'https://sim');
+    const url = requestUrl(req.url);
+    if (url === null) {
+      badRequest(res, 400, BAD_REQUEST);
+      return;
+    }
     const ctx: Ctx = {
       req,
       res,
