@@ -24,6 +24,8 @@ export interface LogEntry {
 }
 
 const BAD_REQUEST = '400 Bad Request';
+const TOO_LARGE = '431 Request Header Fields Too Large';
+const MAX_HEADER_BYTES = 1 << 20;
 const PLAIN_CLOSE = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n';
 
 /** The path and query of an origin-form target (`/…`), or null when Go's url.ParseRequestURI would refuse it. */
@@ -41,7 +43,13 @@ function requestUrl(target: string | undefined): URL | null {
 /** Go's own answer to a request it cannot parse: plain text, the status line as the body, connection closed. */
 function badRequest(res: ServerResponse, code: number, text: string): void {
   res.shouldKeepAlive = false;
-  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end(text);
+  res
+    .writeHead(code, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      Connection: 'close',
+      'Content-Length': String(Buffer.byteLength(text)),
+    })
+    .end(text);
 }
 
 export type ControlHandler = (ctx: Ctx) => Promise<void>;
@@ -59,7 +67,8 @@ export class SimServer {
     private readonly control: ControlHandler,
   ) {
     this.server = createServer(
-      { cert: tls.certPem, key: tls.keyPem, ALPNProtocols: ['http/1.1'] },
+      // Go's http.DefaultMaxHeaderBytes (1 MiB), where Node's default would refuse at 16 KiB.
+      { cert: tls.certPem, key: tls.keyPem, ALPNProtocols: ['http/1.1'], maxHeaderSize: MAX_HEADER_BYTES },
       (req, res) => {
         this.handle(req, res).catch(() => {
           if (res.headersSent) res.destroy();
@@ -67,9 +76,10 @@ export class SimServer {
         });
       },
     );
-    this.server.on('clientError', (_error, socket) => {
-      if (socket.writable) socket.end(`HTTP/1.1 ${BAD_REQUEST}${PLAIN_CLOSE}${BAD_REQUEST}`);
-      else socket.destroy();
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? TOO_LARGE : BAD_REQUEST;
+      socket.end(`HTTP/1.1 ${status}${PLAIN_CLOSE}${status}`);
     });
     this.server.on('secureConnection', (s: Socket) => {
       this.sockets.add(s);
