@@ -100,6 +100,31 @@ describe('hostile request lines to serve', () => {
   });
 });
 
+describe('a handler that throws', () => {
+  it('is a 500 with one sentence, and the next request is served', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpu-fleet-web-'));
+    writeFileSync(path.join(dir, 'index.html'), '<title>GPU Fleet</title>');
+    const hub = new PushHub();
+    let broken = true;
+    const host = {
+      get handlers(): InvokeHandlers {
+        if (broken) throw new Error('engine gone');
+        return { 'app:info': () => ({}) } as unknown as InvokeHandlers;
+      },
+      onPush: (l: Parameters<PushHub['on']>[0]) => hub.on(l),
+    };
+    const b = await startWebBridge({ host, staticDir: dir, clock: new ManualClock() });
+    cleanup(() => b.close());
+    const call = `POST /api/invoke/app:info HTTP/1.1\r\n${head(b)}Content-Length: 2\r\n\r\n[]`;
+    const answer = await rawExchange({ port: b.port }, call);
+    expect(statusOf(answer)).toBe(500);
+    expect(answer).toContain('The GPU Fleet server could not answer this request.');
+    expect(answer).not.toContain('engine gone');
+    broken = false;
+    expect(statusOf(await rawExchange({ port: b.port }, call))).toBe(200);
+  });
+});
+
 describe('request bodies to serve', () => {
   const invoke = (b: WebBridge, extra: string) =>
     `POST /api/invoke/app:info HTTP/1.1\r\n${head(b)}Content-Type: application/json\r\n${extra}`;
