@@ -3,8 +3,10 @@
  * alert policy on a clock, and emits typed events. No Electron in here: the desktop shell, the CLI,
  * browser mode (and one day an in-cluster controller) host the same engine.
  */
+
 import type { SnoozeUntil } from '../../common/alerts.ts';
 import type { ConnectionState } from '../../common/connection.ts';
+import { own } from '../../common/dict.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
@@ -103,7 +105,7 @@ export class FleetEngine {
     }
     for (const ctx of contexts) {
       if (this.#entries.has(ctx.name)) continue;
-      const previous = lastKnown[ctx.name];
+      const previous = own(lastKnown, ctx.name);
       const monitor = new ContextMonitor(
         {
           context: ctx.name,
