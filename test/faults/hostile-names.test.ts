@@ -11,10 +11,12 @@ import { evaluate, forgetContext, tick } from '../../main/alerts/policy.ts';
 import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
 import { play, summary } from '../../main/alerts/scenario.testkit.ts';
 import { isSnoozed, NO_SNOOZE, pruneSnooze, resume, snooze } from '../../main/alerts/snooze.ts';
+import { jsonEqual } from '../../main/inventory/json-equal.ts';
 import { startSim } from '../../sim/index.ts';
 import { buildNode } from '../../sim/scenarios/node.ts';
 import { startApp } from './app.ts';
 import { caData, tempDir } from './kubeconfig.ts';
+import { rawExchange, statusOf } from './raw-http.ts';
 import { useCleanups } from './scope.ts';
 
 const cleanup = useCleanups();
@@ -169,5 +171,27 @@ describe('prototype names through the whole app (sim over HTTPS, kubeconfig and 
         ),
       'a ready-drop alert for constructor',
     );
+  });
+});
+
+describe('prototype names in the meaningful-change comparison', () => {
+  it.each(PROTO_NAMES)('a key %s that only one side has is a change', (key) => {
+    const withKey = JSON.parse(`{"a":1,${JSON.stringify(key)}:"x"}`);
+    expect(jsonEqual({ a: 1 }, withKey)).toBe(false);
+    expect(jsonEqual(withKey, { a: 1 })).toBe(false);
+    expect(jsonEqual(withKey, JSON.parse(JSON.stringify(withKey)))).toBe(true);
+  });
+});
+
+describe('prototype names as simulator control verbs', () => {
+  it.each(PROTO_NAMES)('POST /sim/control/%s is an unknown verb (404)', async (verb) => {
+    const sim = await startSim({ scenario: 'homelab' });
+    cleanup(() => sim.close());
+    const answer = await rawExchange(
+      { port: Number(new URL(sim.url).port), tls: true },
+      `POST /sim/control/${verb} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sim.tokens.admin}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]`,
+    );
+    expect(statusOf(answer)).toBe(404);
+    expect(answer).toContain(`unknown control verb ${verb}`);
   });
 });
