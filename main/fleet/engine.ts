@@ -10,6 +10,7 @@ import { own } from '../../common/dict.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
+import { countsAsReachable } from '../alerts/reachability.ts';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import {
   NO_SNOOZE,
@@ -230,7 +231,7 @@ export class FleetEngine {
         {
           at: this.#clock.now(),
           context: monitor.context,
-          reachable: phase === 'live' || phase === 'connecting',
+          reachable: countsAsReachable(phase),
           inventory: monitor.synced ? monitor.inventory : null,
         },
         this.#rules,
