@@ -7,11 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeBackOptedIn } from '../../common/settings.ts';
 import { evaluate, forgetContext, tick } from '../../main/alerts/policy.ts';
 import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
 import { play, summary } from '../../main/alerts/scenario.testkit.ts';
 import { isSnoozed, NO_SNOOZE, pruneSnooze, resume, snooze } from '../../main/alerts/snooze.ts';
 import { jsonEqual } from '../../main/inventory/json-equal.ts';
+import { openSettings } from '../../main/settings/store.ts';
 import { startSim } from '../../sim/index.ts';
 import { buildNode } from '../../sim/scenarios/node.ts';
 import { startApp } from './app.ts';
@@ -193,5 +195,38 @@ describe('prototype names as simulator control verbs', () => {
     );
     expect(statusOf(answer)).toBe(404);
     expect(answer).toContain(`unknown control verb ${verb}`);
+  });
+});
+
+describe('settings files with prototype keys', () => {
+  const open = (text: string) => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'settings.json'), text);
+    return openSettings({ cwd: dir });
+  };
+
+  it.each([
+    ['at the top', '{"version":2,"__proto__":{"writeBack":{"toString":true}}}'],
+    ['in the alert rules', '{"version":2,"alertRules":{"__proto__":{"holdDownMs":0}}}'],
+    ['as "constructor" in the alert rules', '{"version":2,"alertRules":{"constructor":{"holdDownMs":0}}}'],
+  ])('a __proto__ or constructor key %s: refused, moved aside, defaults in use', (_where, text) => {
+    const s = open(text);
+    expect(s.notices[0]?.kind).toBe('corrupt');
+    expect(s.get('alertRules')).toEqual(DEFAULT_ALERT_RULES);
+    expect(writeBackOptedIn(s.get('writeBack'), 'toString')).toBe(false);
+  });
+
+  it('context names that are prototype keys are ordinary keys of writeBack, lastKnown and snoozes', () => {
+    const s = open(
+      '{"version":2,"writeBack":{"__proto__":true,"constructor":false},"alertsPaused":{"all":null,"contexts":{"toString":{"until":null}}}}',
+    );
+    expect(s.notices).toEqual([]);
+    expect(writeBackOptedIn(s.get('writeBack'), '__proto__')).toBe(true);
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf'])
+      expect(writeBackOptedIn(s.get('writeBack'), name)).toBe(false);
+    expect(isSnoozed(s.get('alertsPaused'), 'toString', 0)).toBe(true);
+    expect(isSnoozed(s.get('alertsPaused'), 'constructor', 0)).toBe(false);
+    const next = s.update({ writeBack: { ...s.get('writeBack'), valueOf: true } });
+    expect(Object.keys(next.writeBack).sort()).toEqual(['__proto__', 'constructor', 'valueOf']);
   });
 });
