@@ -18,19 +18,11 @@ import { startSim } from '../../sim/index.ts';
 import { buildNode } from '../../sim/scenarios/node.ts';
 import { startApp } from './app.ts';
 import { caData, tempDir } from './kubeconfig.ts';
+import { PROTO_NAMES } from './proto-names.ts';
 import { rawExchange, statusOf } from './raw-http.ts';
 import { useCleanups } from './scope.ts';
 
 const cleanup = useCleanups();
-
-export const PROTO_NAMES = [
-  'constructor',
-  '__proto__',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'isPrototypeOf',
-];
 
 describe('prototype names in the alert policy', () => {
   it.each(PROTO_NAMES)('a node named %s drops, flaps and recovers like any other', (name) => {

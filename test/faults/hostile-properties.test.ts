@@ -147,8 +147,12 @@ describe('the pure path over hostile names and label values', () => {
     });
     fc.assert(
       fc.property(timeline, (raw) => {
+        const steps: Step[] = [];
         let t = 0;
-        const steps = raw.map(([dt, c, w]) => [(t += dt), c, w] as Step);
+        for (const [dt, c, w] of raw) {
+          t += dt;
+          steps.push([t, c, w] as Step);
+        }
         const out = play(steps);
         const contexts = new Set(steps.map((s) => s[1]));
         const names = new Set(steps.flatMap((s) => (typeof s[2] === 'object' ? Object.keys(s[2]) : [])));
