@@ -77,7 +77,8 @@ export class SimServer {
       },
     );
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-      if (!socket.writable) return socket.destroy();
+      // Go answers nothing to a client too slow with its headers: it just closes the connection.
+      if (!socket.writable || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.destroy();
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? TOO_LARGE : BAD_REQUEST;
       socket.end(`HTTP/1.1 ${status}${PLAIN_CLOSE}${status}`);
     });

@@ -157,11 +157,16 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   const server = http.createServer((req, res) => {
     handle(req, res).catch(() => failed(res));
   });
-  // A request the HTTP parser refuses (bad request line, huge headers): answer and close, never throw.
+  // A request the HTTP parser refuses (bad request line, huge headers, headers still incomplete after
+  // Node's 60 s headersTimeout — a slowloris): answer and close, never throw.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status =
-      error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
