@@ -1,5 +1,7 @@
 /** The alert policy's inputs, outputs and state: plain JSON data, so hosts can log or persist it. */
+
 import type { Alert } from '../../common/alerts.ts';
+import { dict } from '../../common/dict.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 
 /** What the engine saw of one context at one instant (epoch ms). */
@@ -56,7 +58,9 @@ export interface PolicyState {
   contexts: Record<string, ContextPolicy>;
 }
 
-export const INITIAL_POLICY_STATE: PolicyState = Object.freeze({ contexts: Object.freeze({}) });
+export const INITIAL_POLICY_STATE: PolicyState = Object.freeze({
+  contexts: Object.freeze(dict<ContextPolicy>()),
+});
 
 export function initialContextPolicy(): ContextPolicy {
   return {
@@ -67,14 +71,14 @@ export function initialContextPolicy(): ContextPolicy {
     accepted: [],
     pending: null,
     down: null,
-    changes: {},
-    flapping: {},
-    withdrawn: {},
+    changes: dict(),
+    flapping: dict(),
+    withdrawn: dict(),
   };
 }
 
 export function viewOf(inventory: GpuInventoryStatus): InventoryView {
-  const nodes: Record<string, NodeFacts> = {};
+  const nodes = dict<NodeFacts>();
   for (const n of inventory.nodes) {
     nodes[n.name] = {
       ready: n.ready,

@@ -20,7 +20,7 @@ Flags:
 Use "gpu-fleet <command> --help" for more information about a command.
 `;
 
-export const COMMAND_HELP: Record<string, string> = {
+const HELP_TEXTS = {
   contexts: `List kubeconfig contexts and whether each is monitored.
 
 Usage:
@@ -67,3 +67,6 @@ Usage:
 shape exists, waits until it is Established and creates the "cluster" object.
 `,
 };
+
+/** Help per command, as a Map: a command name comes from the command line, so it is never an object key. */
+export const COMMAND_HELP: ReadonlyMap<string, string> = new Map(Object.entries(HELP_TEXTS));

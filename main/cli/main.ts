@@ -5,11 +5,15 @@ import { packageVersion } from './version.ts';
 
 export type Command = (args: string[], io: CliIo) => Promise<number>;
 
-/** Commands are loaded lazily so `--help` stays fast and one command's dependencies never slow another. */
-const COMMANDS: Record<string, () => Promise<Command>> = {};
+/**
+ * Commands are loaded lazily so `--help` stays fast and one command's dependencies never slow another.
+ * A Map, because the name comes from the command line: `gpu-fleet constructor` must be an unknown command,
+ * not Object's constructor.
+ */
+const COMMANDS = new Map<string, () => Promise<Command>>();
 
 export function registerCommand(name: string, load: () => Promise<Command>): void {
-  COMMANDS[name] = load;
+  COMMANDS.set(name, load);
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -22,12 +26,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`gpu-fleet ${packageVersion()}\n`);
     return 0;
   }
-  const help = COMMAND_HELP[name];
+  const help = COMMAND_HELP.get(name);
   if (help !== undefined && (rest.includes('-h') || rest.includes('--help'))) {
     io.stdout.write(help);
     return 0;
   }
-  const load = COMMANDS[name];
+  const load = COMMANDS.get(name);
   if (!load) {
     io.stderr.write(terminalLine(`error: unknown command "${name}" for "gpu-fleet"`));
     io.stderr.write("Run 'gpu-fleet --help' for usage.\n");
