@@ -184,5 +184,12 @@ function instantClock(): Clock {
         fn();
       }),
     clearTimeout: () => undefined,
+    sleep: (ms) =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          now += ms;
+          resolve();
+        }),
+      ),
   };
 }

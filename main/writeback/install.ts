@@ -39,7 +39,8 @@ export async function installWriteback(client: ContextClient, opts: InstallOptio
   const { group } = opts;
   const name = crdName(group);
   const deadline = opts.clock.now() + (opts.timeoutMs ?? 30_000);
-  const sleep = (ms: number) => new Promise<void>((r) => opts.clock.setTimeout(r, ms));
+  // Awaited waits: clock.sleep keeps the process alive (a background setTimeout would let `crd --install` exit 13).
+  const sleep = (ms: number) => opts.clock.sleep(ms);
   const poll = opts.pollMs ?? 100;
   const call = async (method: string, path: string, what: string, body?: unknown): Promise<KubeResponse> => {
     try {
