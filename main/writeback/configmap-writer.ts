@@ -16,6 +16,7 @@
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import type { ApplyTarget } from './apply-loop.ts';
+import { DEFAULT_FIT_LIMITS, fitNodes } from './fit.ts';
 import { applyObject, asRecord, type KubeObject, readObject } from './ssa.ts';
 import type { ResponseContext } from './write-error.ts';
 
@@ -34,15 +35,32 @@ export function nodeKey(name: string): string {
   return name === SUMMARY_KEY ? `node.${name}` : name;
 }
 
-export function configMapData(inv: GpuInventoryStatus): ConfigMapData {
+/**
+ * The data we write: `summary` and one key per GPU node, the values within `budget` bytes (fit.ts; only
+ * values count toward the ConfigMap limit). When the nodes had to be compacted or some left out,
+ * `summary` says so with `nodes_compacted: true` / `nodes_omitted: N`; the totals count every GPU node.
+ */
+export function configMapData(
+  inv: GpuInventoryStatus,
+  budget: number = DEFAULT_FIT_LIMITS.configMapBytes,
+): ConfigMapData {
+  const totals = {
+    total_gpu_nodes: inv.total_gpu_nodes,
+    ready_gpu_nodes: inv.ready_gpu_nodes,
+    total_gpus: inv.total_gpus,
+  };
+  const worstSummary = stableJson({ ...totals, nodes_compacted: true, nodes_omitted: inv.nodes.length });
+  const fitted = fitNodes(inv.nodes, budget - Buffer.byteLength(worstSummary), (n) =>
+    Buffer.byteLength(stableJson(n)),
+  );
   const data: ConfigMapData = {
     [SUMMARY_KEY]: stableJson({
-      total_gpu_nodes: inv.total_gpu_nodes,
-      ready_gpu_nodes: inv.ready_gpu_nodes,
-      total_gpus: inv.total_gpus,
+      ...totals,
+      ...(fitted.compacted ? { nodes_compacted: true } : {}),
+      ...(fitted.omitted > 0 ? { nodes_omitted: fitted.omitted } : {}),
     }),
   };
-  for (const node of inv.nodes) data[nodeKey(node.name)] = stableJson(node);
+  for (const node of fitted.nodes) data[nodeKey(node.name)] = stableJson(node);
   return data;
 }
 

@@ -13,8 +13,9 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { ApplyLoop, type LoopOutcome } from './apply-loop.ts';
 import { type ConfigMapData, configMapData, configMapTarget } from './configmap-writer.ts';
+import { DEFAULT_FIT_LIMITS, type FitLimits } from './fit.ts';
 import { type InstallResult, installWriteback } from './install.ts';
-import { statusTarget } from './status-writer.ts';
+import { fitStatus, statusTarget } from './status-writer.ts';
 
 export { CONFIGMAP_NAME, DEFAULT_CONFIGMAP_NAMESPACE } from './configmap-writer.ts';
 export { buildCrd, crdName, DEFAULT_CRD_GROUP, INVENTORY_OBJECT_NAME } from './crd.ts';
@@ -46,6 +47,8 @@ export interface ContextWritebackOptions {
   clock: Clock;
   minIntervalMs?: number;
   maxBackoffMs?: number;
+  /** Size budgets of the two objects (fit.ts); tests scale them down with the simulator's limits. */
+  fitLimits?: FitLimits;
   /** Called whenever state() changes (phase, message, counters). */
   onState?: (state: WritebackState) => void;
 }
@@ -93,8 +96,9 @@ export class ContextWriteback {
   /** Feed every inventory event; stale (last-known, cluster unreachable) inventories are never written. */
   update(inventory: GpuInventoryStatus, stale: boolean): void {
     if (stale) return;
-    this.#status.want(inventory);
-    this.#configMap.want(configMapData(inventory));
+    const limits = this.opts.fitLimits ?? DEFAULT_FIT_LIMITS;
+    this.#status.want(fitStatus(inventory, limits.statusBytes));
+    this.#configMap.want(configMapData(inventory, limits.configMapBytes));
   }
 
   /** Installs the CRD (if needed) and the `cluster` object; see install.ts. Throws WriteError. */

@@ -11,6 +11,7 @@ import { inventoriesEqual } from '../inventory/aggregate.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import type { ApplyTarget } from './apply-loop.ts';
 import { CRD_KIND, CRD_PLURAL, CRD_VERSION, crdName, INVENTORY_OBJECT_NAME } from './crd.ts';
+import { DEFAULT_FIT_LIMITS, fitNodes } from './fit.ts';
 import { applyObject, asRecord, readObject } from './ssa.ts';
 import type { ResponseContext } from './write-error.ts';
 
@@ -44,6 +45,36 @@ export function withoutNulls(value: unknown): unknown {
     );
   }
   return value;
+}
+
+/**
+ * The status to write: the inventory with its node list made to fit `budget` bytes of status JSON
+ * (fit.ts), with `nodes_compacted` / `nodes_omitted` when it had to. The totals are never touched.
+ */
+export function fitStatus(
+  status: GpuInventoryStatus,
+  budget: number = DEFAULT_FIT_LIMITS.statusBytes,
+): GpuInventoryStatus {
+  const { nodes, nodes_compacted: _c, nodes_omitted: _o, ...rest } = status;
+  const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(withoutNulls(v)));
+  // Room for the markers too: the largest they can be.
+  const base = bytes({ ...rest, nodes: [], nodes_compacted: true, nodes_omitted: nodes.length });
+  const fitted = fitNodes(nodes, budget - base, (n) => bytes(n) + 1);
+  return {
+    ...rest,
+    nodes: fitted.nodes,
+    ...(fitted.compacted ? { nodes_compacted: true } : {}),
+    ...(fitted.omitted > 0 ? { nodes_omitted: fitted.omitted } : {}),
+  };
+}
+
+/** Equal for writing: inventoriesEqual (observed_at and node order ignored) and the same markers. */
+export function statusesEqual(a: GpuInventoryStatus, b: GpuInventoryStatus | null): boolean {
+  if (b === null || !inventoriesEqual(a, b)) return false;
+  return (
+    (a.nodes_compacted ?? false) === (b.nodes_compacted ?? false) &&
+    (a.nodes_omitted ?? 0) === (b.nodes_omitted ?? 0)
+  );
 }
 
 export function crdMissingMessage(group: string): string {
@@ -102,6 +133,6 @@ export function statusTarget(client: ContextClient, group: string): ApplyTarget<
         ctx(`writing the ${CRD_KIND} status`),
       );
     },
-    equal: (a, b) => inventoriesEqual(a, b),
+    equal: statusesEqual,
   };
 }
