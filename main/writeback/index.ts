@@ -57,6 +57,7 @@ export interface ContextWritebackOptions {
 const SEVERITY: WritebackPhase[] = [
   'forbidden',
   'crd-missing',
+  'crd-mismatch',
   'conflict',
   'invalid',
   'error',
