@@ -12,6 +12,7 @@ import { GpuInventoryStatus } from '../../common/inventory.ts';
 import { CRD_KIND, CRD_PLURAL, CRD_VERSION } from './crd.ts';
 import { type OpenApiSchema, toOpenApi } from './openapi.ts';
 import { asRecord } from './ssa.ts';
+import { WriteError } from './write-error.ts';
 
 /** The fields whose meaning SPEC.md fixes: a CRD without them cannot hold an inventory. */
 const CORE_FIELDS = new Set([
@@ -97,4 +98,14 @@ export function isEstablished(crd: Record<string, unknown>): boolean {
   const conditions = asRecord(crd.status).conditions;
   if (!Array.isArray(conditions)) return false;
   return conditions.some((c) => asRecord(c).type === 'Established' && asRecord(c).status === 'True');
+}
+
+/** The named state for a CRD of our name that write-back cannot use (terminal: it needs a person). */
+export function crdMismatch(name: string, problems: string[]): WriteError {
+  return new WriteError(
+    'crd-mismatch',
+    `The CRD ${name} exists but has another shape: ${problems.join('; ')}.`,
+    null,
+    true,
+  );
 }

@@ -47,6 +47,8 @@ export interface ContextWritebackOptions {
   clock: Clock;
   minIntervalMs?: number;
   maxBackoffMs?: number;
+  /** The user allowed taking over objects/fields another tool manages (never its ConfigMap keys). */
+  takeOver?: boolean;
   /** Size budgets of the two objects (fit.ts); tests scale them down with the simulator's limits. */
   fitLimits?: FitLimits;
   /** Called whenever state() changes (phase, message, counters). */
@@ -81,13 +83,13 @@ export class ContextWriteback {
     };
     const onState = () => opts.onState?.(this.state());
     this.#status = new ApplyLoop(
-      statusTarget(opts.client, opts.group),
+      statusTarget(opts.client, opts.group, { takeOver: opts.takeOver === true }),
       loopOpts,
       (o) => this.#emit('status', o),
       onState,
     );
     this.#configMap = new ApplyLoop(
-      configMapTarget(opts.client, opts.configMapNamespace),
+      configMapTarget(opts.client, opts.configMapNamespace, { takeOver: opts.takeOver === true }),
       loopOpts,
       (o) => this.#emit('configmap', o),
       onState,

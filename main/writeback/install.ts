@@ -14,7 +14,7 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient, KubeResponse } from '../kube/context-client.ts';
 import { ACCESS, requireAccess } from './access.ts';
 import { buildCrd, CRD_KIND, CRD_PLURAL, CRD_VERSION, crdName, INVENTORY_OBJECT_NAME } from './crd.ts';
-import { crdSchemaFit, crdShapeProblems, isEstablished } from './crd-shape.ts';
+import { crdMismatch, crdSchemaFit, crdShapeProblems, isEstablished } from './crd-shape.ts';
 import { asRecord } from './ssa.ts';
 import { inventoryPath } from './status-writer.ts';
 import { toWriteError, WriteError, writeErrorFromResponse } from './write-error.ts';
@@ -104,16 +104,6 @@ export async function installWriteback(client: ContextClient, opts: InstallOptio
 
   const object = await ensureObject(call, fail, group, deadline, opts.clock, sleep, poll);
   return { group, crd, object, updated, dropped };
-}
-
-/** The named state for a CRD of our name that write-back cannot use. */
-export function crdMismatch(name: string, problems: string[]): WriteError {
-  return new WriteError(
-    'crd-mismatch',
-    `The CRD ${name} exists but has another shape: ${problems.join('; ')}.`,
-    null,
-    true,
-  );
 }
 
 type Call = (method: string, path: string, what: string, body?: unknown) => Promise<KubeResponse>;
