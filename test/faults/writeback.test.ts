@@ -19,7 +19,7 @@ import {
 import { crdMissingMessage, inventoryPath } from '../../main/writeback/status-writer.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { startSimContext } from '../helpers/sim-context.ts';
-import { allReady, type EngineRun, expectCalm, startRun } from './harness.ts';
+import { allReady, type EngineRun, startRun } from './harness.ts';
 import { useCleanups } from './scope.ts';
 
 const cleanup = useCleanups();
