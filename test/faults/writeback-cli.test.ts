@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CRD_GROUP } from '../../main/writeback/crd.ts';
+import { ContextClient } from '../../main/kube/context-client.ts';
+import { buildCrd, DEFAULT_CRD_GROUP } from '../../main/writeback/crd.ts';
 import { startSimContext } from '../helpers/sim-context.ts';
 import { useCleanups } from './scope.ts';
 
@@ -43,5 +44,43 @@ describe('crd --install as a process', () => {
       `customresourcedefinition.apiextensions.k8s.io/gpuinventories.${DEFAULT_CRD_GROUP} created\n`,
     );
     expect(r.stdout).toContain(`gpuinventory.${DEFAULT_CRD_GROUP}/cluster created\n`);
+  }, 30_000);
+
+  it('a CRD of that name with another schema: exit 1 with what differs, never "same shape"', async () => {
+    const s = await startSimContext({ scenario: 'empty' });
+    cleanup(() => s.cleanup());
+    const crd = buildCrd(DEFAULT_CRD_GROUP);
+    const v = crd.spec.versions[0];
+    if (!v) throw new Error('no version');
+    const other = {
+      ...crd,
+      metadata: { name: crd.metadata.name },
+      spec: {
+        ...crd.spec,
+        versions: [
+          {
+            ...v,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { status: { type: 'object', properties: { total_gpus: { type: 'string' } } } },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const client = new ContextClient(s.context());
+    const posted = await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      body: JSON.stringify(other),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    });
+    client.close();
+    expect(posted.status).toBe(201);
+    const r = await runBin(['crd', '--install', '--kubeconfig', s.kubeconfigPath, '--context', 'sim-admin']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`The CRD gpuinventories.${DEFAULT_CRD_GROUP} exists but has another shape:`);
+    expect(r.stderr).toContain('status.total_gpus is of type string, not integer');
   }, 30_000);
 });
