@@ -16,6 +16,8 @@ export type WritebackPhase =
   | 'writing'
   | 'forbidden'
   | 'crd-missing'
+  /** A CRD of that name exists with another shape or schema than the one write-back writes. */
+  | 'crd-mismatch'
   | 'conflict'
   | 'invalid'
   | 'error';

@@ -79,6 +79,27 @@ export const GpuInventoryStatus = Type.Object({
   ready_gpu_nodes: Type.Integer({ minimum: 0 }),
   /** Sum of `count` over GPU nodes. */
   total_gpus: Type.Integer({ minimum: 0 }),
-  nodes: Type.Array(GpuNodeEntry),
+  // Atomic: one managedFields entry for the whole list. A `map` list would track every entry's fields
+  // (~94 KB of managedFields per 1,000 entries, shared/real-api/13), against etcd's 1.5 MiB object limit.
+  nodes: Type.Array(GpuNodeEntry, {
+    'x-kubernetes-list-type': 'atomic',
+    description:
+      'The GPU nodes. At thousands of nodes the list is made to fit the API server size limits: see nodes_compacted and nodes_omitted; the totals always count every GPU node.',
+  }),
+  /** Written back only: true when the entries carry only the six basic fields (the full list was too large). */
+  nodes_compacted: Type.Optional(
+    Type.Boolean({
+      description:
+        'True when the entries carry only name, ready, product, count, memory and workload, because the full entries would exceed the API server size limits.',
+    }),
+  ),
+  /** Written back only: GPU nodes counted in the totals but left out of `nodes` (NotReady nodes are kept first). */
+  nodes_omitted: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'GPU nodes counted in the totals but not listed in nodes, because listing them would exceed the API server size limits (NotReady nodes are listed first).',
+    }),
+  ),
 });
 export type GpuInventoryStatus = Static<typeof GpuInventoryStatus>;

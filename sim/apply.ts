@@ -33,7 +33,7 @@ function merge(live: Json | undefined, applied: Json, keys: ListKeyFn, path: str
 function printManager(e: Entry): string {
   let s = JSON.stringify(e.manager);
   if (e.subresource) s += ` with subresource ${JSON.stringify(e.subresource)}`;
-  if (e.operation === 'Update') s += ` using ${e.apiVersion} at ${e.time}`;
+  if (e.operation === 'Update') s += ` using ${e.apiVersion}${e.time ? ` at ${e.time}` : ''}`;
   return s;
 }
 
@@ -77,6 +77,7 @@ export function serverSideApply(
   subresource: string,
   force: boolean,
   keys: ListKeyFn,
+  creating = false,
 ): ApplyResult {
   const part = scoped(def, applied, subresource) as KObj;
   const config: JsonObject = { ...part };
@@ -91,6 +92,21 @@ export function serverSideApply(
   config.metadata = meta;
   const newSet = fieldSetOf(config, keys, 'apply');
   const entries = readEntries(live);
+  // An existing object without managedFields (they were dropped as too large, 13 steps 18-20): its
+  // fields go to the synthetic manager "before-first-apply", so the first apply conflicts with them.
+  if (!creating && entries.length === 0) {
+    const { apiVersion: _a, kind: _k, ...rest } = scoped(def, live, subresource) as KObj;
+    const set = fieldSetOf(rest, keys, 'update');
+    if (set.size > 0)
+      entries.push({
+        manager: 'before-first-apply',
+        operation: 'Update',
+        apiVersion: String(live.apiVersion),
+        time: '',
+        subresource,
+        set,
+      });
+  }
   const isMe = (e: Entry) =>
     e.manager === manager && e.operation === 'Apply' && e.subresource === subresource;
   const conflicts: { e: Entry; path: string }[] = [];

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Auth } from './auth.ts';
 import { deepEqual, nowIso } from './json.ts';
+import { checkStorable, DEFAULT_LIMITS, type SizeLimits } from './limits.ts';
 import { Registry } from './resources.ts';
 import { canonical } from './serialize.ts';
 import { Store } from './store.ts';
@@ -12,6 +13,10 @@ export interface CoreOptions {
   watchWindow: number;
   bookmarkIntervalMs: number;
   version: JsonObject;
+  /** How long a new CRD takes to become Established (a real server: a few ms); 0: on the next microtask. */
+  crdEstablishDelayMs?: number;
+  /** The size limits (sim/limits.ts); tests scale them down to reach them with small objects. */
+  limits?: Partial<SizeLimits>;
 }
 
 export class Core {
@@ -26,9 +31,11 @@ export class Core {
   readonly onUnstall = new Set<() => void>();
   stalled = false;
   latencyMs = 0;
+  readonly limits: SizeLimits;
 
   constructor(readonly options: CoreOptions) {
     this.store = new Store(options.watchWindow);
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
   }
 
   keyOf(def: ResourceDef, namespace: string, name: string): string {
@@ -43,8 +50,17 @@ export class Core {
     return this.store.get(storeKey(def), this.keyOf(def, namespace, name));
   }
 
-  /** Writes next (fresh object) unless it equals prev; fills uid/creationTimestamp/generation. */
-  write(def: ResourceDef, next: KObj, prev: KObj | undefined): { obj: KObj; changed: boolean } {
+  /**
+   * Writes next (fresh object) unless it equals prev; fills uid/creationTimestamp/generation. Throws the
+   * ApiError a real server answers when the object is over a size limit (sim/limits.ts); `how` says
+   * whether the write was a server-side apply (which gets no retry without managedFields).
+   */
+  write(
+    def: ResourceDef,
+    next: KObj,
+    prev: KObj | undefined,
+    how: 'apply' | 'update' = 'update',
+  ): { obj: KObj; changed: boolean } {
     next.kind = def.kind;
     next.apiVersion = apiVersionOf(def);
     const md = next.metadata;
@@ -64,6 +80,7 @@ export class Core {
       if (def.generation && this.specChanged(prev, next))
         md.generation = Number(prev.metadata.generation ?? 0) + 1;
     }
+    checkStorable(def, next, !prev, this.limits, how === 'apply');
     const stored = this.store.put(storeKey(def), this.keyOfObj(def, next), canonical(def, next));
     this.afterWrite.get(storeKey(def))?.(stored, prev);
     return { obj: this.store.get(storeKey(def), this.keyOfObj(def, next)) ?? stored, changed: true };

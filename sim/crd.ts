@@ -47,10 +47,13 @@ export function installCrdHooks(core: Core): void {
     }
     core.registry.setCrd(name, defFromCrd(o));
     if (!prev && o.status && obj(o.status).conditions === null) {
-      queueMicrotask(() => {
+      const establish = () => {
         const cur = core.get(crdDef, '', name);
         if (cur && obj(cur.status).conditions === null) core.write(crdDef, established(cur), cur);
-      });
+      };
+      const delay = core.options.crdEstablishDelayMs ?? 0;
+      if (delay > 0) setTimeout(establish, delay).unref();
+      else queueMicrotask(establish);
     }
   });
   core.deleteHooks.set('customresourcedefinitions', (prev) => {

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzip } from 'node:zlib';
 import { stringify as toYaml } from 'yaml';
+import { ApiError, statusBody } from './errors.ts';
 import type { JsonObject, User } from './types.ts';
 
 export interface Ctx {
@@ -16,10 +17,25 @@ export interface Ctx {
 
 const GZIP_MIN = 128 * 1024;
 
-export async function readBody(ctx: Ctx): Promise<Buffer> {
+/**
+ * The request body, read up to `limit` bytes (the apiserver's 3 MiB): one byte more and it answers 413
+ * without decoding anything (shared/real-api/13 steps 5-6).
+ */
+export async function readBody(ctx: Ctx, limit = 3_145_728): Promise<Buffer> {
   if (ctx.bodyBytes) return ctx.bodyBytes;
   const chunks: Buffer[] = [];
-  for await (const c of ctx.req) chunks.push(c as Buffer);
+  let size = 0;
+  for await (const c of ctx.req) {
+    size += (c as Buffer).length;
+    if (size > limit) {
+      ctx.res.setHeader('Connection', 'close');
+      throw new ApiError(
+        413,
+        statusBody(413, `Request entity too large: limit is ${limit}`, 'RequestEntityTooLarge'),
+      );
+    }
+    chunks.push(c as Buffer);
+  }
   ctx.bodyBytes = Buffer.concat(chunks);
   return ctx.bodyBytes;
 }

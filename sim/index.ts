@@ -4,6 +4,7 @@ import { controlHandler, makeControl, type SimControl } from './control.ts';
 import { Core } from './core.ts';
 import { installCrdHooks } from './crd.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
+import type { SizeLimits } from './limits.ts';
 import { seed, startFlapping } from './scenarios/index.ts';
 import { SimServer } from './server.ts';
 import { makeTls } from './tls.ts';
@@ -18,6 +19,10 @@ export interface SimOptions {
   /** How many past events are kept for watch replay before 410 Expired. */
   watchWindow?: number;
   bookmarkIntervalMs?: number;
+  /** How long a new CRD takes to become Established; 0 (default): at once. */
+  crdEstablishDelayMs?: number;
+  /** Size limits (ConfigMap data, request body, etcd request); the real ones by default. */
+  limits?: Partial<SizeLimits>;
 }
 
 export interface RunningSim {
@@ -57,6 +62,10 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
     watchWindow: options.watchWindow ?? 5000,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
     version: versionInfo(scenario),
+    ...(options.crdEstablishDelayMs !== undefined
+      ? { crdEstablishDelayMs: options.crdEstablishDelayMs }
+      : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   installCrdHooks(core);
   seed(core, scenario);

@@ -12,8 +12,8 @@ import { objectJson } from './serialize.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
 import { isObj } from './types.ts';
 
-export async function readObject(ctx: Ctx, def: ResourceDef): Promise<KObj> {
-  const raw = (await readBody(ctx)).toString('utf8');
+export async function readObject(ctx: Ctx, def: ResourceDef, bodyLimit: number): Promise<KObj> {
+  const raw = (await readBody(ctx, bodyLimit)).toString('utf8');
   const type = String(ctx.req.headers['content-type'] ?? 'application/json')
     .split(';')[0]
     ?.trim();
@@ -55,7 +55,7 @@ function warnings(ctx: Ctx, w: string[]): Record<string, string> {
 }
 
 export async function create(core: Core, ctx: Ctx, def: ResourceDef, namespace: string): Promise<void> {
-  const body = await readObject(ctx, def);
+  const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   checkKind(def, body);
   const md = body.metadata;
   if (!md.name && typeof md.generateName === 'string')
@@ -155,7 +155,7 @@ export async function update(
   name: string,
   sub: string,
 ): Promise<void> {
-  const body = await readObject(ctx, def);
+  const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   checkKind(def, body);
   const prev = core.get(def, ns, name);
   if (body.metadata.name !== undefined && body.metadata.name !== name) {

@@ -51,7 +51,7 @@ export async function patch(
     );
   }
   const force = ctx.query.get('force');
-  const raw = (await readBody(ctx)).toString('utf8');
+  const raw = (await readBody(ctx, core.limits.requestBodyBytes)).toString('utf8');
   if (type === 'application/apply-patch+yaml')
     return apply(core, ctx, def, ns, name, sub, raw, force === 'true');
   if (force !== null) {
@@ -142,7 +142,16 @@ async function apply(
       metadata: def.namespaced ? { name, namespace: ns } : { name },
     };
   }
-  const result = serverSideApply(def, prev, applied, fm || manager(ctx), sub, force, listKeysFor(def));
+  const result = serverSideApply(
+    def,
+    prev,
+    applied,
+    fm || manager(ctx),
+    sub,
+    force,
+    listKeysFor(def),
+    creating,
+  );
   if (!result.changed && !creating) {
     sendJson(ctx, 200, objectJson(prev));
     return;
@@ -150,7 +159,7 @@ async function apply(
   const next = result.obj;
   validateMeta(def, next);
   if (creating) createDefaults(core, def, next);
-  const { obj } = core.write(def, next, creating ? undefined : prev);
+  const { obj } = core.write(def, next, creating ? undefined : prev, 'apply');
   sendJson(ctx, creating ? 201 : 200, objectJson(obj));
 }
 

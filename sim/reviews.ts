@@ -8,7 +8,7 @@ import { readObject } from './mutate.ts';
 import type { JsonObject, ResourceDef } from './types.ts';
 
 export async function review(core: Core, ctx: Ctx, def: ResourceDef): Promise<void> {
-  const body = await readObject(ctx, def);
+  const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   const u = ctx.user;
   if (def.resource === 'selfsubjectreviews') {
     sendJson(ctx, 201, {

@@ -37,10 +37,14 @@ With one context, -o json prints exactly the GpuInventory status object.
 
 Usage:
   gpu-fleet watch [--kubeconfig FILE] [--context NAME | --all-contexts] [--write-back] [--group G]
-                  [--configmap-namespace NS] [--write-interval 5s] [--hold-down 30s] [-o json] [-v]
+                  [--configmap-namespace NS] [--write-interval 5s] [--take-over] [--hold-down 30s]
+                  [-o json] [-v]
 
 --write-back keeps the GpuInventory status (server-side apply, only on meaningful change, at most one
 write per --write-interval) and the gpu-node-status ConfigMap in step; -v logs to stderr.
+It never takes over what another tool manages (a ConfigMap it did not create, status fields of another
+field manager): that is a "conflict" naming the owner. --take-over allows it (keys of the ConfigMap
+that other tools own are still never written or deleted).
 
 With -o json it prints one JSON object per line: {"type":"inventory",...}, {"type":"connection",...},
 {"type":"alert",...}, {"type":"write",...}.

@@ -1,13 +1,23 @@
 /**
  * Time, injected: everything in the engine that waits (backoff, stall timers, request timeouts, debounce)
  * asks a Clock, so tests can run on a virtual one (test/helpers/manual-clock.ts).
+ *
+ * Two kinds of wait, because Node exits when nothing but unref'd timers is left:
+ * - `setTimeout` is a BACKGROUND timer (retry, stall, debounce): on the system clock it is unref'd, so
+ *   a pending retry never keeps a finished CLI process alive on its own.
+ * - `sleep` is an AWAITED wait: the caller cannot go on until it ends, so it keeps the process alive.
+ *   Awaiting an unref'd timer with nothing else pending lets the event loop empty, and Node exits
+ *   with code 13 (unsettled top-level await) and no output — what `crd --install` did.
  */
 
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
+  /** A background timer: must never be the only thing an `await` waits for (see the module comment). */
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** An awaited wait of `ms`; keeps the process alive until it resolves. */
+  sleep(ms: number): Promise<void>;
 }
 
 export const systemClock: Clock = {
@@ -19,4 +29,6 @@ export const systemClock: Clock = {
     return t;
   },
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  // Not unref'd: someone is awaiting it.
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
 };

@@ -130,6 +130,28 @@ describe('ApplyLoop', () => {
     expect(loop.state()).toMatchObject({ phase: 'idle', message: null, writes: 1 });
   });
 
+  it('a terminal failure (422) is a state, not a timer; only a changed value tries again', async () => {
+    const { clock, fake, outcomes, loop, step } = setup(0);
+    fake.failWith = new WriteError('invalid', 'The API server refused it (422): x is invalid', 422, true);
+    loop.want(1);
+    await step(0);
+    expect(loop.state()).toMatchObject({
+      phase: 'invalid',
+      message: 'The API server refused it (422): x is invalid',
+    });
+    expect(clock.pending).toBe(0);
+    await step(3_600_000);
+    loop.want(1);
+    await step(3_600_000);
+    expect(fake.reads).toBe(1);
+    expect(outcomes.map((o) => o.action)).toEqual(['failed']);
+    fake.failWith = null;
+    loop.want(2);
+    await step(5000);
+    expect([fake.reads, fake.applies]).toEqual([2, [2]]);
+    expect(loop.state()).toMatchObject({ phase: 'idle', writes: 1 });
+  });
+
   it('does nothing after stop()', async () => {
     const { clock, fake, loop, step } = setup(0);
     loop.want(1);

@@ -6,7 +6,9 @@
  *   against an unchanged cluster makes a GET and no write.
  * - Bursts coalesce: at most one apply per `minIntervalMs`; changes in between only replace the
  *   wanted value, and the run compares the latest one (a flip and flip-back inside the window is a skip).
- * - A failure becomes a phase and a sentence, never an exception; the loop retries with backoff.
+ * - A failure becomes a phase and a sentence, never an exception; the loop retries with backoff,
+ *   except after a terminal failure (invalid, too large, owned by another field manager): the same value
+ *   cannot succeed, so it waits until the wanted value changes meaningfully (`equal` says it differs).
  * - It cannot feed itself: its input is the node inventory, never the objects it writes, and an
  *   identical value is never re-applied.
  */
@@ -46,6 +48,8 @@ export class ApplyLoop<T> {
   #dirty = false;
   #stopped = false;
   #lastApplyAt: number | null = null;
+  /** The value a terminal failure refused; not tried again until the wanted value differs from it. */
+  #refused: T | null = null;
   readonly #backoff: Backoff;
   #state: WritebackState = { phase: 'idle', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
 
@@ -69,6 +73,10 @@ export class ApplyLoop<T> {
   want(value: T): void {
     if (this.#stopped) return;
     this.#wanted = value;
+    if (this.#refused !== null) {
+      if (this.target.equal(value, this.#refused)) return;
+      this.#refused = null;
+    }
     if (this.#running) this.#dirty = true;
     else this.#schedule();
   }
@@ -109,7 +117,7 @@ export class ApplyLoop<T> {
         this.#succeeded('written', reason, true);
       }
     } catch (e) {
-      if (!this.#stopped) this.#failed(toWriteError(e, 'writing back'));
+      if (!this.#stopped) this.#failed(toWriteError(e, 'writing back'), wanted);
     } finally {
       this.#running = false;
       if (this.#dirty && !this.#stopped) this.#schedule();
@@ -130,7 +138,7 @@ export class ApplyLoop<T> {
     this.onOutcome({ action, reason, at });
   }
 
-  #failed(err: WriteError): void {
+  #failed(err: WriteError, attempted: T): void {
     this.#known = undefined;
     this.#setState({ phase: err.phase, message: err.message });
     this.onOutcome({
@@ -139,6 +147,15 @@ export class ApplyLoop<T> {
       at: new Date(this.opts.clock.now()).toISOString(),
     });
     this.opts.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    if (err.terminal) {
+      // No timer: the next try is a meaningful change of the wanted value (see want()). A change that
+      // came in while this run was in flight is that already (the finally of #run schedules it).
+      const changed = this.#wanted !== null && !this.target.equal(this.#wanted, attempted);
+      this.#refused = changed ? null : attempted;
+      if (!changed) this.#dirty = false;
+      return;
+    }
     this.#timer = this.opts.clock.setTimeout(() => void this.#run(), this.#backoff.next());
   }
 

@@ -13,11 +13,13 @@
  * data, so keys other tools add never cause writes, while a key of a removed node that we still own
  * does. SSA then removes that key because we stop applying it.
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import type { ApplyTarget } from './apply-loop.ts';
-import { applyObject, asRecord, type KubeObject, readObject } from './ssa.ts';
-import type { ResponseContext } from './write-error.ts';
+import { DEFAULT_FIT_LIMITS, fitNodes } from './fit.ts';
+import { applyObject, asRecord, hasManager, type KubeObject, otherManagers, readObject } from './ssa.ts';
+import { type ResponseContext, TAKE_OVER_HINT, WriteError } from './write-error.ts';
 
 export const CONFIGMAP_NAME = 'gpu-node-status';
 export const DEFAULT_CONFIGMAP_NAMESPACE = 'kube-system';
@@ -34,15 +36,32 @@ export function nodeKey(name: string): string {
   return name === SUMMARY_KEY ? `node.${name}` : name;
 }
 
-export function configMapData(inv: GpuInventoryStatus): ConfigMapData {
+/**
+ * The data we write: `summary` and one key per GPU node, the values within `budget` bytes (fit.ts; only
+ * values count toward the ConfigMap limit). When the nodes had to be compacted or some left out,
+ * `summary` says so with `nodes_compacted: true` / `nodes_omitted: N`; the totals count every GPU node.
+ */
+export function configMapData(
+  inv: GpuInventoryStatus,
+  budget: number = DEFAULT_FIT_LIMITS.configMapBytes,
+): ConfigMapData {
+  const totals = {
+    total_gpu_nodes: inv.total_gpu_nodes,
+    ready_gpu_nodes: inv.ready_gpu_nodes,
+    total_gpus: inv.total_gpus,
+  };
+  const worstSummary = stableJson({ ...totals, nodes_compacted: true, nodes_omitted: inv.nodes.length });
+  const fitted = fitNodes(inv.nodes, budget - Buffer.byteLength(worstSummary), (n) =>
+    Buffer.byteLength(stableJson(n)),
+  );
   const data: ConfigMapData = {
     [SUMMARY_KEY]: stableJson({
-      total_gpu_nodes: inv.total_gpu_nodes,
-      ready_gpu_nodes: inv.ready_gpu_nodes,
-      total_gpus: inv.total_gpus,
+      ...totals,
+      ...(fitted.compacted ? { nodes_compacted: true } : {}),
+      ...(fitted.omitted > 0 ? { nodes_omitted: fitted.omitted } : {}),
     }),
   };
-  for (const node of inv.nodes) data[nodeKey(node.name)] = stableJson(node);
+  for (const node of fitted.nodes) data[nodeKey(node.name)] = stableJson(node);
   return data;
 }
 
@@ -97,7 +116,35 @@ export function dataEqual(a: ConfigMapData, b: ConfigMapData | null): boolean {
   return ak.every((k) => b[k] === a[k]);
 }
 
-export function configMapTarget(client: ContextClient, namespace: string): ApplyTarget<ConfigMapData> {
+/** Who an object belongs to, in words, from its managedFields and its managed-by label. */
+export function describeOwner(object: KubeObject, self: string): string {
+  const managers = otherManagers(object, self, null).map((m) => `"${clusterText(m, 80)}"`);
+  const label = asRecord(asRecord(object.metadata).labels)['app.kubernetes.io/managed-by'];
+  const parts = [
+    managers.length > 0 ? `field manager ${managers.join(', ')}` : null,
+    typeof label === 'string' ? `label app.kubernetes.io/managed-by=${clusterText(label, 63)}` : null,
+  ].filter((p): p is string => p !== null);
+  return parts.length > 0 ? parts.join(', ') : 'no field manager recorded';
+}
+
+export interface ConfigMapTargetOptions {
+  /** The user allowed taking over a ConfigMap another tool created (force; still never its keys). */
+  takeOver?: boolean;
+}
+
+/**
+ * The ConfigMap target. Safety rules:
+ * - a ConfigMap of that name that GPU Fleet did not create (no managedFields entry of ours) is another
+ *   tool's: a terminal conflict naming its owner, unless the user allowed take-over;
+ * - apply without force, so a field another manager owns is a 409 naming it (terminal), not overwritten;
+ * - our own keys only: a key present that we do not own is never written, even with take-over, so SSA can
+ *   never delete a key we did not create when we stop applying it.
+ */
+export function configMapTarget(
+  client: ContextClient,
+  namespace: string,
+  opts: ConfigMapTargetOptions = {},
+): ApplyTarget<ConfigMapData> {
   const ctx = (what: string): ResponseContext => ({
     what,
     missing: {
@@ -107,21 +154,38 @@ export function configMapTarget(client: ContextClient, namespace: string): Apply
     },
   });
   const where = `ConfigMap ${namespace}/${CONFIGMAP_NAME}`;
+  /** Keys the live object has that are not ours (from the last read or apply answer). */
+  let foreign = new Set<string>();
+  const learn = (o: KubeObject | null) => {
+    const ours = o ? ownedDataKeys(o, CONFIGMAP_FIELD_MANAGER) : new Set<string>();
+    foreign = new Set(Object.keys(asRecord(o?.data)).filter((k) => !ours.has(k)));
+  };
+  const ownOnly = (data: ConfigMapData): ConfigMapData =>
+    Object.fromEntries(Object.entries(data).filter(([k]) => !foreign.has(k)));
   return {
-    read: async () =>
-      ownedData(
-        await readObject(client, configMapPath(namespace), CONFIGMAP_NAME, ctx(`reading ${where}`)),
-        CONFIGMAP_FIELD_MANAGER,
-      ),
+    async read() {
+      const o = await readObject(client, configMapPath(namespace), CONFIGMAP_NAME, ctx(`reading ${where}`));
+      if (o && !hasManager(o, CONFIGMAP_FIELD_MANAGER) && opts.takeOver !== true)
+        throw new WriteError(
+          'conflict',
+          `${where} exists and was not created by GPU Fleet (${describeOwner(o, CONFIGMAP_FIELD_MANAGER)}). ${TAKE_OVER_HINT}.`,
+          null,
+          true,
+        );
+      learn(o);
+      return ownedData(o, CONFIGMAP_FIELD_MANAGER);
+    },
     async apply(data) {
-      await applyObject(
+      const answer = await applyObject(
         client,
         configMapPath(namespace),
-        configMapApplyBody(namespace, data),
+        configMapApplyBody(namespace, ownOnly(data)),
         CONFIGMAP_FIELD_MANAGER,
         ctx(`writing ${where}`),
+        opts.takeOver === true,
       );
+      learn(answer);
     },
-    equal: dataEqual,
+    equal: (a, b) => dataEqual(ownOnly(a), b),
   };
 }

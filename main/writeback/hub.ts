@@ -27,6 +27,8 @@ export interface WritebackSettings {
   group: string;
   configMapNamespace: string;
   minIntervalMs?: number | undefined;
+  /** Explicit opt-in to take over a ConfigMap / status another tool manages (`watch --take-over`). */
+  takeOver?: boolean | undefined;
 }
 
 export interface WritebackHubOptions {
@@ -124,6 +126,7 @@ export class WritebackHub {
         configMapNamespace: s.configMapNamespace,
         clock: this.opts.clock ?? systemClock,
         ...(s.minIntervalMs !== undefined ? { minIntervalMs: s.minIntervalMs } : {}),
+        ...(s.takeOver === true ? { takeOver: true } : {}),
         onState: (state) => this.host.setWriteback(ctx.name, state),
       },
       this.onEvent,

@@ -13,8 +13,9 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { ApplyLoop, type LoopOutcome } from './apply-loop.ts';
 import { type ConfigMapData, configMapData, configMapTarget } from './configmap-writer.ts';
+import { DEFAULT_FIT_LIMITS, type FitLimits } from './fit.ts';
 import { type InstallResult, installWriteback } from './install.ts';
-import { statusTarget } from './status-writer.ts';
+import { fitStatus, statusTarget } from './status-writer.ts';
 
 export { CONFIGMAP_NAME, DEFAULT_CONFIGMAP_NAMESPACE } from './configmap-writer.ts';
 export { buildCrd, crdName, DEFAULT_CRD_GROUP, INVENTORY_OBJECT_NAME } from './crd.ts';
@@ -46,6 +47,10 @@ export interface ContextWritebackOptions {
   clock: Clock;
   minIntervalMs?: number;
   maxBackoffMs?: number;
+  /** The user allowed taking over objects/fields another tool manages (never its ConfigMap keys). */
+  takeOver?: boolean;
+  /** Size budgets of the two objects (fit.ts); tests scale them down with the simulator's limits. */
+  fitLimits?: FitLimits;
   /** Called whenever state() changes (phase, message, counters). */
   onState?: (state: WritebackState) => void;
 }
@@ -54,6 +59,7 @@ export interface ContextWritebackOptions {
 const SEVERITY: WritebackPhase[] = [
   'forbidden',
   'crd-missing',
+  'crd-mismatch',
   'conflict',
   'invalid',
   'error',
@@ -77,13 +83,13 @@ export class ContextWriteback {
     };
     const onState = () => opts.onState?.(this.state());
     this.#status = new ApplyLoop(
-      statusTarget(opts.client, opts.group),
+      statusTarget(opts.client, opts.group, { takeOver: opts.takeOver === true }),
       loopOpts,
       (o) => this.#emit('status', o),
       onState,
     );
     this.#configMap = new ApplyLoop(
-      configMapTarget(opts.client, opts.configMapNamespace),
+      configMapTarget(opts.client, opts.configMapNamespace, { takeOver: opts.takeOver === true }),
       loopOpts,
       (o) => this.#emit('configmap', o),
       onState,
@@ -93,8 +99,9 @@ export class ContextWriteback {
   /** Feed every inventory event; stale (last-known, cluster unreachable) inventories are never written. */
   update(inventory: GpuInventoryStatus, stale: boolean): void {
     if (stale) return;
-    this.#status.want(inventory);
-    this.#configMap.want(configMapData(inventory));
+    const limits = this.opts.fitLimits ?? DEFAULT_FIT_LIMITS;
+    this.#status.want(fitStatus(inventory, limits.statusBytes));
+    this.#configMap.want(configMapData(inventory, limits.configMapBytes));
   }
 
   /** Installs the CRD (if needed) and the `cluster` object; see install.ts. Throws WriteError. */

@@ -66,6 +66,8 @@ describe('installWriteback against the sim', () => {
       group: 'gpufleet.io',
       crd: 'created',
       object: 'created',
+      updated: false,
+      dropped: [],
     });
     const cr = (await admin.getJson(inventoryPath('gpufleet.io'), 'cr')) as { kind: string };
     expect(cr.kind).toBe('GpuInventory');
@@ -73,6 +75,8 @@ describe('installWriteback against the sim', () => {
       group: 'gpufleet.io',
       crd: 'existing',
       object: 'existing',
+      updated: false,
+      dropped: [],
     });
     expect(crdPosts()).toBe(1);
   });
@@ -111,10 +115,66 @@ describe('installWriteback against the sim', () => {
   it('refuses a CRD of another shape under that name, saying what differs', async () => {
     await post(foreignCrd('other.example.com', 'Namespaced'));
     await expect(installWriteback(admin, { group: 'other.example.com', clock })).rejects.toMatchObject({
-      phase: 'invalid',
+      phase: 'crd-mismatch',
       message:
         'The CRD gpuinventories.other.example.com exists but has another shape: scope is Namespaced, not Cluster.',
     });
+  });
+
+  it('a CRD of that name whose status schema differs is not "the same shape": a type change is a mismatch, missing extras are named', async () => {
+    const withStatus = (group: string, status: Record<string, unknown>) => {
+      const c = foreignCrd(group);
+      const v = c.spec.versions[0];
+      if (!v) throw new Error('no version');
+      return {
+        ...c,
+        spec: {
+          ...c.spec,
+          versions: [
+            {
+              ...v,
+              schema: {
+                openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object' }, status } },
+              },
+            },
+          ],
+        },
+      };
+    };
+    const node = {
+      type: 'object',
+      properties: Object.fromEntries(
+        ['name', 'product', 'workload']
+          .map((k) => [k, { type: 'string' }])
+          .concat([
+            ['ready', { type: 'boolean' }],
+            ['count', { type: 'integer' }],
+            ['memory', { type: 'integer' }],
+          ]),
+      ),
+    };
+    const status = (totalGpus: string) => ({
+      type: 'object',
+      properties: {
+        observed_at: { type: 'string' },
+        total_gpu_nodes: { type: 'integer' },
+        ready_gpu_nodes: { type: 'integer' },
+        total_gpus: { type: totalGpus },
+        nodes: { type: 'array', items: node },
+      },
+    });
+    await post(withStatus('typed.example.com', status('string')));
+    await expect(installWriteback(admin, { group: 'typed.example.com', clock })).rejects.toMatchObject({
+      phase: 'crd-mismatch',
+      message:
+        'The CRD gpuinventories.typed.example.com exists but has another shape: status.total_gpus is of type string, not integer.',
+    });
+    await post(withStatus('older.example.com', status('integer')));
+    const r = await installWriteback(admin, { group: 'older.example.com', clock });
+    expect(r).toMatchObject({ crd: 'existing', updated: false });
+    expect(r.dropped).toEqual(
+      expect.arrayContaining(['status.nodes_omitted', 'status.nodes[].not_ready_reason']),
+    );
   });
 
   it('checks permission first: the read-only user is told which verb on which resource is missing', async () => {
@@ -163,7 +223,13 @@ describe('installWriteback in the window after a CRD is created', () => {
       },
     } as unknown as ContextClient;
     const r = await installWriteback(fake, { group: 'w.example.com', clock: instantClock(), pollMs: 10 });
-    expect(r).toEqual({ group: 'w.example.com', crd: 'created', object: 'created' });
+    expect(r).toEqual({
+      group: 'w.example.com',
+      crd: 'created',
+      object: 'created',
+      updated: false,
+      dropped: [],
+    });
     expect(script).toEqual([]);
     expect(seen.at(-1)).toBe('POST /apis/w.example.com/v1/gpuinventories');
   });
@@ -184,5 +250,12 @@ function instantClock(): Clock {
         fn();
       }),
     clearTimeout: () => undefined,
+    sleep: (ms) =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          now += ms;
+          resolve();
+        }),
+      ),
   };
 }

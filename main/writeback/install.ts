@@ -14,7 +14,7 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient, KubeResponse } from '../kube/context-client.ts';
 import { ACCESS, requireAccess } from './access.ts';
 import { buildCrd, CRD_KIND, CRD_PLURAL, CRD_VERSION, crdName, INVENTORY_OBJECT_NAME } from './crd.ts';
-import { crdShapeProblems, isEstablished } from './crd-shape.ts';
+import { crdMismatch, crdSchemaFit, crdShapeProblems, isEstablished } from './crd-shape.ts';
 import { asRecord } from './ssa.ts';
 import { inventoryPath } from './status-writer.ts';
 import { toWriteError, WriteError, writeErrorFromResponse } from './write-error.ts';
@@ -30,7 +30,11 @@ export interface InstallOptions {
 export interface InstallResult {
   group: string;
   crd: 'created' | 'existing';
+  /** An existing, older GpuInventory CRD of ours (label managed-by gpu-fleet) got the current schema. */
+  updated: boolean;
   object: 'created' | 'existing';
+  /** Fields we write that the existing CRD's schema lacks (the API server drops them); empty if none. */
+  dropped: string[];
 }
 
 const CRD_BASE = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -39,7 +43,8 @@ export async function installWriteback(client: ContextClient, opts: InstallOptio
   const { group } = opts;
   const name = crdName(group);
   const deadline = opts.clock.now() + (opts.timeoutMs ?? 30_000);
-  const sleep = (ms: number) => new Promise<void>((r) => opts.clock.setTimeout(r, ms));
+  // Awaited waits: clock.sleep keeps the process alive (a background setTimeout would let `crd --install` exit 13).
+  const sleep = (ms: number) => opts.clock.sleep(ms);
   const poll = opts.pollMs ?? 100;
   const call = async (method: string, path: string, what: string, body?: unknown): Promise<KubeResponse> => {
     try {
@@ -57,15 +62,26 @@ export async function installWriteback(client: ContextClient, opts: InstallOptio
       missing: { phase: 'error', message: (m) => `Not found while ${what}${m ? `: ${m}` : ''} (404).` },
     });
 
-  let crd: 'created' | 'existing' = 'existing';
+  let crd: InstallResult['crd'] = 'existing';
+  let updated = false;
+  let dropped: string[] = [];
   const got = await call('GET', `${CRD_BASE}/${name}`, `reading CRD ${name}`);
   if (got.status === 200) {
-    const problems = crdShapeProblems(parse(got.body), group);
-    if (problems.length > 0)
-      throw new WriteError(
-        'invalid',
-        `The CRD ${name} exists but has another shape: ${problems.join('; ')}.`,
-      );
+    const existing = parse(got.body);
+    const problems = crdShapeProblems(existing, group);
+    if (problems.length > 0) throw crdMismatch(name, problems);
+    dropped = crdSchemaFit(existing).dropped;
+    const ours = asRecord(asRecord(existing.metadata).labels)['app.kubernetes.io/managed-by'] === 'gpu-fleet';
+    if (dropped.length > 0 && ours) {
+      // Our own older CRD: give it the current schema (fields are only ever added, so stored objects stay valid).
+      const rv = asRecord(existing.metadata).resourceVersion;
+      const next = buildCrd(group);
+      const body = { ...next, metadata: { ...next.metadata, resourceVersion: rv } };
+      const put = await call('PUT', `${CRD_BASE}/${name}`, `updating CRD ${name}`, body);
+      if (put.status !== 200) throw fail(put, `updating CRD ${name}`);
+      updated = true;
+      dropped = [];
+    }
   } else if (got.status === 404 || got.status === 403) {
     // A 403 on the GET may still allow create; the access review says for sure.
     await requireAccess(client, ACCESS.installCrd());
@@ -87,7 +103,7 @@ export async function installWriteback(client: ContextClient, opts: InstallOptio
   }
 
   const object = await ensureObject(call, fail, group, deadline, opts.clock, sleep, poll);
-  return { group, crd, object };
+  return { group, crd, object, updated, dropped };
 }
 
 type Call = (method: string, path: string, what: string, body?: unknown) => Promise<KubeResponse>;

@@ -21,9 +21,19 @@ export interface OpenApiSchema {
   format?: string;
   additionalProperties?: OpenApiSchema;
   'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
 }
 
-const COPIED = ['description', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'format'] as const;
+const COPIED = [
+  'description',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'x-kubernetes-list-type',
+] as const;
 
 export function toOpenApi(schema: TSchema): OpenApiSchema {
   const out = convert(schema);

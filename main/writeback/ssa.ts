@@ -41,15 +41,26 @@ export async function readObject(
   return parseObject(res.body, ctx.what);
 }
 
-/** Server-side apply of `body` at `path` (the object or its /status) with `force`; returns the answer. */
+/**
+ * A 404 that names the object itself (JSON NotFound with its name): the resource type is served, the
+ * object is gone (deleted). Not "CRD not installed": the caller can create the object again.
+ */
+export class ObjectMissing extends WriteError {}
+
+/**
+ * Server-side apply of `body` at `path` (the object or its /status); returns the answer. Without
+ * `force` a field another manager owns is a 409 (a terminal "owned by X", write-error.ts): taking over
+ * is only ever the user's explicit choice.
+ */
 export async function applyObject(
   client: ContextClient,
   path: string,
   body: KubeObject,
   fieldManager: string,
   ctx: ResponseContext,
+  force = false,
 ): Promise<KubeObject> {
-  const query = `fieldManager=${encodeURIComponent(fieldManager)}&force=true`;
+  const query = `fieldManager=${encodeURIComponent(fieldManager)}${force ? '&force=true' : ''}`;
   let res: Awaited<ReturnType<ContextClient['request']>>;
   try {
     res = await client.request('PATCH', `${path}?${query}`, {
@@ -60,8 +71,35 @@ export async function applyObject(
   } catch (e) {
     throw toWriteError(e, ctx.what);
   }
+  if (res.status === 404) {
+    const s = parseStatusBody(res.body);
+    const name = asRecord(body.metadata).name;
+    if (s.json && s.reason === 'NotFound' && s.name !== null && s.name === name)
+      throw new ObjectMissing('error', `The object ${s.name} was deleted while ${ctx.what} (404).`, 404);
+  }
   if (res.status < 200 || res.status > 299) throw writeErrorFromResponse(res.status, res.body, ctx);
   return parseObject(res.body, ctx.what);
+}
+
+/** The field managers in an object's managedFields, other than `self`, that own fields under `prefix` (e.g. `f:status`). */
+export function otherManagers(object: KubeObject, self: string, prefix: string | null): string[] {
+  const entries = asRecord(object.metadata).managedFields;
+  const out = new Set<string>();
+  if (!Array.isArray(entries)) return [];
+  for (const e of entries) {
+    const entry = asRecord(e);
+    if (typeof entry.manager !== 'string' || entry.manager === self) continue;
+    const fields = asRecord(entry.fieldsV1);
+    if (prefix === null ? Object.keys(fields).length > 0 : Object.keys(asRecord(fields[prefix])).length > 0)
+      out.add(entry.manager);
+  }
+  return [...out];
+}
+
+/** Whether `manager` has any managedFields entry in the object (it wrote it before). */
+export function hasManager(object: KubeObject, manager: string): boolean {
+  const entries = asRecord(object.metadata).managedFields;
+  return Array.isArray(entries) && entries.some((e) => asRecord(e).manager === manager);
 }
 
 function parseObject(body: string, what: string): KubeObject {

@@ -6,13 +6,22 @@
  * Apply on /status never creates the object (404), so a missing `cluster` object is created first by an
  * apply on the main resource (create-or-update; it sets only `spec: {}`).
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { inventoriesEqual } from '../inventory/aggregate.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import type { ApplyTarget } from './apply-loop.ts';
 import { CRD_KIND, CRD_PLURAL, CRD_VERSION, crdName, INVENTORY_OBJECT_NAME } from './crd.ts';
-import { applyObject, asRecord, readObject } from './ssa.ts';
-import type { ResponseContext } from './write-error.ts';
+import { crdMismatch, crdShapeProblems } from './crd-shape.ts';
+import { DEFAULT_FIT_LIMITS, fitNodes } from './fit.ts';
+import { applyObject, asRecord, ObjectMissing, otherManagers, readObject } from './ssa.ts';
+import {
+  type ResponseContext,
+  TAKE_OVER_HINT,
+  toWriteError,
+  WriteError,
+  writeErrorFromResponse,
+} from './write-error.ts';
 
 export const STATUS_FIELD_MANAGER = 'gpu-fleet';
 
@@ -46,6 +55,36 @@ export function withoutNulls(value: unknown): unknown {
   return value;
 }
 
+/**
+ * The status to write: the inventory with its node list made to fit `budget` bytes of status JSON
+ * (fit.ts), with `nodes_compacted` / `nodes_omitted` when it had to. The totals are never touched.
+ */
+export function fitStatus(
+  status: GpuInventoryStatus,
+  budget: number = DEFAULT_FIT_LIMITS.statusBytes,
+): GpuInventoryStatus {
+  const { nodes, nodes_compacted: _c, nodes_omitted: _o, ...rest } = status;
+  const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(withoutNulls(v)));
+  // Room for the markers too: the largest they can be.
+  const base = bytes({ ...rest, nodes: [], nodes_compacted: true, nodes_omitted: nodes.length });
+  const fitted = fitNodes(nodes, budget - base, (n) => bytes(n) + 1);
+  return {
+    ...rest,
+    nodes: fitted.nodes,
+    ...(fitted.compacted ? { nodes_compacted: true } : {}),
+    ...(fitted.omitted > 0 ? { nodes_omitted: fitted.omitted } : {}),
+  };
+}
+
+/** Equal for writing: inventoriesEqual (observed_at and node order ignored) and the same markers. */
+export function statusesEqual(a: GpuInventoryStatus, b: GpuInventoryStatus | null): boolean {
+  if (b === null || !inventoriesEqual(a, b)) return false;
+  return (
+    (a.nodes_compacted ?? false) === (b.nodes_compacted ?? false) &&
+    (a.nodes_omitted ?? 0) === (b.nodes_omitted ?? 0)
+  );
+}
+
 export function crdMissingMessage(group: string): string {
   return `The ${CRD_KIND} CRD (${crdName(group)}) is not installed in this cluster; install it with 'gpu-fleet crd --install --group ${group}' or 'gpu-fleet crd --group ${group} | kubectl apply -f -'.`;
 }
@@ -60,14 +99,82 @@ export function statusOf(object: Record<string, unknown> | null): GpuInventorySt
   return ints && nodes ? (s as unknown as GpuInventoryStatus) : null;
 }
 
-export function statusTarget(client: ContextClient, group: string): ApplyTarget<GpuInventoryStatus> {
+export interface StatusTargetOptions {
+  /** The user allowed taking over status fields another field manager owns (force). */
+  takeOver?: boolean;
+}
+
+/**
+ * Before every (re)start of the writer: the CRD must exist (a 404 here is "not installed", told apart
+ * from a deleted `cluster` object) and have a shape we can write (crd-shape.ts). Without permission to
+ * read CRDs (403) the check is skipped: the writes themselves will say what is wrong.
+ */
+export async function checkCrd(client: ContextClient, group: string): Promise<void> {
+  const name = crdName(group);
+  const what = `reading CRD ${name}`;
+  let res: Awaited<ReturnType<ContextClient['request']>>;
+  try {
+    res = await client.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`, {
+      headers: { Accept: 'application/json' },
+    });
+  } catch (e) {
+    throw toWriteError(e, what);
+  }
+  if (res.status === 403) return;
+  if (res.status === 404) throw new WriteError('crd-missing', crdMissingMessage(group), 404);
+  if (res.status !== 200)
+    throw writeErrorFromResponse(res.status, res.body, {
+      what,
+      missing: { phase: 'crd-missing', message: () => crdMissingMessage(group) },
+    });
+  let crd: Record<string, unknown> = {};
+  try {
+    crd = asRecord(JSON.parse(res.body));
+  } catch {
+    throw new WriteError('error', `The API server did not answer with an object while ${what}.`);
+  }
+  const problems = crdShapeProblems(crd, group);
+  if (problems.length > 0) throw crdMismatch(name, problems);
+}
+
+export function statusTarget(
+  client: ContextClient,
+  group: string,
+  opts: StatusTargetOptions = {},
+): ApplyTarget<GpuInventoryStatus> {
   const ctx = (what: string): ResponseContext => ({
     what,
     missing: { phase: 'crd-missing', message: () => crdMissingMessage(group) },
   });
   let objectExists = false;
+  const create = async () => {
+    const body = {
+      apiVersion: `${group}/${CRD_VERSION}`,
+      kind: CRD_KIND,
+      metadata: { name: INVENTORY_OBJECT_NAME },
+      spec: {},
+    };
+    await applyObject(
+      client,
+      inventoryPath(group),
+      body,
+      STATUS_FIELD_MANAGER,
+      ctx(`creating ${CRD_KIND} "${INVENTORY_OBJECT_NAME}"`),
+    );
+    objectExists = true;
+  };
+  const writeStatus = (status: GpuInventoryStatus) =>
+    applyObject(
+      client,
+      inventoryPath(group, 'status'),
+      statusApplyBody(group, status),
+      STATUS_FIELD_MANAGER,
+      ctx(`writing the ${CRD_KIND} status`),
+      opts.takeOver === true,
+    );
   return {
     async read() {
+      await checkCrd(client, group);
       const o = await readObject(
         client,
         inventoryPath(group),
@@ -75,33 +182,30 @@ export function statusTarget(client: ContextClient, group: string): ApplyTarget<
         ctx(`reading ${CRD_KIND} "${INVENTORY_OBJECT_NAME}"`),
       );
       objectExists = o !== null;
+      const others = o ? otherManagers(o, STATUS_FIELD_MANAGER, 'f:status') : [];
+      if (others.length > 0 && opts.takeOver !== true)
+        throw new WriteError(
+          'conflict',
+          `The ${CRD_KIND} "${INVENTORY_OBJECT_NAME}" status is owned by field manager ${others
+            .map((m) => `"${clusterText(m, 80)}"`)
+            .join(', ')}. ${TAKE_OVER_HINT}.`,
+          null,
+          true,
+        );
       return statusOf(o);
     },
     async apply(status) {
-      if (!objectExists) {
-        const body = {
-          apiVersion: `${group}/${CRD_VERSION}`,
-          kind: CRD_KIND,
-          metadata: { name: INVENTORY_OBJECT_NAME },
-          spec: {},
-        };
-        await applyObject(
-          client,
-          inventoryPath(group),
-          body,
-          STATUS_FIELD_MANAGER,
-          ctx(`creating ${CRD_KIND} "${INVENTORY_OBJECT_NAME}"`),
-        );
-        objectExists = true;
+      if (!objectExists) await create();
+      try {
+        await writeStatus(status);
+      } catch (e) {
+        if (!(e instanceof ObjectMissing)) throw e;
+        // The `cluster` object was deleted (the CRD is still served): create it again, once.
+        objectExists = false;
+        await create();
+        await writeStatus(status);
       }
-      await applyObject(
-        client,
-        inventoryPath(group, 'status'),
-        statusApplyBody(group, status),
-        STATUS_FIELD_MANAGER,
-        ctx(`writing the ${CRD_KIND} status`),
-      );
     },
-    equal: (a, b) => inventoriesEqual(a, b),
+    equal: statusesEqual,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KubeError } from '../kube/errors.ts';
-import { toWriteError, writeErrorFromResponse } from './write-error.ts';
+import { TAKE_OVER_HINT, toWriteError, writeErrorFromResponse } from './write-error.ts';
 
 const status = (code: number, message: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -64,7 +64,7 @@ describe('writeErrorFromResponse (bodies from real-api 05, 07, 08)', () => {
         },
       ),
       'conflict',
-      'While writing the GpuInventory status, field manager "other-agent" owns .status.nodes, .status.total_gpus (409 Conflict).',
+      `While writing the GpuInventory status: owned by field manager "other-agent", which manages .status.nodes, .status.total_gpus (409 Conflict). ${TAKE_OVER_HINT}.`,
     ],
     [
       'a 400 without apiVersion/kind is invalid, with the server message',

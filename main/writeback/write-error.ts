@@ -1,8 +1,14 @@
 /**
  * Failures of write-back requests as WritebackPhases with one sentence the user can act on. The API
- * server's Status body is parsed here (it is untrusted input): the 403 message names the verb and the
- * resource, a 409 lists the conflicting fields per cause, 400/422/500 carry the server's own words.
+ * server's Status body is parsed here (it is untrusted input, and every piece of it shown passes
+ * clusterText): the 403 message names the verb and the resource, a 409 names the field manager that
+ * owns the fields, 400/413/422 and etcd's "too large" carry the server's own words.
+ *
+ * `terminal`: the same request cannot succeed by being sent again (invalid, too large, owned by another
+ * manager). The apply loop does not retry those on a timer; only a meaningful change of what it wants
+ * to write (or a restart with other settings) tries again.
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import type { WritebackPhase } from '../../common/fleet.ts';
 import { isKubeError } from '../kube/errors.ts';
 
@@ -14,10 +20,15 @@ export class WriteError extends Error {
     readonly phase: FailurePhase,
     message: string,
     readonly status: number | null = null,
+    readonly terminal = false,
   ) {
     super(message);
   }
 }
+
+/** How an operator allows write-back to take over fields another field manager owns. */
+export const TAKE_OVER_HINT =
+  "GPU Fleet does not take over what it did not create; to take it over, run with '--take-over' (or turn on take-over for this context)";
 
 interface StatusBody {
   message: string | null;
@@ -25,6 +36,8 @@ interface StatusBody {
   /** The `details.name` of the Status, used to tell "no such object" from "no such resource". */
   name: string | null;
   fields: string[];
+  /** Field managers named by FieldManagerConflict causes (`conflict with "helm" …`). */
+  managers: string[];
   json: boolean;
 }
 
@@ -38,10 +51,28 @@ export function parseStatusBody(body: string): StatusBody {
     const details = rec(o.details);
     const causes = Array.isArray(details.causes) ? details.causes : [];
     const fields = causes.map((c) => str(rec(c).field)).filter((f): f is string => f !== null);
-    return { message: str(o.message), reason: str(o.reason), name: str(details.name), fields, json: true };
+    const managers = new Set<string>();
+    for (const c of causes) {
+      const m =
+        rec(c).reason === 'FieldManagerConflict'
+          ? str(rec(c).message)?.match(/conflict with "([^"]+)"/)
+          : null;
+      if (m?.[1]) managers.add(m[1]);
+    }
+    const message = str(o.message);
+    if (managers.size === 0 && message?.startsWith('Apply failed with '))
+      for (const m of message.matchAll(/conflicts? with "([^"]+)"/g)) if (m[1]) managers.add(m[1]);
+    return {
+      message,
+      reason: str(o.reason),
+      name: str(details.name),
+      fields,
+      managers: [...managers],
+      json: true,
+    };
   } catch {
     const text = body.trim().split(/\r?\n/)[0]?.slice(0, 200) ?? '';
-    return { message: text || null, reason: null, name: null, fields: [], json: false };
+    return { message: text || null, reason: null, name: null, fields: [], managers: [], json: false };
   }
 }
 
@@ -50,8 +81,8 @@ export function forbiddenSentence(message: string | null, fallback: string): str
   const m = message?.match(
     /User "([^"]*)" cannot (\S+) resource "([^"]+)" in API group "([^"]*)" (at the cluster scope|in the namespace "[^"]*")/,
   );
-  if (!m) return `Not allowed to ${fallback}${message ? `: ${message}` : ''} (403).`;
-  const [, user, verb, resource, group, scope] = m;
+  if (!m) return `Not allowed to ${fallback}${message ? `: ${clusterText(message)}` : ''} (403).`;
+  const [, user, verb, resource, group, scope] = m.map((part) => clusterText(part, 120));
   const where = group ? ` in API group "${group}"` : '';
   return `The user "${user}" may not ${verb} ${resource}${where} ${scope} (403 Forbidden).`;
 }
@@ -64,22 +95,54 @@ export interface ResponseContext {
 }
 
 /** A non-2xx answer as a WriteError. */
+/** "a, b, c and 4 more": at most `max` items of a list from the server. */
+function someOf(items: string[], max = 4): string {
+  const shown = items.slice(0, max).map((i) => clusterText(i, 80));
+  return items.length > max ? `${shown.join(', ')} and ${items.length - max} more` : shown.join(', ');
+}
+
 export function writeErrorFromResponse(status: number, body: string, ctx: ResponseContext): WriteError {
   const s = parseStatusBody(body);
-  const said = s.message ? `: ${s.message}` : '';
+  const said = s.message ? `: ${clusterText(s.message)}` : '';
   if (status === 403) return new WriteError('forbidden', forbiddenSentence(s.message, ctx.what), status);
-  if (status === 404) return new WriteError(ctx.missing.phase, ctx.missing.message(s.message), status);
+  if (status === 404)
+    return new WriteError(ctx.missing.phase, ctx.missing.message(clusterText(s.message) || null), status);
   if (status === 409) {
-    const manager = s.message?.match(/conflicts? with "([^"]+)"/)?.[1];
-    const fields = s.fields.length > 0 ? s.fields.join(', ') : 'some fields';
-    const who = manager ? `field manager "${manager}"` : 'another field manager';
-    return new WriteError('conflict', `While ${ctx.what}, ${who} owns ${fields} (409 Conflict).`, status);
+    const fields = s.fields.length > 0 ? someOf(s.fields) : 'some fields';
+    if (s.managers.length > 0) {
+      // Another manager owns what we would write: sending it again cannot succeed, and forcing it is
+      // taking over; only the user may allow that.
+      const who = s.managers.map((m) => `"${clusterText(m, 80)}"`).join(', ');
+      return new WriteError(
+        'conflict',
+        `While ${ctx.what}: owned by field manager ${who}, which manages ${fields} (409 Conflict). ${TAKE_OVER_HINT}.`,
+        status,
+        true,
+      );
+    }
+    return new WriteError(
+      'conflict',
+      `While ${ctx.what}, another field manager owns ${fields} (409 Conflict).`,
+      status,
+    );
   }
   // Apply reports a type error in the body as 500 "failed to create typed patch object" (05-ssa step 8):
   // that is our request being invalid, not the server failing, so retrying the same body cannot help.
   const typedPatch = status === 500 && s.message?.startsWith('failed to create typed patch object');
   if (status === 400 || status === 422 || typedPatch)
-    return new WriteError('invalid', `The API server refused ${ctx.what} (${status})${said}`, status);
+    return new WriteError('invalid', `The API server refused ${ctx.what} (${status})${said}`, status, true);
+  // etcd's size limits (13 steps 12-14): the same object is refused again, however often it is sent.
+  const tooLarge =
+    status === 413 ||
+    (status === 500 &&
+      (s.message === 'etcdserver: request is too large' || s.message?.includes('code = ResourceExhausted')));
+  if (tooLarge)
+    return new WriteError(
+      'invalid',
+      `The object is too large for the API server while ${ctx.what} (${status})${said}`,
+      status,
+      true,
+    );
   if (status === 401)
     return new WriteError(
       'error',
@@ -92,7 +155,7 @@ export function writeErrorFromResponse(status: number, body: string, ctx: Respon
 /** Anything thrown by a request (a KubeError from the transport, a WriteError, a bug) as a WriteError. */
 export function toWriteError(err: unknown, what: string): WriteError {
   if (err instanceof WriteError) return err;
-  if (isKubeError(err)) return new WriteError('error', err.message, err.status);
-  const text = err instanceof Error ? err.message : String(err);
+  if (isKubeError(err)) return new WriteError('error', clusterText(err.message), err.status);
+  const text = clusterText(err instanceof Error ? err.message : String(err));
   return new WriteError('error', `Failed while ${what}: ${text}`);
 }

@@ -68,4 +68,57 @@ describe('configmaps with server-side apply', () => {
     });
     expect(m.status).toBe(400);
   });
+
+  it('a ConfigMap another tool created: apply without force conflicts on its fields, naming its manager; keys it does not own are added', async () => {
+    const helmName = uniq('conf-helm-status');
+    const helmPath = `/api/v1/namespaces/default/configmaps/${helmName}`;
+    try {
+      const created = await call(t, '/api/v1/namespaces/default/configmaps', {
+        method: 'POST',
+        headers: { 'User-Agent': 'helm/v3.16.2' },
+        body: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: helmName, labels: { 'app.kubernetes.io/managed-by': 'Helm' } },
+          data: { summary: 'helm' },
+        },
+      });
+      expect(created.status).toBe(201);
+      const body = (labels: Record<string, string>, data: Record<string, string>) =>
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: helmName, namespace: 'default', labels },
+          data,
+        });
+      const mine = await call(t, `${helmPath}?fieldManager=gpu-fleet-configmap`, {
+        method: 'PATCH',
+        contentType: 'application/apply-patch+yaml',
+        body: body({ 'app.kubernetes.io/managed-by': 'gpu-fleet' }, { summary: '{}' }),
+      });
+      expect(mine.status).toBe(409);
+      const causes = pick(mine.json, 'details', 'causes') as {
+        reason: string;
+        message: string;
+        field: string;
+      }[];
+      expect(causes.map((c) => c.field).sort()).toEqual([
+        '.data.summary',
+        '.metadata.labels.app.kubernetes.io/managed-by',
+      ]);
+      for (const c of causes) {
+        expect(c.reason).toBe('FieldManagerConflict');
+        expect(c.message).toMatch(/^conflict with "helm"/);
+      }
+      const added = await call(t, `${helmPath}?fieldManager=gpu-fleet-configmap`, {
+        method: 'PATCH',
+        contentType: 'application/apply-patch+yaml',
+        body: body({}, { 'gpu-node-1': '{}' }),
+      });
+      expect(added.status).toBe(200);
+      expect(pick(added.json, 'data')).toEqual({ summary: 'helm', 'gpu-node-1': '{}' });
+    } finally {
+      await call(t, helmPath, { method: 'DELETE' });
+    }
+  });
 });

@@ -33,6 +33,11 @@ export class ManualClock implements Clock {
     this.#timers = this.#timers.filter((t) => t.id !== handle);
   }
 
+  /** Resolves when advance() passes the due time (virtual time has no process to keep alive). */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.setTimeout(resolve, ms));
+  }
+
   /** Timers not yet run. */
   get pending(): number {
     return this.#timers.length;

@@ -2,6 +2,7 @@
  * `gpu-fleet crd`: print the GpuInventory CustomResourceDefinition (to pipe into `kubectl apply -f -`),
  * or with `--install` install it into a context (after a permission check) and create the `cluster` object.
  */
+import { clusterText } from '../../../common/cluster-text.ts';
 import { systemClock } from '../../kube/clock.ts';
 import { ContextClient } from '../../kube/context-client.ts';
 import { isKubeError } from '../../kube/errors.ts';
@@ -49,12 +50,19 @@ async function install(
   }
   try {
     const r = await installWriteback(client, { group, clock: systemClock });
-    const crdVerb = r.crd === 'created' ? 'created' : 'unchanged (already installed with the same shape)';
+    const crdVerb =
+      r.crd === 'created'
+        ? 'created'
+        : r.updated
+          ? 'configured (schema updated)'
+          : r.dropped.length === 0
+            ? 'unchanged (already installed with the same shape)'
+            : `unchanged (installed with another schema, which lacks ${r.dropped.join(', ')}; the API server drops those fields)`;
     io.stdout.write(`customresourcedefinition.apiextensions.k8s.io/${crdName(group)} ${crdVerb}\n`);
     io.stdout.write(`gpuinventory.${group}/cluster ${r.object === 'created' ? 'created' : 'unchanged'}\n`);
     return 0;
   } catch (e) {
-    throw new CliError(e instanceof WriteError ? e.message : String(e));
+    throw new CliError(e instanceof WriteError ? e.message : clusterText(String(e)));
   } finally {
     client.close();
   }

@@ -20,6 +20,7 @@ export const WATCH_FLAGS = {
   group: { type: 'string' },
   'configmap-namespace': { type: 'string' },
   'write-interval': { type: 'string' },
+  'take-over': { type: 'boolean' },
   verbose: { type: 'boolean', short: 'v' },
 } as const;
 
@@ -75,6 +76,7 @@ function writeBackSettings(flags: {
   group?: string | undefined;
   'configmap-namespace'?: string | undefined;
   'write-interval'?: string | undefined;
+  'take-over'?: boolean | undefined;
 }): WritebackSettings {
   const group = flags.group ?? DEFAULT_CRD_GROUP;
   const problem = validateGroup(group);
@@ -87,6 +89,7 @@ function writeBackSettings(flags: {
     group,
     configMapNamespace: namespace,
     minIntervalMs: interval === undefined ? undefined : parseDuration(interval, '--write-interval'),
+    takeOver: flags['take-over'] === true,
   };
 }
 

@@ -1,0 +1,70 @@
+/**
+ * Making the node list of a write fit the API server's size limits (shared/real-api/13): a ConfigMap
+ * holds at most 1 MiB of data, and etcd refuses an object of more than about 1.5 MiB. At 5,000 nodes
+ * (3,750 GPU nodes) the full entries are ~1.05 MB in the ConfigMap and ~1.24 MB in the status.
+ *
+ * Three steps, each taken only when the one before does not fit the budget:
+ * 1. every entry in full;
+ * 2. every entry COMPACT: only the six fields of SPEC.md (name, ready, product, count, memory, workload),
+ *    marked `nodes_compacted: true`;
+ * 3. compact entries of as many nodes as fit, NotReady nodes first (the ones a reader looks for), then
+ *    by name; `nodes_omitted` says how many GPU nodes are counted in the totals but not listed.
+ * The totals (total_gpu_nodes, ready_gpu_nodes, total_gpus) always count every GPU node.
+ *
+ * Pure: the callers say what an entry costs in their object.
+ */
+import type { GpuNodeEntry } from '../../common/inventory.ts';
+
+export interface FitLimits {
+  /** Most bytes of GpuInventory status JSON written (etcd's 1572864 minus room for metadata and others). */
+  statusBytes: number;
+  /** Most bytes of ConfigMap data values we write (the 1048576 limit counts every key's value). */
+  configMapBytes: number;
+}
+
+export const DEFAULT_FIT_LIMITS: FitLimits = { statusBytes: 1_000_000, configMapBytes: 983_040 };
+
+export interface Fitted {
+  nodes: GpuNodeEntry[];
+  compacted: boolean;
+  omitted: number;
+}
+
+export function compactEntry(n: GpuNodeEntry): GpuNodeEntry {
+  return {
+    name: n.name,
+    ready: n.ready,
+    product: n.product,
+    count: n.count,
+    memory: n.memory,
+    workload: n.workload,
+  };
+}
+
+/** The entries to write so that the sum of `cost` stays within `budget` bytes. */
+export function fitNodes(
+  nodes: readonly GpuNodeEntry[],
+  budget: number,
+  cost: (n: GpuNodeEntry) => number,
+): Fitted {
+  const sum = (list: readonly GpuNodeEntry[]) => list.reduce((s, n) => s + cost(n), 0);
+  if (sum(nodes) <= budget) return { nodes: [...nodes], compacted: false, omitted: 0 };
+  const compact = nodes.map(compactEntry);
+  if (sum(compact) <= budget) return { nodes: compact, compacted: true, omitted: 0 };
+  const order = compact
+    .map((n, i) => ({ n, i }))
+    .sort((a, b) => Number(a.n.ready) - Number(b.n.ready) || (a.n.name < b.n.name ? -1 : 1));
+  const kept = new Set<number>();
+  let used = 0;
+  for (const { n, i } of order) {
+    const c = cost(n);
+    if (used + c > budget) break;
+    used += c;
+    kept.add(i);
+  }
+  return {
+    nodes: compact.filter((_n, i) => kept.has(i)),
+    compacted: true,
+    omitted: nodes.length - kept.size,
+  };
+}
