@@ -11,7 +11,7 @@ import { readBody, sendJson } from './http.ts';
 import { obj, str } from './json.ts';
 import { objectJson } from './serialize.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
-import { isObj } from './types.ts';
+import { isObj, storeKey } from './types.ts';
 
 const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -266,7 +266,8 @@ export async function deletePod(
   }
   const marked = podGracefulDelete(prev, grace, Date.now());
   if (marked) {
-    const { obj: stored } = core.write(def, marked, prev);
+    // Stored directly: Core.write keeps the generation of a spec-unchanged object, marking bumps it.
+    const stored = marked === prev ? prev : core.store.put(storeKey(def), core.keyOfObj(def, prev), marked);
     sendJson(ctx, 200, objectJson(stored));
     return;
   }
