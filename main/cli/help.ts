@@ -64,7 +64,7 @@ Usage:
   sim: `Run the built-in Kubernetes API simulator in the foreground.
 
 Usage:
-  gpu-fleet sim [--scenario homelab|large:N|flapping] [--port P] [--kubeconfig-out FILE]
+  gpu-fleet sim [--scenario homelab|smalllab|large:N|flapping] [--port P] [--kubeconfig-out FILE]
 `,
   crd: `Print the GpuInventory CustomResourceDefinition manifest, or install it.
 
