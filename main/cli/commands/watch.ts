@@ -59,7 +59,7 @@ function humanLine(event: EngineEvent): string | null {
     case 'connection':
       return `${at} ${event.context}: ${event.state.phase}${event.state.message ? ` — ${event.state.message}` : ''}`;
     case 'alert':
-      return `${at} ALERT${event.alert.suppressed ? ' (snoozed)' : ''} ${event.alert.title}: ${event.alert.body}`;
+      return `${at} ALERT${event.alert.suppressed ? ' (snoozed)' : ''} ${event.alert.title} — ${event.alert.body}`;
     case 'snapshot':
       return null;
   }
