@@ -11,6 +11,8 @@ describe('clusterText', () => {
     expect(clusterText('\u001b[2Jcleared\u001b]0;owned title\u0007 text')).toBe('cleared text');
     expect(clusterText('first\nERROR: fake second line\r\n\tend')).toBe('first ERROR: fake second line end');
     expect(clusterText('a\u0000b\u009bc\u202ed\u2028e')).toBe('a b c d e');
+    // Bidi marks and zero-width characters can reorder or hide what a reader sees.
+    expect(clusterText('a\u200fb\u200bc\u061cd\ufeffe\u2060f\u2067g')).toBe('a b c d e f g');
   });
 
   it('caps the length with an ellipsis, also for huge inputs', () => {

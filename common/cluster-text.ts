@@ -8,13 +8,20 @@
 /** The longest cluster text shown anywhere (messages are cut with an ellipsis after this many characters). */
 export const CLUSTER_TEXT_MAX = 300;
 
+/**
+ * The longest sentence shown or logged anywhere: our own words around one capped cluster fragment. Sinks
+ * (KubeError, the CLI's stderr, the logger) pass whole sentences through `clusterText(s, SENTENCE_MAX)`.
+ */
+export const SENTENCE_MAX = 600;
+
 // ESC-introduced sequences: CSI (ESC [ … final), OSC (ESC ] … BEL or ST), and two-character escapes.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this file's job
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
-// C0 and C1 controls, DEL, and the Unicode line/paragraph separators and bidi overrides that can forge or
-// reorder what a reader sees.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this file's job
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+// C0 and C1 controls, DEL, the Unicode line/paragraph separators, the bidi overrides, isolates and marks
+// (LRM, RLM, ALM) that can forge or reorder what a reader sees, zero-width characters and the BOM.
+const CONTROLS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this file's job
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]+/g;
 
 /**
  * One line of at most `max` characters: escape sequences removed, every control character (newlines and

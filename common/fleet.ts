@@ -30,7 +30,7 @@ export interface WritebackState {
 
 export interface ContextSnapshot {
   context: string;
-  /** The server URL's host, for display only. */
+  /** The server address for display only: scheme://host:port/path, never userinfo or query (server-url.ts). */
   server: string | null;
   connection: ConnectionState;
   /** Last known inventory; kept (and marked stale) while the cluster is unreachable. */
@@ -57,6 +57,7 @@ export interface FleetSnapshot {
 export interface KubeContextInfo {
   name: string;
   cluster: string;
+  /** As in ContextSnapshot.server: no userinfo, no query. */
   server: string | null;
   user: string;
   namespace: string | null;

@@ -23,3 +23,11 @@ export interface SettingsView {
 }
 
 export type SettingsPatch = Partial<SettingsView>;
+
+/**
+ * Whether write-back is on for a context: only an own `true` counts, so a context named `toString` or
+ * `constructor` is never opted in by Object.prototype.
+ */
+export function writeBackOptedIn(writeBack: Readonly<Record<string, boolean>>, context: string): boolean {
+  return Object.hasOwn(writeBack, context) && writeBack[context] === true;
+}

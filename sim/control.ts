@@ -122,7 +122,7 @@ export function controlHandler(control: () => SimControl): (ctx: Ctx) => Promise
   return async (ctx) => {
     const verb = ctx.path.slice('/sim/control/'.length) as keyof SimControl;
     const c = control();
-    const fn = c[verb] as ((...a: unknown[]) => unknown) | undefined;
+    const fn = (Object.hasOwn(c, verb) ? c[verb] : undefined) as ((...a: unknown[]) => unknown) | undefined;
     if (ctx.method !== 'POST' || typeof fn !== 'function')
       throw apiError(404, `unknown control verb ${verb}`, 'NotFound', {});
     const raw = (await readBody(ctx)).toString('utf8').trim();

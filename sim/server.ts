@@ -1,4 +1,8 @@
 // The HTTPS server: request wrapper (latency, failures, logging, errors), restart, connection tracking.
+// Like Go's net/http in front of a real kube-apiserver, a request target it cannot parse (a malformed
+// `%` escape, no leading `/`) gets a plain-text 400 and a closed connection (`//[` is just a path, as in
+// Go: it reaches authorization and the 404 like any other), and nothing a
+// handler throws or rejects with escapes: it is a 500 Status, or a cut connection once headers are out.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
@@ -19,6 +23,35 @@ export interface LogEntry {
   user: string;
 }
 
+const BAD_REQUEST = '400 Bad Request';
+const TOO_LARGE = '431 Request Header Fields Too Large';
+const MAX_HEADER_BYTES = 1 << 20;
+const PLAIN_CLOSE = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n';
+
+/** The path and query of an origin-form target (`/…`), or null when Go's url.ParseRequestURI would refuse it. */
+function requestUrl(target: string | undefined): URL | null {
+  if (target === undefined || !target.startsWith('/')) return null;
+  try {
+    // Go refuses a malformed escape (`%zz`, a lone `%`); a well-formed one that is not UTF-8 passes.
+    if (/%(?![0-9A-Fa-f]{2})/.test(target.split('?')[0] ?? '')) return null;
+    return new URL(`https://sim${target}`);
+  } catch {
+    return null;
+  }
+}
+
+/** Go's own answer to a request it cannot parse: plain text, the status line as the body, connection closed. */
+function badRequest(res: ServerResponse, code: number, text: string): void {
+  res.shouldKeepAlive = false;
+  res
+    .writeHead(code, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      Connection: 'close',
+      'Content-Length': String(Buffer.byteLength(text)),
+    })
+    .end(text);
+}
+
 export type ControlHandler = (ctx: Ctx) => Promise<void>;
 
 export class SimServer {
@@ -34,11 +67,21 @@ export class SimServer {
     private readonly control: ControlHandler,
   ) {
     this.server = createServer(
-      { cert: tls.certPem, key: tls.keyPem, ALPNProtocols: ['http/1.1'] },
+      // Go's http.DefaultMaxHeaderBytes (1 MiB), where Node's default would refuse at 16 KiB.
+      { cert: tls.certPem, key: tls.keyPem, ALPNProtocols: ['http/1.1'], maxHeaderSize: MAX_HEADER_BYTES },
       (req, res) => {
-        void this.handle(req, res);
+        this.handle(req, res).catch(() => {
+          if (res.headersSent) res.destroy();
+          else badRequest(res, 500, '500 Internal Server Error');
+        });
       },
     );
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      // Go answers nothing to a client too slow with its headers: it just closes the connection.
+      if (!socket.writable || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.destroy();
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? TOO_LARGE : BAD_REQUEST;
+      socket.end(`HTTP/1.1 ${status}${PLAIN_CLOSE}${status}`);
+    });
     this.server.on('secureConnection', (s: Socket) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -76,7 +119,11 @@ export class SimServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'https://sim');
+    const url = requestUrl(req.url);
+    if (url === null) {
+      badRequest(res, 400, BAD_REQUEST);
+      return;
+    }
     const ctx: Ctx = {
       req,
       res,

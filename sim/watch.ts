@@ -95,14 +95,35 @@ export function watch(core: Core, ctx: Ctx, def: ResourceDef, namespace: string,
   });
   const timers: NodeJS.Timeout[] = [];
   const bookmarks = q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1';
+  const timeout = Number(q.get('timeoutSeconds') ?? 0);
+  // Without timeoutSeconds the apiserver picks minRequestTimeout (1800 s) × [1, 2).
+  const timeoutMs = timeout > 0 ? timeout * 1000 : (1800 + Math.floor(Math.random() * 1800)) * 1000;
+  const deadline = Date.now() + timeoutMs;
+  // What the watch has delivered up to: the requested resourceVersion, or for "" and "0" the state the
+  // synthetic ADDED events showed.
+  const startRv = fromRv ?? core.store.rv;
   const sendBookmark = () => {
+    // The cacher sends a bookmark only when it is newer than what the watch started from
+    // (cacheWatcher.process: event.ResourceVersion > resourceVersion), so a quiet watch gets none.
+    if (core.store.rv <= startRv) return;
     if (!core.stalled && !res.writableEnded && !res.destroyed)
       res.write(line('BOOKMARK', bookmark(def, core.store.rv)));
   };
-  if (bookmarks) timers.push(setInterval(sendBookmark, core.options.bookmarkIntervalMs));
-  const timeout = Number(q.get('timeoutSeconds') ?? 0);
-  const timeoutMs = timeout > 0 ? timeout * 1000 : (1800 + Math.floor(Math.random() * 1800)) * 1000;
-  if (bookmarks && timeoutMs > 1000) timers.push(setTimeout(sendBookmark, Math.max(500, timeoutMs - 1500)));
+  // When, as the apiserver's cacher schedules it (cacheWatcher.nextBookmarkTime): the next bookmark is
+  // due at min(now + bookmark frequency, deadline − 2 s), and none once that is past; so a watch of 2 s
+  // or less gets none, and every watch gets one ~2 s before its timeout if something changed.
+  const scheduleBookmark = () => {
+    const now = Date.now();
+    const next = Math.min(now + core.options.bookmarkIntervalMs, deadline - 2000);
+    if (next <= now) return;
+    timers.push(
+      setTimeout(() => {
+        sendBookmark();
+        scheduleBookmark();
+      }, next - now),
+    );
+  };
+  if (bookmarks) scheduleBookmark();
   timers.push(setTimeout(() => res.end(), timeoutMs));
   const flush = () => {
     if (pending.length > 0 && !res.writableEnded && !res.destroyed) res.write(pending.splice(0).join(''));

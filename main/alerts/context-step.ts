@@ -2,6 +2,7 @@
  * One context's step: what an observation (or a due tick) does to that context's policy state,
  * as alert facts still to be worded and marked suppressed by the caller.
  */
+import { dict } from '../../common/dict.ts';
 import { nextUnflapAt, trackFlaps } from './flap.ts';
 import { judgeReadiness } from './readiness.ts';
 import type { AlertRules } from './rules.ts';
@@ -73,7 +74,7 @@ export function reachableStep(
   alerts.push(...readiness.alerts);
   const withdrawn = rules.withdrawnGpus
     ? judgeWithdrawn(next, context, view, flaps.flapping, at)
-    : { withdrawn: {}, alerts: [] };
+    : { withdrawn: dict<number>(), alerts: [] };
   alerts.push(...withdrawn.alerts);
   next = {
     ...next,

@@ -3,6 +3,7 @@
  * `flapWindowMs` is flapping. It gets one alert, then the policy ignores it until it has not
  * changed for a whole window; after that it is judged like any other node again.
  */
+import { copyDict, dict, hasKey, own } from '../../common/dict.ts';
 import type { AlertRules } from './rules.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';
 
@@ -19,21 +20,21 @@ export function trackFlaps(
   rules: AlertRules,
 ): FlapResult {
   const horizon = at - rules.flapWindowMs;
-  const changes: Record<string, number[]> = {};
+  const changes = dict<number[]>();
   for (const [name, times] of Object.entries(cp.changes)) {
     const kept = times.filter((t) => t > horizon);
     if (kept.length > 0) changes[name] = kept;
   }
-  const flapping = { ...cp.flapping };
+  const flapping = copyDict(cp.flapping);
   const newlyFlapping: string[] = [];
-  const previous = cp.last?.nodes ?? {};
+  const previous = cp.last?.nodes;
   for (const [name, facts] of Object.entries(view.nodes)) {
-    const before = previous[name];
+    const before = own(previous, name);
     // A node first seen, or back after being absent, is not a change of readiness.
     if (before === undefined || before.ready === facts.ready) continue;
-    const times = [...(changes[name] ?? []), at];
+    const times = [...(own(changes, name) ?? []), at];
     changes[name] = times;
-    if (name in flapping) flapping[name] = at;
+    if (hasKey(flapping, name)) flapping[name] = at;
     else if (times.length > rules.flapThreshold) {
       flapping[name] = at;
       newlyFlapping.push(name);

@@ -5,6 +5,7 @@
  * While a context is unreachable its (last known) inventory is ignored: unreachability is never
  * reported as a ready drop, and a drop still pending when the cluster went away is dropped.
  */
+import { hasKey, own, withKey, withoutKey } from '../../common/dict.ts';
 import { contextNextCheck, reachableStep, unreachableStep } from './context-step.ts';
 import type { AlertRules } from './rules.ts';
 import { isSnoozed, type SnoozeState } from './snooze.ts';
@@ -42,13 +43,13 @@ function step(
   rules: AlertRules,
   snooze: SnoozeState,
 ) {
-  const cp = state.contexts[obs.context] ?? initialContextPolicy();
+  const cp = own(state.contexts, obs.context) ?? initialContextPolicy();
   const out = obs.reachable
     ? reachableStep(cp, obs.context, obs.at, view, rules)
     : unreachableStep(cp, obs.context, obs.at, rules);
   const suppressed = isSnoozed(snooze, obs.context, obs.at);
   const alerts = out.alerts.map((f) => makeAlert(f, suppressed));
-  return { state: { contexts: { ...state.contexts, [obs.context]: out.cp } }, alerts };
+  return { state: { contexts: withKey(state.contexts, obs.context, out.cp) }, alerts };
 }
 
 export function evaluate(
@@ -79,7 +80,6 @@ export function tick(state: PolicyState, now: number, rules: AlertRules, snooze:
 
 /** Drops what the policy remembers of a context (it now watches another cluster, or is no longer monitored). */
 export function forgetContext(state: PolicyState, context: string): PolicyState {
-  if (!(context in state.contexts)) return state;
-  const { [context]: _dropped, ...rest } = state.contexts;
-  return { contexts: rest };
+  if (!hasKey(state.contexts, context)) return state;
+  return { contexts: withoutKey(state.contexts, context) };
 }

@@ -5,6 +5,7 @@
  * Flapping nodes are left out of both sides; they have their own alert.
  */
 
+import { hasKey, own } from '../../common/dict.ts';
 import type { AlertRules } from './rules.ts';
 import type { AlertFacts } from './text.ts';
 import { dropText, LEFT_THE_CLUSTER, recoveryText } from './text.ts';
@@ -20,8 +21,8 @@ export function judgeReadiness(
   at: number,
   rules: AlertRules,
 ): Fields & { alerts: AlertFacts[] } {
-  const stable = (n: string) => !(n in flapping);
-  const isReady = (n: string) => view.nodes[n]?.ready === true;
+  const stable = (n: string) => !hasKey(flapping, n);
+  const isReady = (n: string) => own(view.nodes, n)?.ready === true;
   const accepted = new Set(cp.accepted);
   const alerts: AlertFacts[] = [];
 
@@ -56,11 +57,11 @@ export function judgeReadiness(
     if (at - pending.since >= rules.holdDownMs) {
       // Counted at alert time, so a drop that spanned an outage still reads "4 → 3", not "3 → 3".
       const before = view.readyCount + lost.length;
-      const notReady = lost.filter((n) => n in view.nodes);
-      const gone = lost.filter((n) => !(n in view.nodes));
+      const notReady = lost.filter((n) => hasKey(view.nodes, n));
+      const gone = lost.filter((n) => !hasKey(view.nodes, n));
       // Nodes still in the cluster first: the first one is what a click on the notification opens.
       const why = [
-        ...notReady.map((node) => ({ node, reason: view.nodes[node]?.why ?? 'not Ready' })),
+        ...notReady.map((node) => ({ node, reason: own(view.nodes, node)?.why ?? 'not Ready' })),
         ...gone.map((node) => ({ node, reason: LEFT_THE_CLUSTER })),
       ];
       const text = dropText(context, why, before, view.readyCount);

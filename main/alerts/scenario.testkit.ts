@@ -5,6 +5,7 @@
  */
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { evaluate, tick } from './policy.ts';
+import { countsAsReachable } from './reachability.ts';
 import { type AlertRules, DEFAULT_ALERT_RULES } from './rules.ts';
 import { NO_SNOOZE, type SnoozeState } from './snooze.ts';
 import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from './types.ts';
@@ -38,6 +39,8 @@ export function inv(nodes: Record<string, NodeSpec>): GpuInventoryStatus {
 export type Step =
   | [number, string, Record<string, NodeSpec>]
   | [number, string, 'unreachable']
+  /** The watch stalled or was cut and is being re-opened; the host passes the last inventory it had. */
+  | [number, string, 'reconnecting']
   | [number, string, 'connected-no-inventory']
   | [number, 'snooze', (s: SnoozeState, nowMs: number) => SnoozeState];
 
@@ -63,6 +66,7 @@ export function play(steps: Step[], rules: Partial<AlertRules> = {}, untilS?: nu
   let snooze: SnoozeState = NO_SNOOZE;
   let next: number | null = null;
   const alerts: PolicyAlert[] = [];
+  const lastSeen = new Map<string, GpuInventoryStatus>();
   const runTicksBefore = (limit: number) => {
     while (next !== null && next <= limit) {
       const out = tick(state, next, r, snooze);
@@ -77,10 +81,18 @@ export function play(steps: Step[], rules: Partial<AlertRules> = {}, untilS?: nu
       snooze = what(snooze, at(s));
       continue;
     }
-    const reachable = what !== 'unreachable';
+    const reachable =
+      what === 'unreachable' ? false : what === 'reconnecting' ? countsAsReachable('reconnecting') : true;
     // While unreachable the host passes its last known (here: a deliberately alarming) inventory.
     const inventory =
-      what === 'unreachable' ? inv({ ghost: false }) : what === 'connected-no-inventory' ? null : inv(what);
+      what === 'unreachable'
+        ? inv({ ghost: false })
+        : what === 'connected-no-inventory'
+          ? null
+          : what === 'reconnecting'
+            ? (lastSeen.get(context) ?? null)
+            : inv(what);
+    if (typeof what === 'object') lastSeen.set(context, inv(what));
     const out = evaluate(state, { at: at(s), context, reachable, inventory }, r, snooze);
     state = out.state;
     alerts.push(...out.alerts);

@@ -3,7 +3,9 @@
  * "Until tomorrow" means 08:00 local time; the local offset is a function passed in so tests
  * pin the timezone (and its DST changes) instead of depending on the machine's.
  */
+
 import type { SnoozeUntil } from '../../common/alerts.ts';
+import { copyDict, dict, own, withKey, withoutKey } from '../../common/dict.ts';
 
 /** `until` is epoch ms; null means "until resumed". */
 export interface Snooze {
@@ -21,7 +23,7 @@ export type OffsetMinutes = (epochMs: number) => number;
 /** The machine's own timezone; the default outside tests. */
 export const systemOffset: OffsetMinutes = (ms) => -new Date(ms).getTimezoneOffset();
 
-export const NO_SNOOZE: SnoozeState = Object.freeze({ all: null, contexts: Object.freeze({}) });
+export const NO_SNOOZE: SnoozeState = Object.freeze({ all: null, contexts: Object.freeze(dict<Snooze>()) });
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -65,28 +67,26 @@ export function snooze(
   offset: OffsetMinutes = systemOffset,
 ): SnoozeState {
   const entry: Snooze = { until: snoozeEnd(until, now, offset) };
-  if (scope === null) return { all: entry, contexts: { ...state.contexts } };
-  return { all: state.all, contexts: { ...state.contexts, [scope]: entry } };
+  if (scope === null) return { all: entry, contexts: copyDict(state.contexts) };
+  return { all: state.all, contexts: withKey(state.contexts, scope, entry) };
 }
 
 /** Resume one context, or everything (`scope` null clears the global snooze and every per-context one). */
 export function resume(state: SnoozeState, scope: string | null): SnoozeState {
-  if (scope === null) return { all: null, contexts: {} };
-  const contexts = { ...state.contexts };
-  delete contexts[scope];
-  return { all: state.all, contexts };
+  if (scope === null) return { all: null, contexts: dict() };
+  return { all: state.all, contexts: withoutKey(state.contexts, scope) };
 }
 
 const active = (s: Snooze | null | undefined, now: number): boolean =>
   s != null && (s.until === null || s.until > now);
 
 export function isSnoozed(state: SnoozeState, context: string, now: number): boolean {
-  return active(state.all, now) || active(state.contexts[context], now);
+  return active(state.all, now) || active(own(state.contexts, context), now);
 }
 
 /** Drops snoozes that have ended, so the persisted state does not grow. */
 export function pruneSnooze(state: SnoozeState, now: number): SnoozeState {
-  const contexts: Record<string, Snooze> = {};
+  const contexts = dict<Snooze>();
   for (const [name, s] of Object.entries(state.contexts)) if (active(s, now)) contexts[name] = s;
   return { all: active(state.all, now) ? state.all : null, contexts };
 }

@@ -1,5 +1,7 @@
 /** The alert policy's inputs, outputs and state: plain JSON data, so hosts can log or persist it. */
+
 import type { Alert } from '../../common/alerts.ts';
+import { dict } from '../../common/dict.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { shortReason } from '../../common/node-reason.ts';
 
@@ -59,7 +61,9 @@ export interface PolicyState {
   contexts: Record<string, ContextPolicy>;
 }
 
-export const INITIAL_POLICY_STATE: PolicyState = Object.freeze({ contexts: Object.freeze({}) });
+export const INITIAL_POLICY_STATE: PolicyState = Object.freeze({
+  contexts: Object.freeze(dict<ContextPolicy>()),
+});
 
 export function initialContextPolicy(): ContextPolicy {
   return {
@@ -70,9 +74,9 @@ export function initialContextPolicy(): ContextPolicy {
     accepted: [],
     pending: null,
     down: null,
-    changes: {},
-    flapping: {},
-    withdrawn: {},
+    changes: dict(),
+    flapping: dict(),
+    withdrawn: dict(),
   };
 }
 
@@ -82,7 +86,7 @@ function whyOf(n: GpuInventoryStatus['nodes'][number]): string {
 }
 
 export function viewOf(inventory: GpuInventoryStatus): InventoryView {
-  const nodes: Record<string, NodeFacts> = {};
+  const nodes = dict<NodeFacts>();
   for (const n of inventory.nodes) {
     nodes[n.name] = {
       ready: n.ready,

@@ -4,6 +4,7 @@
  * or flapping keep their record (their numbers are not trustworthy then) but raise nothing.
  */
 
+import { dict, hasKey, own } from '../../common/dict.ts';
 import type { AlertFacts } from './text.ts';
 import { withdrawnText } from './text.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';
@@ -15,11 +16,11 @@ export function judgeWithdrawn(
   flapping: Record<string, number>,
   at: number,
 ): { withdrawn: Record<string, number>; alerts: AlertFacts[] } {
-  const withdrawn: Record<string, number> = {};
+  const withdrawn = dict<number>();
   const lines: { node: string; allocatable: number; capacity: number; before: number }[] = [];
   for (const [name, f] of Object.entries(view.nodes)) {
-    const seen = cp.withdrawn[name];
-    if (!f.ready || name in flapping) {
+    const seen = own(cp.withdrawn, name);
+    if (!f.ready || hasKey(flapping, name)) {
       if (seen !== undefined) withdrawn[name] = seen;
       continue;
     }

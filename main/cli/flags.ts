@@ -10,7 +10,7 @@ export function parseFlags<O extends Options>(args: string[], options: O, comman
   } catch (error) {
     const message =
       error instanceof Error ? error.message.replace(/^Unknown option/, 'unknown flag') : String(error);
-    throw new CliError(`${message}\nSee 'gpu-fleet ${command} --help' for usage.`);
+    throw new CliError(message, 1, `See 'gpu-fleet ${command} --help' for usage.`);
   }
 }
 

@@ -21,7 +21,7 @@ Flags:
 Use "gpu-fleet <command> --help" for more information about a command.
 `;
 
-export const COMMAND_HELP: Record<string, string> = {
+const HELP_TEXTS = {
   contexts: `List kubeconfig contexts and whether each is monitored.
 
 Usage:
@@ -64,7 +64,9 @@ Usage:
   sim: `Run the built-in Kubernetes API simulator in the foreground.
 
 Usage:
-  gpu-fleet sim [--scenario homelab|smalllab|large:N|flapping] [--port P] [--kubeconfig-out FILE]
+  gpu-fleet sim [--scenario homelab|smalllab|large:N|flapping] [--port P] [--kubeconfig-out FILE [--force]]
+
+--kubeconfig-out refuses to overwrite an existing file unless --force is given.
 `,
   crd: `Print the GpuInventory CustomResourceDefinition manifest, or install it.
 
@@ -76,3 +78,6 @@ Usage:
 shape exists, waits until it is Established and creates the "cluster" object.
 `,
 };
+
+/** Help per command, as a Map: a command name comes from the command line, so it is never an object key. */
+export const COMMAND_HELP: ReadonlyMap<string, string> = new Map(Object.entries(HELP_TEXTS));

@@ -1,7 +1,7 @@
 /** Which kubeconfig and contexts a command works on, chosen the way kubectl chooses them. */
 import { loadKubeconfig } from '../kube/kubeconfig.ts';
 import type { LoadedKubeconfig, ResolvedContext } from '../kube/kubeconfig-types.ts';
-import { CliError, type CliIo } from './io.ts';
+import { CliError, type CliIo, terminalLine } from './io.ts';
 
 export interface TargetFlags {
   kubeconfig?: string | undefined;
@@ -21,14 +21,14 @@ export function loadForCli(flags: TargetFlags, io: CliIo): LoadedKubeconfig {
   if (load.kind === 'none') {
     throw new CliError(`${load.message} Run 'gpu-fleet serve --demo' to try the built-in demo cluster.`);
   }
-  for (const w of load.warnings) io.stderr.write(`warning: ${w.message}\n`);
+  for (const w of load.warnings) io.stderr.write(terminalLine(`warning: ${w.message}`));
   if (load.contexts.length === 0) {
     // Nothing usable: the file's own problem is the one sentence, not a vague "no contexts".
     const first = load.errors[0];
     if (first) throw new CliError(first.message);
     throw new CliError(`the kubeconfig (${load.files.join(', ')}) defines no contexts`);
   }
-  for (const e of load.errors) io.stderr.write(`warning: ${e.message}\n`);
+  for (const e of load.errors) io.stderr.write(terminalLine(`warning: ${e.message}`));
   return load;
 }
 

@@ -1,15 +1,19 @@
 /** The `gpu-fleet` command: dispatches to a command, prints errors as one sentence, returns the exit code. */
 import { COMMAND_HELP, USAGE } from './help.ts';
-import { CliError, type CliIo } from './io.ts';
+import { CliError, type CliIo, terminalLine } from './io.ts';
 import { packageVersion } from './version.ts';
 
 export type Command = (args: string[], io: CliIo) => Promise<number>;
 
-/** Commands are loaded lazily so `--help` stays fast and one command's dependencies never slow another. */
-const COMMANDS: Record<string, () => Promise<Command>> = {};
+/**
+ * Commands are loaded lazily so `--help` stays fast and one command's dependencies never slow another.
+ * A Map, because the name comes from the command line: `gpu-fleet constructor` must be an unknown command,
+ * not Object's constructor.
+ */
+const COMMANDS = new Map<string, () => Promise<Command>>();
 
 export function registerCommand(name: string, load: () => Promise<Command>): void {
-  COMMANDS[name] = load;
+  COMMANDS.set(name, load);
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -22,24 +26,26 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`gpu-fleet ${packageVersion()}\n`);
     return 0;
   }
-  const help = COMMAND_HELP[name];
+  const help = COMMAND_HELP.get(name);
   if (help !== undefined && (rest.includes('-h') || rest.includes('--help'))) {
     io.stdout.write(help);
     return 0;
   }
-  const load = COMMANDS[name];
+  const load = COMMANDS.get(name);
   if (!load) {
-    io.stderr.write(`error: unknown command "${name}" for "gpu-fleet"\nRun 'gpu-fleet --help' for usage.\n`);
+    io.stderr.write(terminalLine(`error: unknown command "${name}" for "gpu-fleet"`));
+    io.stderr.write("Run 'gpu-fleet --help' for usage.\n");
     return 1;
   }
   try {
     return await (await load())(rest, io);
   } catch (error) {
     if (error instanceof CliError) {
-      io.stderr.write(`error: ${error.message}\n`);
+      io.stderr.write(terminalLine(`error: ${error.message}`));
+      if (error.hint !== null) io.stderr.write(`${error.hint}\n`);
       return error.exitCode;
     }
-    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(terminalLine(`error: ${error instanceof Error ? error.message : String(error)}`));
     return 1;
   }
 }

@@ -3,8 +3,11 @@
  * for edits), settings (monitored contexts, rules, snoozes, last-known inventories, alert log), the
  * engine, and the typed contract the window talks to. Nothing here imports Electron.
  */
+
 import type { Alert } from '../../common/alerts.ts';
+import { copyDict, dict } from '../../common/dict.ts';
 import type { AppInfo } from '../../common/ipc.ts';
+import { writeBackOptedIn } from '../../common/settings.ts';
 import { appendAlerts } from '../alerts/alert-log.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
@@ -112,9 +115,12 @@ export class AppCore implements FleetHost {
 
   /** (Re)computes the monitored set from settings and kubeconfig and hands it to the engine. */
   applyContexts(): void {
-    const lastKnown: Record<string, LastKnown> = {};
-    for (const [name, entry] of Object.entries(this.settings.get('lastKnown')))
-      lastKnown[name] = { inventory: entry.inventory };
+    const lastKnown = dict<LastKnown>(
+      Object.entries(this.settings.get('lastKnown')).map(([name, entry]) => [
+        name,
+        { inventory: entry.inventory },
+      ]),
+    );
     const monitored = this.#monitored();
     this.engine.setContexts(monitored, lastKnown);
     this.#applyWriteback(monitored);
@@ -139,7 +145,7 @@ export class AppCore implements FleetHost {
   #applyWriteback(monitored: ResolvedContext[]): void {
     const s = this.settings;
     this.#writeback.set(monitored, (ctx) =>
-      s.get('writeBack')[ctx.name]
+      writeBackOptedIn(s.get('writeBack'), ctx.name)
         ? { group: s.get('crdGroup'), configMapNamespace: s.get('configMapNamespace') }
         : null,
     );
@@ -157,7 +163,7 @@ export class AppCore implements FleetHost {
 
   /** Keeps each context's latest inventory so the next launch shows it (stale) while it connects. */
   saveLastKnown(): void {
-    const lastKnown = { ...this.settings.get('lastKnown') };
+    const lastKnown = copyDict(this.settings.get('lastKnown'));
     for (const ctx of this.engine.snapshot().contexts) {
       if (ctx.inventory && !ctx.stale)
         lastKnown[ctx.context] = { at: new Date(this.#clock.now()).toISOString(), inventory: ctx.inventory };

@@ -3,16 +3,20 @@
  * mark the cache dirty; a leading-edge throttle then recomputes the whole inventory from the cache
  * (an isolated flip is seen at once; a burst costs one more pass, not one per event).
  */
+import { clusterText, SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
+import { displayServerUrl } from '../../common/server-url.ts';
 import {
   appendHistory,
   buildInventory,
+  forgetLabels,
   rememberAllLabels,
   retainLabels,
   withObservedAt,
 } from '../inventory/index.ts';
+import type { NodeFacts } from '../inventory/node-facts.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { NodeCache } from '../kube/node-cache.ts';
@@ -50,12 +54,15 @@ export class ContextMonitor {
   #builtVersion = -1;
   #confirmed = false;
   readonly #throttle: Throttle;
+  /** The server address as the window may show it: no userinfo, no query (common/server-url.ts). */
+  readonly #shownServer: string | null;
 
   constructor(
     opts: ContextMonitorOptions,
     private readonly onChange: (change: MonitorChange, monitor: ContextMonitor) => void,
   ) {
     this.#opts = opts;
+    this.#shownServer = opts.server === null ? null : displayServerUrl(opts.server);
     this.#inventory = opts.lastKnown?.inventory ?? null;
     this.#history = opts.lastKnown?.history ? [...opts.lastKnown.history] : [];
     this.#watcher = new NodeWatcher(opts.makeClient, (event) => this.#onWatcher(event), {
@@ -94,14 +101,18 @@ export class ContextMonitor {
     this.#watcher.retryNow();
   }
 
+  /** The write-back state as the window shows it: its message (often the server's words) through the text gate. */
   setWriteback(state: WritebackState): void {
-    this.#writeback = state;
+    this.#writeback =
+      state.message === null
+        ? state
+        : { ...state, message: clusterText(state.message, SENTENCE_MAX) || null };
   }
 
   snapshot(): ContextSnapshot {
     return {
       context: this.#opts.context,
-      server: this.#opts.server,
+      server: this.#shownServer,
       connection: this.#connection,
       inventory: this.#inventory,
       // Stale: last-known from an earlier run, or the cluster stopped answering. Right after the first
@@ -118,6 +129,12 @@ export class ContextMonitor {
       this.onChange('connection', this);
       return;
     }
+    // A deleted node's last-seen labels go with it: a node re-created under the same name is another
+    // machine, and must not show the old one's GPUs while it waits for its own labels. A delete missed
+    // while the watch was down shows as a new uid under a known name (in a relist or an upsert).
+    if (event.type === 'delete') this.#lastSeen = forgetLabels(this.#lastSeen, event.name);
+    else
+      for (const node of event.type === 'upsert' ? [event.node] : event.nodes) this.#forgetIfReplaced(node);
     this.#cache.apply(event);
     if (event.type === 'replace') {
       this.#synced = true;
@@ -129,6 +146,11 @@ export class ContextMonitor {
       }
     }
     if (this.#cache.view.version !== this.#builtVersion) this.#throttle.request();
+  }
+
+  #forgetIfReplaced(node: NodeFacts): void {
+    const old = this.#cache.view.get(node.name);
+    if (old !== undefined && old.uid !== node.uid) this.#lastSeen = forgetLabels(this.#lastSeen, node.name);
   }
 
   #recompute(): void {

@@ -3,13 +3,16 @@
  * alert policy on a clock, and emits typed events. No Electron in here: the desktop shell, the CLI,
  * browser mode (and one day an in-cluster controller) host the same engine.
  */
+
 import type { SnoozeUntil } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
+import { own } from '../../common/dict.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
+import { countsAsReachable } from '../alerts/reachability.ts';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import {
   NO_SNOOZE,
@@ -111,7 +114,7 @@ export class FleetEngine {
     }
     for (const ctx of contexts) {
       if (this.#entries.has(ctx.name)) continue;
-      const previous = lastKnown[ctx.name];
+      const previous = own(lastKnown, ctx.name);
       const monitor = new ContextMonitor(
         {
           context: ctx.name,
@@ -266,7 +269,7 @@ export class FleetEngine {
         {
           at: this.#clock.now(),
           context: monitor.context,
-          reachable: phase === 'live' || phase === 'connecting',
+          reachable: countsAsReachable(phase),
           inventory: monitor.synced ? monitor.inventory : null,
         },
         this.#rules,

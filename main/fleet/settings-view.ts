@@ -1,4 +1,5 @@
 /** Pure: the stored settings as the window sees them, and a window's patch as a settings update. */
+import { copyDict } from '../../common/dict.ts';
 import type { SettingsView, SettingsPatch as ViewPatch } from '../../common/settings.ts';
 import type { Settings } from '../settings/schema.ts';
 import type { SettingsPatch } from '../settings/store.ts';
@@ -11,7 +12,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
       unreachableAfterMs: s.alertRules.unreachableAfterMs,
       withdrawnGpus: s.alertRules.withdrawnGpus,
     },
-    writeBack: { ...s.writeBack },
+    writeBack: copyDict(s.writeBack),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -23,7 +24,7 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   const out: SettingsPatch = {};
   if (patch.monitoredContexts) out.contexts = [...new Set(patch.monitoredContexts)];
   if (patch.alertRules) out.alertRules = { ...current.alertRules, ...patch.alertRules };
-  if (patch.writeBack) out.writeBack = { ...patch.writeBack };
+  if (patch.writeBack) out.writeBack = copyDict(patch.writeBack);
   if (patch.crdGroup !== undefined) out.crdGroup = patch.crdGroup;
   if (patch.configMapNamespace !== undefined) out.configMapNamespace = patch.configMapNamespace;
   if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;

@@ -33,9 +33,10 @@ export function deriveMig(
   }
   let profiles = fromLabels.length > 0 ? fromLabels : fromResources;
   if (profiles.length === 0 && strategy === 'single' && product !== null) {
-    // Under the single strategy GFD names the profile in the product (`…-MIG-1g.5gb`) and counts instances.
-    const profile = /-MIG-(.+)$/.exec(product)?.[1];
-    if (profile !== undefined) profiles = [{ profile, count }];
+    // Under the single strategy GFD names the profile in the product (`…-MIG-1g.5gb`) and counts instances;
+    // with time-slicing on top it appends `-SHARED` (`…-MIG-1g.5gb-SHARED`), which is not part of the profile.
+    const profile = migProfileOfProduct(product);
+    if (profile !== null) profiles = [{ profile, count }];
   }
   if (profiles.length === 0 && (strategy === null || strategy === 'none')) return null;
   return { strategy, profiles };
@@ -68,4 +69,10 @@ function byProfile(a: Profile, b: Profile): number {
 /** `1g.5gb ×2, 2g.10gb ×1`: also the comparison key, so equal sets read the same. */
 export function describe(profiles: readonly Profile[]): string {
   return profiles.map((p) => `${p.profile} ×${p.count}`).join(', ');
+}
+
+/** The MIG profile named in a single-strategy product label, without the time-slicing `-SHARED` suffix. */
+export function migProfileOfProduct(product: string): string | null {
+  const profile = /-MIG-(.+?)(?:-SHARED)?$/.exec(product)?.[1];
+  return profile === undefined || profile === '' ? null : profile;
 }

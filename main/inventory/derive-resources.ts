@@ -13,8 +13,8 @@ export interface ResourceFacts {
   /**
    * Schedulable GPU slots: `nvidia.com/gpu` + `nvidia.com/gpu.shared` + every `nvidia.com/mig-*`.
    * These are what pods can request, so with time-slicing they count replicas and with MIG they count
-   * instances, not physical GPUs (that is `count`). Passthrough/vGPU device names are listed in
-   * `resources` but not summed: their names cannot be told apart from NVIDIA network devices.
+   * instances, not physical GPUs (that is `count`). Passthrough/vGPU devices (and the Network Operator's
+   * NICs) are listed in `resources` but not summed: pods cannot request them as GPU slots.
    * Null when the node advertises none of these resources.
    */
   capacityGpus: number | null;

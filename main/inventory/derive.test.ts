@@ -78,6 +78,45 @@ const cases: Case[] = [
     problems: [],
   },
   {
+    name: 'MIG single with time-slicing: -SHARED is not part of the profile',
+    node: {
+      labels: {
+        ...gfdLabels(`${A100}-MIG-1g.5gb-SHARED`, 7, 4864),
+        'nvidia.com/mig.strategy': 'single',
+        'nvidia.com/gpu.replicas': '2',
+        'nvidia.com/gpu.sharing-strategy': 'time-slicing',
+      },
+      capacity: { 'nvidia.com/gpu': '14' },
+    },
+    expect: {
+      mig: { strategy: 'single', profiles: [{ profile: '1g.5gb', count: 7 }] },
+      sharing: { strategy: 'time-slicing', replicas: 2 },
+      capacity_gpus: 14,
+    },
+    problems: [],
+  },
+  {
+    name: 'MIG single, profile with media extensions',
+    node: {
+      labels: {
+        ...gfdLabels('NVIDIA-H100-80GB-HBM3-MIG-1g.10gb+me', 1, 9856),
+        'nvidia.com/mig.strategy': 'single',
+      },
+      capacity: { 'nvidia.com/gpu': '1' },
+    },
+    expect: { mig: { strategy: 'single', profiles: [{ profile: '1g.10gb+me', count: 1 }] } },
+    problems: [],
+  },
+  {
+    name: 'a labelled GPU node with no GPU resource but RDMA NICs: the NICs are not blamed as renamed GPUs',
+    node: {
+      labels: gfdLabels('Tesla-T4', 1, 15360),
+      capacity: { 'nvidia.com/rdma_shared_device_a': '63' },
+    },
+    expect: { capacity_gpus: null },
+    problems: [/^no nvidia.com\/gpu resource is advertised .*: the device plugin may not be running$/],
+  },
+  {
     name: 'MIG label and resource names disagree: both shown, labels win in profiles',
     node: {
       labels: {
@@ -289,7 +328,7 @@ cases.push(
     node: { labels: { 'nvidia.com/gpu.memory': 'm'.repeat(500) } },
     expect: { memory: null },
     problems: [
-      `label nvidia.com/gpu.memory="${'m'.repeat(64)}…" is not a whole number; memory shown as unknown`,
+      `label nvidia.com/gpu.memory="${'m'.repeat(63)}…" is not a whole number; memory shown as unknown`,
     ],
   },
 );

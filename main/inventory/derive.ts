@@ -9,7 +9,7 @@ import { deriveMig } from './derive-mig.ts';
 import { deriveResources } from './derive-resources.ts';
 import { deriveSharing } from './derive-sharing.ts';
 import { readGpuLabels } from './gpu-labels.ts';
-import { GPU_RESOURCE, isGpuSlotResource, LABEL } from './labels.ts';
+import { GPU_RESOURCE, isGpuDeviceResource, isGpuSlotResource, LABEL } from './labels.ts';
 import type { NodeFacts } from './node-facts.ts';
 
 /**
@@ -67,7 +67,7 @@ function hiddenGpus(
   const gpu = resources.find((r) => r.name === GPU_RESOURCE);
   const what =
     gpu === undefined ? `no ${GPU_RESOURCE} resource is advertised` : `${GPU_RESOURCE} capacity is 0`;
-  const others = resources.filter((r) => !isGpuSlotResource(r.name) && r.capacity > 0).map((r) => r.name);
+  const others = resources.filter((r) => isGpuDeviceResource(r.name) && r.capacity > 0).map((r) => r.name);
   let why = 'the device plugin may not be running';
   if (workload === 'vm-passthrough' || workload === 'vm-vgpu')
     why = `expected with ${LABEL.workload}=${workload}`;

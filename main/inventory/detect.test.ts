@@ -52,6 +52,34 @@ describe('isGpuNode', () => {
       true,
     ],
     ['an unrelated vendor resource', { capacity: { 'amd.com/gpu': '1' } }, false],
+    // NVIDIA Network Operator resources on a CPU node are NICs, not GPUs.
+    [
+      'RDMA shared device (Network Operator)',
+      { capacity: { 'nvidia.com/rdma_shared_device_a': '63' } },
+      false,
+    ],
+    ['host device (Network Operator)', { capacity: { 'nvidia.com/hostdev': '2' } }, false],
+    ['SR-IOV VFs (Network Operator)', { capacity: { 'nvidia.com/sriov_net_a': '8' } }, false],
+    ['SR-IOV, other naming', { capacity: { 'nvidia.com/sriov-vf': '8' } }, false],
+    ['a Mellanox NIC resource named in the config', { capacity: { 'nvidia.com/mlnx_cx6': '4' } }, false],
+    [
+      'several Network Operator resources, allocatable too',
+      {
+        capacity: { 'nvidia.com/rdma_shared_device_a': '63', 'nvidia.com/hostdev': '2' },
+        allocatable: { 'nvidia.com/rdma_shared_device_b': '63' },
+      },
+      false,
+    ],
+    ['a passthrough T4 (pci.ids name)', { capacity: { 'nvidia.com/TU104GL_TESLA_T4': '1' } }, true],
+    ['a passthrough H100 (pci.ids name)', { capacity: { 'nvidia.com/GH100_H100_SXM5_80GB': '8' } }, true],
+    ['a passthrough GPU without pci.ids entry (device id)', { capacity: { 'nvidia.com/2236': '1' } }, true],
+    ['a vGPU (GRID type)', { capacity: { 'nvidia.com/GRID_T4-16Q': '1' } }, true],
+    ['a vGPU (NVIDIA type)', { capacity: { 'nvidia.com/NVIDIA_A10-12Q': '2' } }, true],
+    [
+      'a GPU node that also has RDMA NICs',
+      { capacity: { 'nvidia.com/gpu': '8', 'nvidia.com/rdma_shared_device_a': '63' } },
+      true,
+    ],
     ['an unrelated nvidia.com label', { labels: { 'nvidia.com/cuda.driver.major': '550' } }, false],
   ])('%s → %s', (_, options, expected) => {
     expect(isGpuNode(facts(options))).toBe(expected);

@@ -1,9 +1,10 @@
 /**
  * Is this a GPU node? Any one kind of NVIDIA evidence is enough, because agents fail independently:
  * a dead node loses its GPU Feature Discovery labels but keeps its capacity and NFD labels, a
- * passthrough node has labels but `nvidia.com/gpu: 0`, a renamed resource has no `nvidia.com/gpu`.
+ * passthrough node has labels but `nvidia.com/gpu: 0`, a passthrough GPU is advertised under its PCI
+ * device name (labels.ts `isGpuDeviceResource`) and has no `nvidia.com/gpu`.
  */
-import { isInventoryLabel, LABEL, RESOURCE_PREFIX } from './labels.ts';
+import { isGpuEvidenceResource, isInventoryLabel, LABEL } from './labels.ts';
 import type { NodeFacts } from './node-facts.ts';
 
 /** Labels whose value says yes or no; all other inventory labels are evidence by being there at all. */
@@ -17,11 +18,12 @@ export function isGpuNode(facts: NodeFacts): boolean {
       return true;
     }
   }
-  // A resource counts even at 0: the device plugin registered it, so the hardware was there.
-  return hasNvidiaKey(facts.capacity) || hasNvidiaKey(facts.allocatable);
+  // A resource counts even at 0: the device plugin registered it, so the hardware was there. Only GPU
+  // resources count: the Network Operator's NICs (`nvidia.com/rdma_shared_device_a`…) are not GPUs.
+  return hasGpuResource(facts.capacity) || hasGpuResource(facts.allocatable);
 }
 
-function hasNvidiaKey(resources: Record<string, string>): boolean {
-  for (const key of Object.keys(resources)) if (key.startsWith(RESOURCE_PREFIX)) return true;
+function hasGpuResource(resources: Record<string, string>): boolean {
+  for (const key of Object.keys(resources)) if (isGpuEvidenceResource(key)) return true;
   return false;
 }

@@ -2,8 +2,12 @@
  * Reads the four GPU Feature Discovery labels of SPEC.md (product, count, memory, workload) from a
  * node, turning malformed values into problem sentences instead of exceptions or wrong numbers.
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import { LABEL } from './labels.ts';
 import { MAX_GPUS_PER_NODE, MAX_MEMORY_MIB, parseWholeNumber, quote } from './parse.ts';
+
+/** Label values shown in the inventory are cut past this (valid ones have at most 63 characters). */
+const MAX_LABEL_SHOWN = 128;
 
 export interface GpuLabels {
   product: string | null;
@@ -21,12 +25,14 @@ export function readGpuLabels(labels: Readonly<Record<string, string>>): GpuLabe
   let product: string | null = null;
   if (rawProduct !== undefined) {
     if (rawProduct.trim() === '') problems.push(`label ${LABEL.product} is empty; shown as unlabeled`);
-    else product = rawProduct;
+    // A real API server allows 63 label characters of [A-Za-z0-9-_.]; a hostile one may send anything.
+    else product = clusterText(rawProduct, MAX_LABEL_SHOWN);
   }
   const count = readNumber(labels, LABEL.count, MAX_GPUS_PER_NODE, 'counted as 0 GPUs', problems) ?? 0;
   const memory = readNumber(labels, LABEL.memory, MAX_MEMORY_MIB, 'memory shown as unknown', problems);
   const rawWorkload = labels[LABEL.workload];
-  const workload = rawWorkload === undefined || rawWorkload.trim() === '' ? null : rawWorkload;
+  const workload =
+    rawWorkload === undefined || rawWorkload.trim() === '' ? null : clusterText(rawWorkload, MAX_LABEL_SHOWN);
   return { product, count, memory, workload, problems };
 }
 

@@ -16,7 +16,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  for (const key of Object.keys(ao)) if (!jsonEqual(ao[key], bo[key])) return false;
-  for (const key of Object.keys(bo)) if (!(key in ao) && bo[key] != null) return false;
+  // Own keys only: a node or label named `constructor` must not match Object.prototype's.
+  for (const key of Object.keys(ao))
+    if (!jsonEqual(ao[key], Object.hasOwn(bo, key) ? bo[key] : undefined)) return false;
+  for (const key of Object.keys(bo)) if (!Object.hasOwn(ao, key) && bo[key] != null) return false;
   return true;
 }

@@ -40,6 +40,7 @@ describe('trimNode', () => {
     });
     expect(trimNode(raw)).toEqual({
       name: 'gpu1',
+      uid: '00000000-0000-4000-8000-00000000gpu1',
       resourceVersion: '4711',
       labels: {
         'nvidia.com/gpu.product': 'Tesla-T4',
@@ -82,6 +83,7 @@ describe('trimNode', () => {
     });
     expect(facts).toEqual({
       name: 'n',
+      uid: '',
       resourceVersion: '',
       labels: {},
       ready: { status: 'Unknown', reason: null, message: null, since: null },
@@ -92,9 +94,25 @@ describe('trimNode', () => {
     });
   });
 
-  it('cuts a long kubelet message to one readable line', () => {
+  it('cuts a long kubelet message to one readable line (clusterText: 300 characters, no controls)', () => {
     const facts = trimNode(rawNode({ name: 'n', ready: 'False', message: 'x'.repeat(5000) }));
-    expect(facts?.ready.message).toBe(`${'x'.repeat(256)}…`);
+    expect(facts?.ready.message).toBe(`${'x'.repeat(299)}…`);
+    const forged = trimNode(rawNode({ name: 'n', ready: 'False', message: 'ok\u001b[2J\nfake line' }));
+    expect(forged?.ready.message).toBe('ok fake line');
+  });
+
+  it('passes condition text through the text gate: no escapes, one line, reason capped', () => {
+    const facts = trimNode(
+      rawNode({
+        name: 'n',
+        ready: 'False',
+        reason: `Kubelet\u001b[2J${'R'.repeat(500)}`,
+        message: '\u001b]0;pwned\u0007PLEG is not healthy\nERROR: fake second line\u202e',
+      }),
+    );
+    expect(facts?.ready.message).toBe('PLEG is not healthy ERROR: fake second line');
+    expect(facts?.ready.reason).toMatch(/^KubeletR+…$/);
+    expect(facts?.ready.reason?.length).toBe(64);
   });
 
   it('trims a realistic ~14 KB GPU node to well under 1 KB', () => {

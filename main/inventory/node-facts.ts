@@ -2,13 +2,22 @@
  * The trimmed facts of one Node that the inventory needs, and the validator that makes them from the
  * API's raw JSON. A whole Node is about 14 KB (images, managedFields); the watcher caches these
  * instead, well under 1 KB each, so a 5,000-node cluster costs a few MB.
+ *
+ * What is kept is bounded whatever the server sends: label and taint values are cut at the 63 characters
+ * Kubernetes allows (a cut value ends in "…", which no real value contains, so it cannot pass for one),
+ * keys longer than a qualified name can be are dropped, at most MAX_KEPT entries are kept per map and
+ * MAX_TAINTS taints per node, the Ready message goes through clusterText (one line, 300 characters) and
+ * the reason and timestamp are cut too. A node whose name is longer than Kubernetes allows is refused.
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import type { NodeReadiness } from '../../common/inventory.ts';
 import { intern } from './intern.ts';
 import { isInventoryLabel, RESOURCE_PREFIX } from './labels.ts';
 
 export interface NodeFacts {
   name: string;
+  /** metadata.uid: a node deleted and re-created under the same name is another object ('' if missing). */
+  uid: string;
   resourceVersion: string;
   /** Only the labels the inventory uses: GPU Feature Discovery / GPU Operator ones and NFD's pci-10de.present. */
   labels: Record<string, string>;
@@ -20,8 +29,18 @@ export interface NodeFacts {
   taints: { key: string; value: string | null; effect: string }[];
 }
 
-/** Kubelet messages can be long stack-trace-like strings; the UI needs one line of them. */
-const MAX_MESSAGE = 256;
+/** Kubernetes label values (and taint values) are at most 63 characters. */
+export const MAX_LABEL_VALUE = 63;
+/** A qualified name: a DNS-subdomain prefix (253), a slash and a 63-character name. */
+export const MAX_KEY = 253 + 1 + 63;
+/** Node names are DNS subdomains. */
+export const MAX_NODE_NAME = 253;
+/** Entries kept per labels/capacity/allocatable map (the inventory uses a handful; MIG adds a few each). */
+export const MAX_KEPT = 64;
+export const MAX_TAINTS = 32;
+/** A condition's reason is one CamelCase word; anything longer is cut. */
+const MAX_REASON = 64;
+const MAX_TIMESTAMP = 64;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,12 +50,13 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export function trimNode(raw: unknown): NodeFacts | null {
   if (!isObj(raw) || !isObj(raw.metadata)) return null;
   const name = str(raw.metadata.name);
-  if (name === null || name === '') return null;
+  if (name === null || name === '' || name.length > MAX_NODE_NAME) return null;
   const spec = isObj(raw.spec) ? raw.spec : {};
   const status = isObj(raw.status) ? raw.status : {};
   return {
     name,
-    resourceVersion: str(raw.metadata.resourceVersion) ?? '',
+    uid: capped(str(raw.metadata.uid) ?? '', MAX_TIMESTAMP),
+    resourceVersion: capped(str(raw.metadata.resourceVersion) ?? '', MAX_TIMESTAMP),
     labels: pick(raw.metadata.labels, isInventoryLabel),
     ready: readyCondition(status.conditions),
     capacity: pick(status.capacity, isNvidiaResource),
@@ -54,12 +74,23 @@ function isNvidiaResource(key: string): boolean {
 const NO_VALUES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_TAINTS: NodeFacts['taints'] = Object.freeze([]) as unknown as NodeFacts['taints'];
 
-/** Copies the string (or, leniently, numeric) values of the wanted keys, interned. */
+/**
+ * The value cut to `max` characters, marked with "…" when cut. The cut is copied character by character:
+ * a V8 slice of a long string keeps the whole original alive, and the original may be a megabyte.
+ */
+function capped(value: string, max: number): string {
+  if (value.length <= max) return value;
+  return `${Array.from(value.slice(0, max)).join('')}…`;
+}
+
+/** Copies the string (or, leniently, numeric) values of the wanted keys, capped and interned. */
 function pick(source: unknown, want: (key: string) => boolean): Record<string, string> {
   if (!isObj(source)) return NO_VALUES;
   let out: Record<string, string> | null = null;
-  for (const [key, value] of Object.entries(source)) {
-    if (!want(key)) continue;
+  let kept = 0;
+  for (const key in source) {
+    if (!Object.hasOwn(source, key) || key.length > MAX_KEY || !want(key)) continue;
+    const value = source[key];
     const text =
       typeof value === 'string'
         ? value
@@ -67,8 +98,9 @@ function pick(source: unknown, want: (key: string) => boolean): Record<string, s
           ? String(value)
           : null;
     if (text === null) continue;
-    out ??= {};
-    out[intern(key)] = intern(text);
+    out ??= Object.create(null) as Record<string, string>;
+    out[intern(key)] = intern(capped(text, MAX_LABEL_VALUE));
+    if (++kept >= MAX_KEPT) break;
   }
   return out ?? NO_VALUES;
 }
@@ -79,7 +111,6 @@ const NO_READY_CONDITION: NodeFacts['ready'] = Object.freeze({
   message: null,
   since: null,
 });
-const internOrNull = (v: string | null): string | null => (v === null ? null : intern(v));
 
 function readyCondition(conditions: unknown): NodeFacts['ready'] {
   if (!Array.isArray(conditions)) return NO_READY_CONDITION;
@@ -87,14 +118,15 @@ function readyCondition(conditions: unknown): NodeFacts['ready'] {
   const ready = conditions.filter((c): c is Obj => isObj(c) && c.type === 'Ready').at(-1);
   if (ready === undefined) return NO_READY_CONDITION;
   const s = ready.status;
-  const message = str(ready.message);
+  // Kubelet (or whoever patched the status) wrote these: one line through the text gate, capped.
+  const reason = clusterText(ready.reason, MAX_REASON);
+  const message = clusterText(ready.message);
+  const since = str(ready.lastTransitionTime);
   return {
     status: s === 'True' || s === 'False' ? s : 'Unknown',
-    reason: internOrNull(str(ready.reason)),
-    message: internOrNull(
-      message !== null && message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
-    ),
-    since: str(ready.lastTransitionTime),
+    reason: reason === '' ? null : intern(reason),
+    message: message === '' ? null : intern(message),
+    since: since === null ? null : capped(since, MAX_TIMESTAMP),
   };
 }
 
@@ -102,11 +134,17 @@ function taints(raw: unknown): NodeFacts['taints'] {
   if (!Array.isArray(raw) || raw.length === 0) return NO_TAINTS;
   const out: NodeFacts['taints'] = [];
   for (const t of raw) {
+    if (out.length >= MAX_TAINTS) break;
     if (!isObj(t)) continue;
     const key = str(t.key);
     const effect = str(t.effect);
-    if (key === null || effect === null) continue;
-    out.push({ key: intern(key), value: internOrNull(str(t.value)), effect: intern(effect) });
+    if (key === null || effect === null || key.length > MAX_KEY) continue;
+    const value = str(t.value);
+    out.push({
+      key: intern(key),
+      value: value === null ? null : intern(capped(value, MAX_LABEL_VALUE)),
+      effect: intern(capped(effect, MAX_LABEL_VALUE)),
+    });
   }
   return out.length ? out : NO_TAINTS;
 }

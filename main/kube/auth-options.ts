@@ -23,6 +23,28 @@ export interface AuthOptions {
   agent?: https.Agent;
 }
 
+/**
+ * The auth providers client-node implements (kubectl itself has only oidc left; gcp and azure became
+ * exec plugins), and our own name for a `token-file` user (kubeconfig-entries.ts).
+ */
+const AUTH_PROVIDERS: ReadonlySet<string> = new Set(['oidc', 'gcp', 'azure', 'tokenFile']);
+
+/** kubectl's words for an auth provider it does not know (client-go rest/plugin.go), as a config error. */
+function unknownAuthProvider(ctx: ResolvedContext): KubeError | null {
+  const provider: unknown = ctx.user?.user.authProvider;
+  if (provider === undefined || provider === null) return null;
+  const name =
+    typeof provider === 'object' && 'name' in provider && typeof provider.name === 'string'
+      ? provider.name
+      : '';
+  if (AUTH_PROVIDERS.has(name)) return null;
+  return new KubeError(
+    'config',
+    `Context "${ctx.name}" cannot be used: no Auth Provider found for name "${name}" (user "${ctx.userName ?? ''}"); ` +
+      'use an exec credential plugin instead.',
+  );
+}
+
 export class ContextAuth {
   readonly #exec: ExecCredentialSource | null;
   readonly #cluster: Cluster;
@@ -44,6 +66,9 @@ export class ContextAuth {
         `Context "${ctx.name}" names user "${ctx.userName}", which no kubeconfig file defines.`,
       );
     }
+    // Silently sending the requests without credentials would be worse than refusing (kubectl refuses too).
+    const provider = unknownAuthProvider(ctx);
+    if (provider) throw provider;
     this.#cluster = ctx.cluster.cluster;
     this.#user = ctx.user?.user ?? { name: 'anonymous' };
     this.#contextName = ctx.name;
@@ -58,6 +83,11 @@ export class ContextAuth {
 
   get server(): string {
     return this.#cluster.server;
+  }
+
+  /** The cluster's proxy-url, if it has one. */
+  get proxyUrl(): string | null {
+    return this.#cluster.proxyUrl ?? null;
   }
 
   /** The credentials were rejected (401): make the next request fetch fresh ones. */

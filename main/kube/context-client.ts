@@ -8,7 +8,7 @@ import https from 'node:https';
 import zlib from 'node:zlib';
 import { ContextAuth } from './auth-options.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { classifyNetworkError, errorFromResponse } from './error-classify.ts';
+import { classifyNetworkError, errorFromResponse, markProxied } from './error-classify.ts';
 import { KubeError } from './errors.ts';
 import type { ResolvedContext } from './kubeconfig-types.ts';
 import { openStream, type StreamHandle, type StreamHandlers, type Transport } from './stream-request.ts';
@@ -23,6 +23,9 @@ export interface ContextClientOptions {
   userAgent?: string;
   maxBodyBytes?: number;
 }
+
+/** Of a non-2xx answer only this much is read: a Status is small, and the rest is a hostile server's. */
+const ERROR_BODY_BYTES = 64 << 10;
 
 export interface KubeResponse {
   status: number;
@@ -103,7 +106,14 @@ export class ContextClient {
             const src = gz ? res.pipe(zlib.createGunzip()) : res;
             const parts: Buffer[] = [];
             let size = 0;
+            const ok = (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) <= 299;
             src.on('data', (d: Buffer) => {
+              if (!ok) {
+                // An error answer: keep a bounded head, drain the rest without storing it.
+                if (size < ERROR_BODY_BYTES) parts.push(d.subarray(0, ERROR_BODY_BYTES - size));
+                size += d.length;
+                return;
+              }
               size += d.length;
               if (size > limit)
                 fail(
@@ -138,7 +148,7 @@ export class ContextClient {
   async getJson(path: string, what: string, timeoutMs?: number): Promise<unknown> {
     const res = await this.request('GET', path, { headers: { Accept: 'application/json' }, timeoutMs });
     if (res.status < 200 || res.status > 299)
-      throw errorFromResponse(res.status, res.body, res.headers, what);
+      throw errorFromResponse(res.status, res.body, res.headers, what, this.server);
     try {
       return JSON.parse(res.body);
     } catch {
@@ -181,7 +191,11 @@ export class ContextClient {
       Object.assign(options, { ca: auth.ca, cert: auth.cert, key: auth.key, servername: auth.servername });
       if (auth.rejectUnauthorized === false) options.rejectUnauthorized = false;
     }
-    return (secure ? https : http).request(options);
+    const req = (secure ? https : http).request(options);
+    // Errors of a proxied request are told apart from the API server's (error-classify.ts).
+    const proxy = auth.agent ? this.#auth.proxyUrl : null;
+    if (proxy !== null) req.prependListener('error', (err) => markProxied(err, proxy));
+    return req;
   }
 
   /** Cancels every request and stream in flight and closes the kept-alive connections. */

@@ -1,4 +1,11 @@
-/** Turns socket/TLS errors and non-2xx API answers into KubeErrors (see errors.ts for the kinds). */
+/**
+ * Turns socket/TLS errors and non-2xx API answers into KubeErrors (see errors.ts for the kinds). The
+ * server's own words (a Status message, often written by an admission webhook) are outside text: they
+ * are redacted and pass the text gate before they become part of a sentence, and a redirect names its
+ * target without userinfo or query. A failure to reach a `proxy-url` names the proxy, not the server.
+ */
+import { displayServerUrl } from '../../common/server-url.ts';
+import { shownText } from '../log/redact.ts';
 import { KubeError } from './errors.ts';
 
 const TLS_TRUST_CODES = new Set([
@@ -19,14 +26,72 @@ function codeOf(err: unknown): string | null {
 
 function hostOf(server: string): string {
   try {
-    return new URL(server).host;
+    const host = new URL(server).host;
+    if (host !== '') return host;
   } catch {
-    return server;
+    // Not a URL: shown without anything that could be a credential.
   }
+  return displayServerUrl(server);
+}
+
+/** Errors that happened on a request sent through a proxy, with that proxy's address. */
+const proxied = new WeakMap<object, string>();
+
+/** Records that `err` came from a request sent through `proxyUrl` (context-client.ts calls it). */
+export function markProxied(err: unknown, proxyUrl: string): void {
+  if (typeof err === 'object' && err !== null) proxied.set(err, proxyUrl);
+}
+
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+]);
+
+/**
+ * Through a proxy every TCP connection goes to the proxy (the API server is reached by the proxy's
+ * tunnel), so a failure to connect or resolve is the proxy's, and so is a refused CONNECT.
+ */
+function proxyFailure(err: unknown, server: string): KubeError | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const proxy = proxied.get(err);
+  if (proxy === undefined) return null;
+  const shown = displayServerUrl(proxy);
+  const code = codeOf(err);
+  const syscall = 'syscall' in err && typeof err.syscall === 'string' ? err.syscall : null;
+  const message = err instanceof Error ? err.message : '';
+  const refused = /^Bad response: (\d{3})/.exec(message);
+  if (refused) {
+    return new KubeError(
+      'unreachable',
+      `The proxy ${shown} refused the tunnel to ${hostOf(server)} (HTTP ${refused[1]}); check proxy-url in the kubeconfig.`,
+      { code, status: Number(refused[1]) },
+    );
+  }
+  if (message === 'Proxy timeout') {
+    return new KubeError('timeout', `cannot reach proxy ${shown}: it did not answer in time.`, { code });
+  }
+  const connectPhase =
+    (code !== null && CONNECT_CODES.has(code) && (syscall === 'connect' || syscall === 'getaddrinfo')) ||
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    /socks/i.test(message);
+  if (!connectPhase) return null;
+  return new KubeError(
+    code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'dns' : 'unreachable',
+    `cannot reach proxy ${shown}: ${code ?? shownText(message, 120)}; check proxy-url in the kubeconfig.`,
+    { code },
+  );
 }
 
 /** A failure below HTTP: the socket, DNS, TLS, or our own timeout. */
 export function classifyNetworkError(err: unknown, server: string): KubeError {
+  const viaProxy = proxyFailure(err, server);
+  if (viaProxy) return viaProxy;
   const host = hostOf(server);
   const code = codeOf(err);
   const d = { code };
@@ -96,7 +161,7 @@ export function classifyNetworkError(err: unknown, server: string): KubeError {
     );
   }
   const text = err instanceof Error ? err.message : String(err);
-  return new KubeError('unreachable', `The connection to ${host} failed: ${firstLine(text)}`, d);
+  return new KubeError('unreachable', `The connection to ${host} failed: ${shownText(text)}`, d);
 }
 
 interface StatusBody {
@@ -104,23 +169,38 @@ interface StatusBody {
   reason: string | null;
 }
 
+/** The longest reason shown (Kubernetes reasons are one CamelCase word). */
+const REASON_MAX = 64;
+
+/** A Status body's message and reason, redacted and through the text gate; never the raw body. */
 function parseStatus(body: string): StatusBody {
+  const shown = (m: string | null, max?: number) => {
+    const t = m === null ? '' : shownText(m, max);
+    return t === '' ? null : t;
+  };
   try {
     const o: unknown = JSON.parse(body);
     if (typeof o === 'object' && o !== null) {
       const m = 'message' in o && typeof o.message === 'string' ? o.message : null;
       const r = 'reason' in o && typeof o.reason === 'string' ? o.reason : null;
-      return { message: m, reason: r };
+      return { message: shown(m), reason: shown(r, REASON_MAX) };
     }
   } catch {
-    // A text/plain body ("404 page not found") is still worth showing.
+    // A Status cut short (we read at most a bounded head of an error body) still has its message.
+    const cut = /"message"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(body.slice(0, 65_536));
+    if (cut?.[1] !== undefined) return { message: shown(unescapeJson(cut[1])), reason: null };
   }
-  const text = firstLine(body).slice(0, 200);
-  return { message: text || null, reason: null };
+  // A text/plain body ("404 page not found") is still worth showing.
+  return { message: shown(body), reason: null };
 }
 
-function firstLine(s: string): string {
-  return (s.split(/\r?\n/).find((l) => l.trim() !== '') ?? '').trim();
+/** A JSON string's contents with its escapes decoded as far as they are complete. */
+function unescapeJson(raw: string): string {
+  try {
+    return JSON.parse(`"${raw.replace(/\\u?[0-9a-fA-F]{0,3}$|\\$/, '')}"`) as string;
+  } catch {
+    return raw;
+  }
 }
 
 function retryAfter(header: string | string[] | undefined): number | null {
@@ -129,15 +209,20 @@ function retryAfter(header: string | string[] | undefined): number | null {
   return Number.isFinite(n) && n >= 0 ? Math.min(n, 300) * 1000 : null;
 }
 
-/** A complete HTTP answer whose status is not 2xx; `what` names the request in words ("listing nodes"). */
+/**
+ * A complete HTTP answer whose status is not 2xx; `what` names the request in words ("listing nodes").
+ * `server` (the kubeconfig's address) resolves a relative redirect target.
+ */
 export function errorFromResponse(
   status: number,
   body: string,
   headers: Record<string, string | string[] | undefined>,
   what: string,
+  server?: string,
 ): KubeError {
-  const { message, reason } = parseStatus(body);
   const d = { status, retryAfterMs: retryAfter(headers['retry-after']) };
+  if (status >= 300 && status <= 399) return redirected(status, headers.location, what, server, d);
+  const { message, reason } = parseStatus(body);
   const said = message ? `: ${message}` : '.';
   if (status === 401) {
     return new KubeError(
@@ -162,6 +247,33 @@ export function errorFromResponse(
       d,
     );
   return new KubeError('config', `The API server refused ${what} (${status})${said}`, d);
+}
+
+/**
+ * A redirect is not followed: it would send the credentials to another address. The sentence names the
+ * target (without userinfo or query) so the user can fix the kubeconfig's server.
+ */
+function redirected(
+  status: number,
+  location: string | string[] | undefined,
+  what: string,
+  server: string | undefined,
+  d: { status: number; retryAfterMs: number | null },
+): KubeError {
+  const target = Array.isArray(location) ? location[0] : location;
+  if (target === undefined || target.trim() === '') {
+    return new KubeError(
+      'config',
+      `The API server answered ${what} with a redirect (${status}) to nowhere.`,
+      d,
+    );
+  }
+  return new KubeError(
+    'config',
+    `The API server redirects ${what} to ${displayServerUrl(target.trim(), server)} (${status}); ` +
+      "redirects are not followed, so set the kubeconfig's server to the right address.",
+    d,
+  );
 }
 
 /** Any thrown value as a KubeError (KubeErrors pass through). */

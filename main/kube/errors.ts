@@ -1,12 +1,16 @@
 /**
  * Every failure of a kube request becomes one named KubeError: a kind, the ConnectionPhase the user sees,
- * and one sentence in words (never a stack trace, never a credential).
+ * and one sentence in words (never a stack trace, never a credential). The sentence often quotes outside
+ * text (a server's message, a plugin's stderr, a kubeconfig name), so the constructor passes it through
+ * the gate: secrets redacted, one line, no control characters, at most SENTENCE_MAX characters.
  *
  * Malformed or truncated JSON is kind 'protocol' with phase 'unreachable': in practice it is a response cut
  * off by a restarting server, a proxy or a flaky link, so retrying with backoff is right; the sentence still
  * says the server did not answer like a Kubernetes API server, which covers a URL pointing at some other service.
  */
+import { SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { ConnectionPhase } from '../../common/connection.ts';
+import { shownText } from '../log/redact.ts';
 
 export type KubeErrorKind =
   | 'unreachable'
@@ -60,7 +64,7 @@ export class KubeError extends Error {
     message: string,
     details: KubeErrorDetails = {},
   ) {
-    super(message);
+    super(shownText(message, SENTENCE_MAX));
     this.phase = PHASES[kind];
     this.status = details.status ?? null;
     this.code = details.code ?? null;

@@ -2,11 +2,14 @@
  * Runs a kubeconfig exec credential plugin (client.authentication.k8s.io) ourselves rather than through
  * client-node: we need the widened PATH, a timeout, no stdin (a tray app has no terminal), the plugin's
  * own words on failure, and a cache that lasts until the credential expires or the server says 401.
+ * The plugin's stderr is outside text that often carries secrets (`refresh_token=…`, `client_secret …`):
+ * it is redacted and folded to one capped line before it becomes part of a message.
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { Cluster } from '@kubernetes/client-node';
+import { shownText } from '../log/redact.ts';
 import type { Clock } from './clock.ts';
 import { KubeError } from './errors.ts';
 import { findExecutable, pluginPath } from './exec-path.ts';
@@ -30,6 +33,14 @@ export interface ExecCredentialOptions {
 }
 
 const MAX_OUTPUT = 1 << 20;
+/** Of stderr only a head is kept: it is shown as one line of at most CLUSTER_TEXT_MAX characters. */
+const MAX_STDERR = 16 << 10;
+
+/** What a failed plugin said: its first non-blank line, secrets redacted, control characters gone, capped. */
+export function execStderr(stderr: string): string {
+  const first = stderr.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+  return shownText(first);
+}
 /** Refresh a little before the stated expiry so a request never leaves with a token about to lapse. */
 const EXPIRY_SKEW_MS = 10_000;
 
@@ -78,7 +89,7 @@ export class ExecCredentialSource {
     }
     const exe = findExecutable(spec.command, searchPath);
     if (!exe) {
-      const hint = spec.installHint ? ` ${spec.installHint.split('\n')[0]?.trim()}` : '';
+      const hint = spec.installHint ? ` ${shownText(spec.installHint.split('\n')[0] ?? '')}` : '';
       return Promise.reject(
         this.#fail(
           `exec plugin "${spec.command}" was not found in PATH or the usual install folders.${hint}`,
@@ -115,18 +126,15 @@ export class ExecCredentialSource {
         if (out.length < MAX_OUTPUT) out += d;
       });
       child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        if (err.length < MAX_OUTPUT) err += d;
+        if (err.length < MAX_STDERR) err += d;
       });
       child.on('error', (e) =>
         finish(this.#fail(`exec plugin "${this.#name}" could not be started (${e.message}).`)),
       );
       child.on('close', (code) => {
         if (code !== 0) {
-          const line = err
-            .split(/\r?\n/)
-            .find((l) => l.trim() !== '')
-            ?.trim();
-          finish(this.#fail(`exec plugin "${this.#name}" failed: ${line ?? `exit status ${code}`}`));
+          const said = execStderr(err);
+          finish(this.#fail(`exec plugin "${this.#name}" failed: ${said || `exit status ${code}`}`));
           return;
         }
         try {

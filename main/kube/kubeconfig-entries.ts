@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
+import { displayServerUrl } from '../../common/server-url.ts';
 import type { ExecSpec } from './kubeconfig-types.ts';
 
 type Obj = Record<string, unknown>;
@@ -43,10 +44,10 @@ export function parseCluster(name: string, c: Obj, dir: string): Cluster {
   try {
     url = new URL(server);
   } catch {
-    throw new Error(`${where} has an invalid server address "${server}"`);
+    throw new Error(`${where} has an invalid server address "${displayServerUrl(server)}"`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`${where} has a server address that is not http(s): "${server}"`);
+    throw new Error(`${where} has a server address that is not http(s): "${displayServerUrl(server)}"`);
   }
   return {
     name,

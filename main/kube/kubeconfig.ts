@@ -7,6 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { KubeContextInfo } from '../../common/fleet.ts';
+import { displayServerUrl } from '../../common/server-url.ts';
 import type { RawContext } from './kubeconfig-entries.ts';
 import { readKubeconfigFile } from './kubeconfig-file.ts';
 import type {
@@ -128,7 +129,7 @@ export function contextInfos(
   return loaded.contexts.map((c) => ({
     name: c.name,
     cluster: c.clusterName,
-    server: c.cluster?.cluster.server ?? null,
+    server: c.cluster ? displayServerUrl(c.cluster.cluster.server) : null,
     user: c.userName ?? '',
     namespace: c.namespace,
     current: c.name === loaded.currentContext,

@@ -4,6 +4,7 @@ import { NodeCache } from './node-cache.ts';
 
 const facts = (name: string, over: Partial<NodeFacts> = {}): NodeFacts => ({
   name,
+  uid: `uid-${name}`,
   resourceVersion: '1',
   labels: { 'nvidia.com/gpu.count': '1' },
   ready: { status: 'True', reason: 'KubeletReady', message: null, since: '2026-11-29T10:00:00Z' },

@@ -1,10 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { trimNode } from '../inventory/node-facts.ts';
+import { systemClock } from './clock.ts';
 import { ContextClient } from './context-client.ts';
 import { listNodes } from './node-list.ts';
 
 let s: SimContext | null = null;
+const opts = (pageSize: number, isCancelled: () => boolean) => ({
+  pageSize,
+  requestTimeoutMs: 10_000,
+  clock: systemClock,
+  isCancelled,
+});
 afterEach(async () => {
   await s?.cleanup();
   s = null;
@@ -24,7 +31,7 @@ describe('listNodes against the simulator', () => {
       }
       return false;
     };
-    const r = await listNodes(client, trimNode, 250, 10_000, afterPage);
+    const r = await listNodes(client, trimNode, opts(250, afterPage));
     client.close();
     expect(r?.nodes).toHaveLength(599);
     expect(new Set(r?.nodes.map((n) => n.name)).size).toBe(599);
@@ -42,7 +49,11 @@ describe('listNodes against the simulator', () => {
   it('returns null when cancelled between pages', async () => {
     s = await startSimContext({ scenario: 'large:60' });
     const client = new ContextClient(s.context());
-    const r = await listNodes(client, trimNode, 10, 10_000, () => true);
+    const r = await listNodes(
+      client,
+      trimNode,
+      opts(10, () => true),
+    );
     client.close();
     expect(r).toBeNull();
   });

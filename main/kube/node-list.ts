@@ -2,8 +2,13 @@
  * LIST /api/v1/nodes in pages (limit + continue), trimming each item as its page arrives so only
  * NodeFacts are held. When a continue token expires (410) the list starts over: pages of one list are one
  * consistent snapshot, and mixing two snapshots could lose or duplicate nodes.
+ *
+ * A server that never stops paging cannot hold the list forever: pages, items, the length of a continue
+ * token and the time of the whole list (on the injected clock) are capped, and a continue token seen before
+ * in the same list ends it at once. Each cap ends the list with a KubeError that says which in one sentence.
  */
 import type { NodeFacts } from '../inventory/node-facts.ts';
+import type { Clock } from './clock.ts';
 import type { ContextClient } from './context-client.ts';
 import { KubeError } from './errors.ts';
 import { isObj } from './kubeconfig-entries.ts';
@@ -14,63 +19,104 @@ export interface NodeListResult {
   pages: number;
 }
 
+export interface ListOptions {
+  pageSize: number;
+  /** Time allowed for each page request. */
+  requestTimeoutMs: number;
+  clock: Clock;
+  /** Time allowed for the whole list, all pages and restarts; default LIST_DEADLINE_MS. */
+  deadlineMs?: number | undefined;
+  isCancelled: () => boolean;
+}
+
 const MAX_RESTARTS = 3;
+/** 20× the largest clusters Kubernetes supports (5,000 nodes); items refused by trim count too. */
+export const MAX_LIST_ITEMS = 100_000;
+/** Enough for MAX_LIST_ITEMS at 100 a page twice over (a server may send short pages). */
+export const MAX_LIST_PAGES = 2_000;
+/** Real continue tokens are base64 of a small JSON object (well under 1 KB). */
+export const MAX_CONTINUE_LENGTH = 4096;
+/** 5,000 nodes take 50 pages; even at 2 s a page that is under 2 minutes. */
+export const LIST_DEADLINE_MS = 5 * 60_000;
 
 export async function listNodes(
   client: ContextClient,
   trim: (raw: unknown) => NodeFacts | null,
-  pageSize: number,
-  timeoutMs: number,
-  isCancelled: () => boolean,
+  o: ListOptions,
 ): Promise<NodeListResult | null> {
+  const host = new URL(client.server).host;
+  const deadlineMs = o.deadlineMs ?? LIST_DEADLINE_MS;
+  const startedAt = o.clock.now();
   let restarts = 0;
   let nodes: NodeFacts[] = [];
+  let items = 0;
   let cont: string | null = null;
+  let seen = new Set<string>();
   let pages = 0;
   for (;;) {
-    const q = new URLSearchParams({ limit: String(pageSize) });
+    if (o.clock.now() - startedAt > deadlineMs) {
+      throw new KubeError(
+        'timeout',
+        `Listing the nodes of ${host} took longer than ${Math.round(deadlineMs / 1000)} s; stopped.`,
+      );
+    }
+    const q = new URLSearchParams({ limit: String(o.pageSize) });
     if (cont) q.set('continue', cont);
     let page: unknown;
     try {
-      page = await client.getJson(`/api/v1/nodes?${q}`, 'listing nodes', timeoutMs);
+      page = await client.getJson(`/api/v1/nodes?${q}`, 'listing nodes', o.requestTimeoutMs);
     } catch (err) {
       if (err instanceof KubeError && err.kind === 'expired' && cont && restarts < MAX_RESTARTS) {
         restarts++;
         nodes = [];
+        items = 0;
         cont = null;
+        seen = new Set();
         continue;
       }
       throw err;
     }
-    if (isCancelled()) return null;
+    if (o.isCancelled()) return null;
     pages++;
-    const { items, resourceVersion, next } = readPage(page, client.server);
-    for (const raw of items) {
-      const facts = trim(raw);
+    const { items: raw, resourceVersion, next } = readPage(page, host);
+    items += raw.length;
+    if (items > MAX_LIST_ITEMS) {
+      throw new KubeError('server', `${host} listed more than ${MAX_LIST_ITEMS} nodes; stopped listing.`);
+    }
+    for (const r of raw) {
+      const facts = trim(r);
       if (facts) nodes.push(facts);
     }
     if (!next) return { nodes, resourceVersion, pages };
+    if (seen.has(next)) {
+      throw new KubeError('protocol', `${host} sent the same continue token twice while listing nodes.`);
+    }
+    if (pages >= MAX_LIST_PAGES) {
+      throw new KubeError(
+        'protocol',
+        `${host} kept paging the node list past ${MAX_LIST_PAGES} pages; stopped listing.`,
+      );
+    }
+    seen.add(next);
     cont = next;
   }
 }
 
 function readPage(
   page: unknown,
-  server: string,
+  host: string,
 ): { items: unknown[]; resourceVersion: string; next: string | null } {
   const meta = isObj(page) ? page.metadata : null;
   const items = isObj(page) ? page.items : null;
   const rv = isObj(meta) ? meta.resourceVersion : null;
-  if (!Array.isArray(items) && items !== null) throw notANodeList(server);
-  if (typeof rv !== 'string' || rv === '') throw notANodeList(server);
-  const next =
-    isObj(meta) && typeof meta.continue === 'string' && meta.continue !== '' ? meta.continue : null;
+  if (!Array.isArray(items) && items !== null) throw notANodeList(host);
+  if (typeof rv !== 'string' || rv === '' || rv.length > 64) throw notANodeList(host);
+  const c = isObj(meta) ? meta.continue : null;
+  const next = typeof c === 'string' && c !== '' ? c : null;
+  if (next !== null && next.length > MAX_CONTINUE_LENGTH) throw notANodeList(host);
   return { items: items ?? [], resourceVersion: rv, next };
 }
 
-function notANodeList(server: string): KubeError {
-  return new KubeError(
-    'protocol',
-    `${new URL(server).host} did not answer the node list like a Kubernetes API server.`,
-  );
+function notANodeList(host: string): KubeError {
+  return new KubeError('protocol', `${host} did not answer the node list like a Kubernetes API server.`);
 }

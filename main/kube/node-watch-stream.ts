@@ -1,7 +1,8 @@
 /**
  * One WATCH of /api/v1/nodes from a resourceVersion: parses each line, trims the node at once (the raw
  * object is dropped right there), advances the resourceVersion (bookmarks too) and reports how the watch
- * ended. A stall timer aborts a watch that sends no bytes at all for stallTimeoutMs.
+ * ended. A stall timer aborts a watch that sends no complete line for stallTimeoutMs (bytes of an unfinished
+ * line and blank lines do not count, so a trickle of bytes cannot hold a dead watch open).
  */
 import type { NodeFacts } from '../inventory/node-facts.ts';
 import type { Clock } from './clock.ts';
@@ -9,6 +10,9 @@ import type { ContextClient, StreamHandle } from './context-client.ts';
 import { errorFromResponse } from './error-classify.ts';
 import { KubeError } from './errors.ts';
 import { isObj } from './kubeconfig-entries.ts';
+
+/** Real resourceVersions are decimal etcd revisions; anything longer is not one. */
+export const MAX_RESOURCE_VERSION = 64;
 
 export type WatchChange = { type: 'upsert'; node: NodeFacts } | { type: 'delete'; name: string };
 
@@ -23,6 +27,8 @@ export interface WatchStreamParams {
   stallTimeoutMs: number;
   trim: (raw: unknown) => NodeFacts | null;
   onOpen: () => void;
+  /** A real event or a bookmark arrived (what tells a working server from one that only opens watches). */
+  onProgress: () => void;
   onChange: (c: WatchChange) => void;
   onResourceVersion: (rv: string) => void;
 }
@@ -64,6 +70,15 @@ export function watchNodes(p: WatchStreamParams): RunningWatch {
   const onLine = (line: string) => {
     if (over) return;
     lines++;
+    armStall();
+    try {
+      readEvent(line);
+    } catch (err) {
+      // A consumer that throws must not become an uncaught exception in the socket's data handler.
+      fail(err);
+    }
+  };
+  const readEvent = (line: string) => {
     let ev: unknown;
     try {
       ev = JSON.parse(line);
@@ -86,8 +101,14 @@ export function watchNodes(p: WatchStreamParams): RunningWatch {
       if (node) p.onChange({ type: 'upsert', node });
     } else if (type === 'DELETED') {
       if (meta && typeof meta.name === 'string') p.onChange({ type: 'delete', name: meta.name });
+    } else if (type !== 'BOOKMARK') {
+      return fail(
+        new KubeError('protocol', `${new URL(p.client.server).host} sent a watch event of an unknown type.`),
+      );
     }
-    if (rv) p.onResourceVersion(rv);
+    // A resourceVersion goes into the next request line: a hostile one is not carried along.
+    if (rv && rv.length <= MAX_RESOURCE_VERSION) p.onResourceVersion(rv);
+    if (!over) p.onProgress();
   };
   const q = new URLSearchParams({
     watch: '1',
@@ -99,7 +120,6 @@ export function watchNodes(p: WatchStreamParams): RunningWatch {
     .stream(
       `/api/v1/nodes?${q}`,
       {
-        onBytes: armStall,
         onLine,
         onEnd: (err) => (err ? finish('ended', err) : finish('ended')),
       },

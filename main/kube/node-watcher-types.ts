@@ -18,10 +18,13 @@ export interface NodeWatcherOptions extends Partial<ConnectionThresholds> {
   backoff?: Partial<BackoffOptions>;
   /** LIST page size (limit); default 100. */
   pageSize?: number;
+  /** Time allowed for each LIST page request. */
   listTimeoutMs?: number;
+  /** Time allowed for a whole paged list (node-list.ts LIST_DEADLINE_MS by default). */
+  listDeadlineMs?: number;
   /** The server ends each watch after a random time in this range (seconds). */
   watchSeconds?: [number, number];
-  /** No bytes (bookmarks count) for this long: abort and re-watch. Bookmark interval (~60 s) + margin. */
+  /** No complete line (bookmarks count) for this long: abort and re-watch. Bookmark interval (~60 s) + margin. */
   stallTimeoutMs?: number;
   trim?: (raw: unknown) => NodeFacts | null;
 }

@@ -1,4 +1,6 @@
 // The list+watch loop against the simulator over real HTTPS: paging, bookmarks, 410, restart, stall, errors.
+// The watcher runs on a ManualClock: backoff, stall and request timers fire only when a test moves time on
+// (drive()), so no test waits for a real backoff or depends on how fast the machine is.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimOptions } from '../../sim/index.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
@@ -10,6 +12,8 @@ import { NodeWatcher, type NodeWatcherOptions, watchContextNodes } from './node-
 const FAST: NodeWatcherOptions = {
   backoff: { initialMs: 20, maxMs: 200 },
   watchSeconds: [30, 30],
+  // drive() moves virtual time on; only the stall tests want the stall timer to fire.
+  stallTimeoutMs: 3_600_000,
   unreachableAfterAttempts: 3,
   unreachableAfterMs: 60_000,
 };
@@ -25,10 +29,24 @@ afterEach(async () => {
 
 async function setup(sim: SimOptions, opts: NodeWatcherOptions = {}, context = 'sim-admin') {
   const s = await startSimContext(sim);
+  const clock = new ManualClock();
   const rec = new WatcherRecorder();
-  const w = watchContextNodes(s.context(context), rec.on, { ...FAST, ...opts });
+  const w = watchContextNodes(s.context(context), rec.on, { ...FAST, clock, ...opts });
   open.push({ s, w });
-  return { s, rec, w, control: s.sim.control };
+  return { s, rec, w, clock, control: s.sim.control };
+}
+
+/**
+ * Waits until check() holds, moving virtual time on by stepMs between short real pauses (for the I/O), so
+ * the watcher's backoff and stall timers fire. The real-time limit fails the test; it asserts no speed.
+ */
+async function drive(clock: ManualClock, check: () => boolean, what: string, stepMs = 50): Promise<void> {
+  const limit = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > limit) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+    clock.advance(stepMs);
+  }
 }
 
 // The simulator logs a request when its connection closes, so an open watch is not in the log yet.
@@ -64,24 +82,31 @@ describe('NodeWatcher against the simulator', () => {
   });
 
   it('bookmarks feed the stall timer and advance the resourceVersion without a relist', async () => {
-    const { rec, w, control, s } = await setup(
+    const { rec, w, control, s, clock } = await setup(
       { scenario: 'homelab', bookmarkIntervalMs: 50 },
       { stallTimeoutMs: 800 },
     );
     w.start();
     await rec.waitForPhase('live');
-    const listRv = w.resourceVersion;
-    // A write to another resource moves the global resourceVersion; only a bookmark tells the node watch.
     const client = new ContextClient(s.context());
-    const res = await client.request('POST', '/api/v1/namespaces/default/configmaps', {
-      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bump' } }),
-      headers: { 'Content-Type': 'application/json' },
-    });
+    // A write to another resource moves the global resourceVersion; only a bookmark tells the node watch.
+    const bump = async (name: string) => {
+      const res = await client.request('POST', '/api/v1/namespaces/default/configmaps', {
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expect(res.status).toBe(201);
+      return Number(JSON.parse(res.body).metadata.resourceVersion);
+    };
+    const listRv = Number(w.resourceVersion);
+    // Three times 600 ms of virtual time (1.8 s, past the 800 ms stall timeout), a bookmark in each.
+    for (const name of ['bump1', 'bump2', 'bump3']) {
+      const rv = await bump(name);
+      await rec.waitFor(() => Number(w.resourceVersion) >= rv, `a bookmark after ${name}`);
+      clock.advance(600);
+    }
     client.close();
-    expect(res.status).toBe(201);
-    await rec.waitFor(() => Number(w.resourceVersion) > Number(listRv), 'a bookmark');
-    // Longer than the stall timeout: only bookmarks keep the watch alive through it.
-    await new Promise((r) => setTimeout(r, 1000));
+    expect(Number(w.resourceVersion)).toBeGreaterThan(listRv);
     expect(rec.phases).toEqual(['connecting', 'live']);
     expect(watches(control.requestLog())).toHaveLength(0);
     expect(lists(control.requestLog())).toHaveLength(1);
@@ -106,29 +131,43 @@ describe('NodeWatcher against the simulator', () => {
   });
 
   it('re-watches from the last resourceVersion after an API-server restart, without a relist', async () => {
-    const { rec, w, control } = await setup({ scenario: 'homelab' });
+    const { rec, w, control, clock } = await setup({ scenario: 'homelab' });
     w.start();
     await rec.waitForPhase('live');
     const rv = w.resourceVersion;
     control.resetRequestLog();
     await control.restart();
     control.setNodeReady('omen2', 'True');
-    await rec.waitFor(() => rec.cache.view.get('omen2')?.ready.status === 'True', 'the change after restart');
+    await drive(
+      clock,
+      () => rec.cache.view.get('omen2')?.ready.status === 'True',
+      'the change after restart',
+    );
     expect(lists(control.requestLog())).toHaveLength(0);
     expect(rec.count('replace')).toBe(1);
     expect(Number(w.resourceVersion)).toBeGreaterThan(Number(rv));
   });
 
-  it('aborts a stalled watch and watches again', async () => {
-    const { rec, w, control } = await setup({ scenario: 'homelab' }, { stallTimeoutMs: 300 });
+  it('a silent watch is detected on the virtual clock: aborted and watched again', async () => {
+    const { rec, w, control, clock } = await setup({ scenario: 'homelab' }, { stallTimeoutMs: 90_000 });
     w.start();
     await rec.waitForPhase('live');
     control.stallWatches(true);
+    clock.advance(89_999);
+    await new Promise((r) => setImmediate(r));
+    expect(rec.phase).toBe('live');
+    clock.advance(1);
     await rec.waitForPhase('reconnecting');
     expect(rec.states.at(-1)?.message).toMatch(/went silent/);
+    // The aborted watch closes on the server (it logs it then); the next one opens after the backoff.
+    await rec.waitFor(() => watches(control.requestLog()).length === 1, 'the aborted watch in the log');
     control.stallWatches(false);
     control.setNodeLabels('nuc1', { 'nvidia.com/gpu.count': '2' });
-    await rec.waitFor(() => rec.cache.view.get('nuc1')?.labels['nvidia.com/gpu.count'] === '2', 'the change');
+    await drive(
+      clock,
+      () => rec.cache.view.get('nuc1')?.labels['nvidia.com/gpu.count'] === '2',
+      'the change',
+    );
     await rec.waitForPhase('live');
     expect(rec.phases.slice(0, 4)).toEqual(['connecting', 'live', 'reconnecting', 'live']);
     expect(lists(control.requestLog())).toHaveLength(1);
@@ -136,12 +175,12 @@ describe('NodeWatcher against the simulator', () => {
   });
 
   it('goes unauthorized when the token is revoked, and keeps the nodes', async () => {
-    const { rec, w, control } = await setup({ scenario: 'homelab' }, {}, 'sim-revocable');
+    const { rec, w, control, clock } = await setup({ scenario: 'homelab' }, {}, 'sim-revocable');
     w.start();
     await rec.waitForPhase('live');
     control.revokeToken('revocable');
     await control.restart();
-    await rec.waitForPhase('unauthorized');
+    await drive(clock, () => rec.phase === 'unauthorized', 'phase unauthorized');
     const st = rec.states.at(-1);
     expect(st?.message).toMatch(/rejected the credentials, or they have expired/);
     expect(st?.retryAt).not.toBeNull();
@@ -149,21 +188,21 @@ describe('NodeWatcher against the simulator', () => {
   });
 
   it('shows forbidden with the server message, then recovers on retry', async () => {
-    const { rec, w, control } = await setup({ scenario: 'homelab' });
+    const { rec, w, control, clock } = await setup({ scenario: 'homelab' });
     control.failNext(1, 403);
     w.start();
     await rec.waitForPhase('forbidden');
     expect(rec.states.at(-1)?.message).toMatch(/Not allowed listing nodes: simulated failure \(HTTP 403\)/);
-    await rec.waitForPhase('live');
+    await drive(clock, () => rec.phase === 'live', 'phase live');
     expect(rec.cache.view.size).toBe(8);
   });
 
   it('goes unreachable when the server is gone, keeping the last nodes (stale, never zero)', async () => {
-    const { rec, w, s } = await setup({ scenario: 'homelab' });
+    const { rec, w, s, clock } = await setup({ scenario: 'homelab' });
     w.start();
     await rec.waitForPhase('live');
     await s.sim.close();
-    await rec.waitForPhase('unreachable');
+    await drive(clock, () => rec.phase === 'unreachable', 'phase unreachable');
     expect(rec.phases).toEqual(['connecting', 'live', 'reconnecting', 'reconnecting', 'unreachable']);
     expect(rec.states.at(-1)?.message).toMatch(/refused the connection/);
     expect(rec.states.at(-1)?.lastLiveAt).not.toBeNull();
@@ -184,7 +223,9 @@ describe('NodeWatcher against the simulator', () => {
     expect(clock.pending).toBe(0);
     const n = rec.events.length;
     s.sim.control.setNodeReady('nuc1', 'True');
-    await new Promise((r) => setTimeout(r, 100));
+    // The server logs the watch once its connection is closed: by then a late event would have come.
+    await rec.waitFor(() => watches(s.sim.control.requestLog()).length === 1, 'the closed watch in the log');
+    clock.advance(60_000);
     expect(rec.events.length).toBe(n);
   });
 

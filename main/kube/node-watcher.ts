@@ -1,14 +1,17 @@
 /**
  * The list+watch loop of one context (our own, not client-node's informer, which stops on most errors):
  * list in pages and hand the whole set over at once, watch from the list's resourceVersion with bookmarks,
- * a server timeout and a stall timer; re-watch from the last resourceVersion when a stream ends, relist on
- * 410, and retry failures with the Backoff policy while reporting the ConnectionState. Failures never
+ * a server timeout and a stall timer; re-watch from the last resourceVersion when a stream ends, while
+ * reporting the ConnectionState. Failures never
  * empty the node set: the last inventory stays until the cluster answers again.
  *
- * Configuration errors (bad TLS settings, a missing or failing exec plugin…) are not retried on a timer:
- * some exec plugins open a browser to log in, and repeating that every 30 s would be worse than waiting
- * for the user (retryNow) or a kubeconfig change (the caller builds a new watcher).
+ * The loop never throws out: every failure of a list or watch (a thrown error, an ERROR event, a 410, a
+ * stall, a watch that ends at once) goes to the one error policy (watch-error-policy.ts), which decides
+ * relist, retry after a backoff, or wait for the user (configuration errors). The connection goes live when a
+ * watch opens, but after a failure only with the first event or bookmark (or once the watch has held for
+ * LIVE_AFTER_MS), so a server that fails every watch at once never shows as live.
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import { type NodeFacts, trimNode } from '../inventory/node-facts.ts';
 import { Backoff } from './backoff.ts';
@@ -21,23 +24,29 @@ import type { ResolvedContext } from './kubeconfig-types.ts';
 import { listNodes } from './node-list.ts';
 import { type RunningWatch, watchNodes } from './node-watch-stream.ts';
 import { type NodeWatcherOptions, pickThresholds, type WatcherEvent } from './node-watcher-types.ts';
+import { WatchErrorPolicy } from './watch-error-policy.ts';
 
 export type { NodeWatcherOptions, WatcherEvent } from './node-watcher-types.ts';
 
 /** A watch that ended sooner than this after opening counts as a failure (no hot re-watch loop). */
 const MIN_WATCH_MS = 1000;
+/** A watch that ended cleanly without a single event or bookmark sooner than this counts as a failure too. */
+const MIN_QUIET_WATCH_MS = 10_000;
+/** After a failure, a reopened watch is shown live on its first event or bookmark, or after this long. */
+const LIVE_AFTER_MS = 5000;
 
 export class NodeWatcher {
   readonly #clock: Clock;
   readonly #tracker: ConnectionTracker;
   readonly #backoff: Backoff;
+  readonly #policy: WatchErrorPolicy;
   readonly #opts: NodeWatcherOptions;
   #client: ContextClient | null = null;
   #gen = 0;
+  #running = false;
   #rv: string | null = null;
   #watch: RunningWatch | null = null;
   #sleep: { timer: unknown; wake: () => void } | null = null;
-  #expiredInARow = 0;
 
   constructor(
     private readonly makeClient: () => ContextClient,
@@ -47,6 +56,7 @@ export class NodeWatcher {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
     this.#backoff = new Backoff(this.#clock, opts.backoff, opts.random);
+    this.#policy = new WatchErrorPolicy(this.#backoff, this.#clock);
     const thresholds = { ...DEFAULT_THRESHOLDS, ...pickThresholds(opts) };
     this.#tracker = new ConnectionTracker(
       this.#clock,
@@ -67,11 +77,11 @@ export class NodeWatcher {
   /** Starts (or, after stop(), resumes from the last resourceVersion; a 410 then relists). */
   start(): void {
     if (this.#gen % 2 === 1) return;
-    const gen = ++this.#gen;
+    this.#gen++;
     if (this.#tracker.state.phase === 'connecting')
       this.onEvent({ type: 'connection', state: this.#tracker.state });
     else this.#tracker.connecting();
-    void this.#loop(gen);
+    this.#run();
   }
 
   /** Aborts the watch and every timer; no events after this returns. */
@@ -87,9 +97,33 @@ export class NodeWatcher {
 
   /** Tries again now (also after a configuration error, which waits for this). */
   retryNow(): void {
-    this.#backoff.reset();
+    this.#policy.reset();
     if (this.#gen % 2 === 0) return;
     if (this.#sleep) this.#wake();
+    // The loop never ends on its own while started; should it ever have, this revives it.
+    if (!this.#running) this.#run();
+  }
+
+  #run(): void {
+    const gen = this.#gen;
+    this.#running = true;
+    this.#loop(gen)
+      .catch((err: unknown) => {
+        // #loop catches everything it calls; this only guards against a bug in the loop itself: the
+        // failure is shown, and the loop starts again after a backoff (or on retryNow).
+        if (this.#gen !== gen) return;
+        this.#running = false;
+        const delay = this.#backoff.next();
+        this.#tracker.failed(this.#asKubeError(err), delay);
+        const timer = this.#clock.setTimeout(() => {
+          if (this.#sleep?.timer === timer) this.#sleep = null;
+          if (this.#gen === gen && !this.#running) this.#run();
+        }, delay);
+        this.#sleep = { timer, wake: () => {} };
+      })
+      .finally(() => {
+        if (this.#gen === gen) this.#running = false;
+      });
   }
 
   #wake(): void {
@@ -100,18 +134,29 @@ export class NodeWatcher {
     s.wake();
   }
 
+  /** List (when there is no resourceVersion), watch, and hand every failure to the one error policy. */
   async #loop(gen: number): Promise<void> {
     const alive = () => this.#gen === gen;
     while (alive()) {
+      let failure: KubeError | null;
       try {
         this.#client ??= this.makeClient();
         if (this.#rv === null) await this.#list(gen);
-        if (!alive()) return;
-        await this.#watchOnce(gen);
+        failure = alive() ? await this.#watchOnce(gen) : null;
       } catch (err) {
-        if (!alive()) return;
-        await this.#failed(gen, toKubeError(err, this.#client?.server ?? ''));
+        failure = this.#asKubeError(err);
       }
+      if (!alive()) return;
+      if (failure) await this.#failed(gen, failure);
+    }
+  }
+
+  #asKubeError(err: unknown): KubeError {
+    if (err instanceof KubeError) return err;
+    try {
+      return toKubeError(err, this.#client?.server ?? '');
+    } catch {
+      return new KubeError('protocol', `The node watch failed unexpectedly (${clusterText(String(err))}).`);
     }
   }
 
@@ -121,25 +166,36 @@ export class NodeWatcher {
     // 100 nodes (~1.3 MB of JSON) a page keeps each parse short: the tray stays responsive while a
     // 5,000-node cluster syncs (500-node pages stalled the event loop 60–110 ms each; see npm run bench).
     const pageSize = this.#opts.pageSize ?? 100;
-    const r = await listNodes(
-      client,
-      this.#trim,
+    const r = await listNodes(client, this.#trim, {
       pageSize,
-      this.#opts.listTimeoutMs ?? 60_000,
-      () => this.#gen !== gen,
-    );
+      requestTimeoutMs: this.#opts.listTimeoutMs ?? 60_000,
+      clock: this.#clock,
+      deadlineMs: this.#opts.listDeadlineMs,
+      isCancelled: () => this.#gen !== gen,
+    });
     if (!r || this.#gen !== gen) return;
     this.#rv = r.resourceVersion;
     this.onEvent({ type: 'replace', nodes: r.nodes });
   }
 
-  async #watchOnce(gen: number): Promise<void> {
+  /** One watch; resolves with why it failed, or null when it ended normally (re-watch at once). */
+  async #watchOnce(gen: number): Promise<KubeError | null> {
     const client = this.#client;
     const rv = this.#rv;
-    if (!client || rv === null) return;
+    if (!client || rv === null) return null;
+    const host = new URL(client.server).host;
     const [lo, hi] = this.#opts.watchSeconds ?? [240, 300];
     const random = this.#opts.random ?? Math.random;
     let openedAt: number | null = null;
+    let progressed = false;
+    let liveTimer: unknown = null;
+    const progress = () => {
+      if (progressed) return;
+      progressed = true;
+      this.#policy.progress();
+      this.#clock.clearTimeout(liveTimer);
+      if (this.#gen === gen) this.#tracker.live();
+    };
     const w = watchNodes({
       client,
       clock: this.#clock,
@@ -149,57 +205,51 @@ export class NodeWatcher {
       trim: this.#trim,
       onOpen: () => {
         openedAt = this.#clock.now();
-        this.#expiredInARow = 0;
-        this.#backoff.markHealthy();
-        this.#tracker.live();
+        // After a failure, an open alone proves little (a broken server opens every watch and fails it
+        // at once): live comes with the first event or bookmark, or once the watch has held a while.
+        if (!this.#policy.troubled) this.#tracker.live();
+        else
+          liveTimer = this.#clock.setTimeout(() => this.#gen === gen && this.#tracker.live(), LIVE_AFTER_MS);
       },
+      onProgress: progress,
       onChange: (c) => this.onEvent(c),
       onResourceVersion: (v) => {
         this.#rv = v;
       },
     });
     this.#watch = w;
-    const { outcome, error } = await w.done.finally(() => {
+    try {
+      const { outcome, error } = await w.done;
+      if (this.#gen !== gen || outcome === 'stopped') return null;
+      if (outcome === 'expired')
+        return new KubeError('expired', `The API server expired the node watch on ${host} (410).`);
+      if (outcome === 'stalled')
+        return new KubeError('timeout', `The watch on ${host} went silent; reconnecting.`);
+      if (error) return error;
+      const lasted = openedAt === null ? 0 : this.#clock.now() - openedAt;
+      if (lasted < MIN_WATCH_MS || (!progressed && lasted < MIN_QUIET_WATCH_MS))
+        return new KubeError('unreachable', `${host} closed the watch at once.`);
+      return null;
+    } finally {
+      this.#clock.clearTimeout(liveTimer);
       if (this.#watch === w) this.#watch = null;
-    });
-    if (this.#gen !== gen || outcome === 'stopped') return;
-    if (outcome === 'expired') return this.#expired();
-    if (outcome === 'stalled') {
-      throw new KubeError(
-        'timeout',
-        `The watch on ${new URL(client.server).host} went silent; reconnecting.`,
-      );
-    }
-    const lasted = openedAt === null ? 0 : this.#clock.now() - openedAt;
-    if (lasted < MIN_WATCH_MS) {
-      throw error ?? new KubeError('unreachable', `${new URL(client.server).host} closed the watch at once.`);
     }
   }
 
-  /** 410: relist at once, unless the server keeps saying it (then back off like any failure). */
-  #expired(): void {
-    this.#rv = null;
-    this.#expiredInARow++;
-    if (this.#expiredInARow > 3)
-      throw new KubeError('server', 'The API server keeps expiring the node list (410).');
-  }
-
+  /** Applies the error policy's decision: relist or retry, after a wait, or wait for the user. */
   async #failed(gen: number, err: KubeError): Promise<void> {
-    if (err.kind === 'expired') {
-      this.#expired();
-      return;
-    }
-    if (err.phase === 'config-error') {
-      this.#tracker.failed(err, null);
+    const d = this.#policy.decide(err);
+    if (d.next === 'wait-for-user') {
+      this.#tracker.failed(d.report, null);
       // A bad configuration will not fix itself; the next attempt makes a new client.
       this.#client?.close();
       this.#client = null;
       await this.#wait(gen, null);
       return;
     }
-    const delay = Math.max(this.#backoff.next(), err.retryAfterMs ?? 0);
-    this.#tracker.failed(err, delay);
-    await this.#wait(gen, delay);
+    if (d.next === 'relist') this.#rv = null;
+    if (d.report) this.#tracker.failed(d.report, d.delayMs);
+    if (d.delayMs > 0) await this.#wait(gen, d.delayMs);
   }
 
   #wait(gen: number, ms: number | null): Promise<void> {

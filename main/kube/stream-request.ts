@@ -1,13 +1,20 @@
 /**
  * A streaming GET (a watch) on top of a context's transport: resolves once the server answers 200, then
  * hands over the body line by line. The caller's abort() is final: no line, byte or end callback after it,
- * not even for lines already split from the chunk being read.
+ * not even for lines already split from the chunk being read. A line longer than MAX_WATCH_LINE_BYTES, or a
+ * stream that ends in the middle of a line, ends the stream with a protocol error.
  */
 import type http from 'node:http';
 import type { Clock } from './clock.ts';
 import { classifyNetworkError, errorFromResponse } from './error-classify.ts';
 import { KubeError } from './errors.ts';
 import { LineSplitter } from './line-splitter.ts';
+
+/**
+ * One watch event is one object, and etcd refuses objects over 1.5 MiB: a line past this is not an event
+ * (a server that never sends a newline would otherwise grow memory until the process dies).
+ */
+export const MAX_WATCH_LINE_BYTES = 8 << 20;
 
 export interface StreamHandlers {
   /** Any bytes at all (bookmarks too): what a stall timer listens to. */
@@ -110,12 +117,12 @@ function onResponse(
     res.on('data', (d: string) => {
       if (body.length < 65_536) body += d;
     });
-    res.on('end', () => end(errorFromResponse(status, body, res.headers, what)));
+    res.on('end', () => end(errorFromResponse(status, body, res.headers, what, t.server)));
     res.on('error', (err) => end(classifyNetworkError(err, t.server)));
     return;
   }
   opened();
-  const lines = new LineSplitter();
+  const lines = new LineSplitter(MAX_WATCH_LINE_BYTES);
   res.on('data', (chunk: Buffer) => {
     h.onBytes?.();
     let complete: string[];
@@ -132,5 +139,11 @@ function onResponse(
   });
   res.on('aborted', () => end(new KubeError('unreachable', `The watch connection to ${host} was cut off.`)));
   res.on('error', (err) => end(classifyNetworkError(err, t.server)));
-  res.on('end', () => end(null));
+  res.on('end', () =>
+    end(
+      lines.pendingBytes > 0
+        ? new KubeError('protocol', `${host} ended the watch in the middle of an event.`)
+        : null,
+    ),
+  );
 }

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Logger } from './logger.ts';
-import { REDACTED, redact } from './redact.ts';
+import { REDACTED, redact, redactSecrets, shownText } from './redact.ts';
 import { RotatingFileSink } from './rotating-file.ts';
 
 describe('redact', () => {
   it.each([
     [{ token: 'abc' }, { token: REDACTED }],
     [{ headers: { Authorization: 'Bearer x' } }, { headers: { Authorization: REDACTED } }],
-    [{ msg: 'Bearer abc.def' }, { msg: REDACTED }],
+    [{ msg: 'Bearer abc.def' }, { msg: `Bearer ${REDACTED}` }],
     [{ data: '-----BEGIN PRIVATE KEY-----\nMII' }, { data: REDACTED }],
     [{ jwt: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.sig' }, { jwt: REDACTED }],
     [
@@ -22,7 +22,100 @@ describe('redact', () => {
   });
 });
 
+// [what, input, a secret that must be gone, text that must stay]
+const SECRETS: [string, string, string, string][] = [
+  [
+    'query refresh_token',
+    'error: refresh_token=1//0gAbCdEf-xyz&scope=openid',
+    '1//0gAbCdEf-xyz',
+    'scope=openid',
+  ],
+  ['client_secret with a space', 'invalid client_secret s3cr3tValue99 given', 's3cr3tValue99', 'given'],
+  ['client_secret with =', 'client_secret=abc123def', 'abc123def', 'client_secret='],
+  ['password: in YAML style', 'password: hunter2 rejected', 'hunter2', 'rejected'],
+  ['Authorization header', 'sent Authorization: Bearer abcdef123456', 'abcdef123456', 'Authorization'],
+  ['Authorization Basic', 'Authorization: Basic YWRtaW46cHc=', 'YWRtaW46cHc=', 'Basic'],
+  ['Proxy-Authorization', 'Proxy-Authorization: Basic dTpw', 'dTpw', 'Proxy-Authorization'],
+  [
+    'JSON access_token',
+    '{"access_token": "ya29.a0AfH6SM", "expires_in": 3599}',
+    'ya29.a0AfH6SM',
+    'expires_in',
+  ],
+  ['JSON id_token', '{"id_token":"opaque-id-token-value"}', 'opaque-id-token-value', 'id_token'],
+  ['token= in a URL', 'GET https://h/api?token=abc.def.ghi', 'abc.def.ghi', 'https://h/api'],
+  ['userinfo in a URL', 'dial https://admin:pw@host:6443/x', 'admin:pw', 'host:6443'],
+  ['a bare Bearer token', 'retry with Bearer sha256~AbCdEf0123', 'sha256~AbCdEf0123', 'retry with Bearer'],
+  [
+    'a JWT',
+    'token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl expired',
+    'eyJhbGciOiJSUzI1NiJ9',
+    'expired',
+  ],
+  [
+    'a PEM key',
+    'key -----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY----- bad',
+    'MHcCAQEE',
+    'bad',
+  ],
+  [
+    'a long base64 token',
+    'using ghp_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78 now',
+    'ghp_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78',
+    'now',
+  ],
+];
+// Text that must come through untouched.
+const HARMLESS = [
+  'exec plugin "gke-gcloud-auth-plugin" failed: exit status 1',
+  'the token has expired; run gcloud auth login',
+  '/usr/local/google-cloud-sdk/bin/gke-gcloud-auth-plugin not found',
+  'node 123e4567-e89b-12d3-a456-426614174000 is NotReady',
+  'image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 pulled',
+  'Not allowed listing nodes: nodes is forbidden: User "system:anonymous" cannot list resource "nodes"',
+];
+
+describe('redactSecrets', () => {
+  it.each(SECRETS)('%s', (_, input, secret, kept) => {
+    const out = redactSecrets(input);
+    expect(out).not.toContain(secret);
+    expect(out).toContain(REDACTED);
+    expect(out).toContain(kept);
+  });
+
+  it.each(HARMLESS)('leaves %j alone', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it('shownText redacts before it cuts, so a cap cannot leave half a secret behind', () => {
+    const text = `${'x '.repeat(140)}refresh_token=${'A1b2'.repeat(50)}`;
+    const out = shownText(text, 300);
+    expect(out).not.toMatch(/A1b2/);
+    expect(out.length).toBeLessThanOrEqual(300);
+  });
+});
+
 describe('Logger', () => {
+  it('redacts secrets in the message and in every string field, and writes one clean line', () => {
+    const lines: string[] = [];
+    const log = new Logger({ write: (l) => lines.push(l) }, 'info', 'app', () => 0);
+    log.warn('exec plugin failed: refresh_token=abc123XYZ\n\u001b[2Jfake line', {
+      context: 'prod',
+      message: 'client_secret s3cr3tValue99',
+      nested: { why: ['password: hunter2'] },
+      huge: `\u001b]0;title\u0007${'y'.repeat(2_000_000)}`,
+    });
+    expect(lines).toHaveLength(1);
+    const line = lines[0] ?? '';
+    expect(line.endsWith('\n')).toBe(true);
+    expect(line.slice(0, -1)).not.toMatch(/[\n\r]/);
+    expect(line).not.toMatch(/abc123XYZ|s3cr3tValue99|hunter2|\\u001b|\\u0007/);
+    expect(line.length).toBeLessThan(3000);
+    const entry = JSON.parse(line);
+    expect(entry.msg).toBe(`exec plugin failed: refresh_token=${REDACTED} fake line`);
+    expect(entry.context).toBe('prod');
+  });
+
   it('writes one JSON line per entry above the level, redacted, with its component', () => {
     const lines: string[] = [];
     const log = new Logger({ write: (l) => lines.push(l) }, 'info', 'app', () =>

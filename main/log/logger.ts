@@ -1,9 +1,11 @@
 /**
- * Structured, levelled logs: one JSON object per line (`at`, `level`, `component`, `msg`, fields),
- * credentials redacted before anything is written. Sinks: a size-capped rotating file (desktop app)
- * or stderr (the CLI's -v).
+ * Structured, levelled logs: one JSON object per line (`at`, `level`, `component`, `msg`, fields).
+ * Before anything is written, the message and every string field are redacted (log/redact.ts) and pass
+ * the text gate: one line, no control characters, at most SENTENCE_MAX characters, whatever a cluster or
+ * an exec plugin put into them. Sinks: a size-capped rotating file (desktop app) or stderr (the CLI's -v).
  */
-import { redact } from './redact.ts';
+import { SENTENCE_MAX } from '../../common/cluster-text.ts';
+import { redact, shownText } from './redact.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -43,8 +45,8 @@ export class Logger {
       at: new Date(this.now()).toISOString(),
       level,
       component: this.component,
-      msg,
-      ...(fields ? (redact(fields) as object) : {}),
+      msg: shownText(msg, SENTENCE_MAX),
+      ...(fields ? (redact(fields, SENTENCE_MAX) as object) : {}),
     };
     try {
       this.sink.write(`${JSON.stringify(entry)}\n`);

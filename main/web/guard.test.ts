@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { COOKIE, checkRequest, cookieToken } from './guard.ts';
+import { checkRequest, cookieName, cookieToken } from './guard.ts';
 
 const port = 4567;
 const token = 'a'.repeat(43);
+const COOKIE = cookieName(port);
 const base = { host: `127.0.0.1:${port}`, origin: undefined, cookie: undefined, queryToken: null };
 
 describe('loopback bridge guard', () => {
@@ -31,8 +32,16 @@ describe('loopback bridge guard', () => {
   });
 
   it('reads the cookie among others', () => {
-    expect(cookieToken(`a=b; ${COOKIE}=xyz=; c=d`)).toBe('xyz=');
-    expect(cookieToken(undefined)).toBeNull();
-    expect(cookieToken('a=b')).toBeNull();
+    expect(cookieToken(`a=b; ${COOKIE}=xyz=; c=d`, port)).toBe('xyz=');
+    expect(cookieToken(undefined, port)).toBeNull();
+    expect(cookieToken('a=b', port)).toBeNull();
+  });
+
+  it("ignores another port's session cookie", () => {
+    expect(cookieToken(`${cookieName(port + 1)}=${token}`, port)).toBeNull();
+    expect(checkRequest({ ...base, cookie: `${cookieName(port + 1)}=${token}` }, port, token)).toMatchObject({
+      ok: false,
+      status: 401,
+    });
   });
 });

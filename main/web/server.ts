@@ -2,17 +2,23 @@
  * The loopback bridge of browser mode: serves the renderer and the typed contract over HTTP on
  * 127.0.0.1 only — invokes as `POST /api/invoke/<channel>` (JSON argument array), pushes as
  * server-sent events on `/api/events`. Every request passes the guard (Host, Origin, token).
+ * Every request is untrusted: a bad target is a 400, a body past 64 KiB a 413, and whatever a handler
+ * throws or rejects with becomes a 500 with one sentence; nothing a client sends can end the process.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
-import { COOKIE, checkRequest } from './guard.ts';
+import { type Clock, systemClock } from '../kube/clock.ts';
+import { checkRequest, cookieName } from './guard.ts';
+import { MAX_BODY, parseTarget, readBody } from './request.ts';
+import { DEFAULT_SSE_LIMITS, SseClient, type SseLimits } from './sse.ts';
 import { readStatic } from './static-files.ts';
 
-const MAX_BODY = 64 * 1024;
 const HEARTBEAT_MS = 15_000;
+/** After a 413 the rest of the body is read and discarded for this long, then the connection is closed. */
+const DISCARD_MS = 5_000;
 /** The renderer's CSP, also as a header: browsers ignore `frame-ancestors` in a <meta> tag. */
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -24,12 +30,16 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
 };
+const TEXT = 'text/plain; charset=utf-8';
 
 export interface WebBridgeOptions {
   host: FleetHost;
   staticDir: string;
   port?: number;
   token?: string;
+  /** Times slow event-stream clients (tests pass a ManualClock). */
+  clock?: Clock;
+  sseLimits?: SseLimits;
 }
 
 export interface WebBridge {
@@ -37,37 +47,40 @@ export interface WebBridge {
   url: string;
   port: number;
   token: string;
+  /** Bytes held for each connected event-stream client (socket buffer plus waiting frames). */
+  streamBytes(): number[];
   close(): Promise<void>;
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new Error('request body too large'));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+function send(
+  res: http.ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  extra: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'no-store', ...extra })
+    .end(body);
 }
 
-function send(res: http.ServerResponse, status: number, type: string, body: string | Buffer): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'no-store' }).end(body);
+/** The last word on a request whose handler failed: a 500 if nothing was sent yet, else a cut connection. */
+function failed(res: http.ServerResponse): void {
+  if (res.headersSent) res.destroy();
+  else send(res, 500, TEXT, 'The GPU Fleet server could not answer this request.', { connection: 'close' });
 }
 
 export async function startWebBridge(options: WebBridgeOptions): Promise<WebBridge> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const staticDir = path.resolve(options.staticDir);
-  const streams = new Set<http.ServerResponse>();
+  const clock = options.clock ?? systemClock;
+  const streams = new Set<SseClient>();
   let port = 0;
 
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const url = parseTarget(req.url);
+    if (url === null)
+      return send(res, 400, TEXT, 'Bad request: the request target is not a path.', { connection: 'close' });
     const verdict = checkRequest(
       {
         host: req.headers.host,
@@ -78,21 +91,33 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       port,
       token,
     );
-    if (!verdict.ok)
-      return send(res, verdict.status, 'text/plain; charset=utf-8', `Refused: ${verdict.reason}.`);
+    if (!verdict.ok) return send(res, verdict.status, TEXT, `Refused: ${verdict.reason}.`);
     if (verdict.via === 'query' && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
       // Trade the URL token for a cookie, then drop it from the address bar.
       res.writeHead(302, {
         ...SECURITY_HEADERS,
-        'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
         location: url.pathname,
       });
-      return res.end();
+      res.end();
+      return;
     }
     if (url.pathname.startsWith('/api/invoke/') && req.method === 'POST') {
+      const body = await readBody(req);
+      if (!body.ok) {
+        if (body.reason === 'aborted') return void res.destroy();
+        res.on('finish', () => clock.setTimeout(() => req.socket.destroy(), DISCARD_MS));
+        return send(
+          res,
+          413,
+          'application/json',
+          JSON.stringify({ error: `request body too large (the limit is ${MAX_BODY} bytes)` }),
+          { connection: 'close' },
+        );
+      }
       let args: unknown;
       try {
-        args = JSON.parse((await readBody(req)) || '[]');
+        args = JSON.parse(body.text || '[]');
       } catch (error) {
         return send(
           res,
@@ -117,25 +142,44 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
         'cache-control': 'no-store',
         connection: 'keep-alive',
       });
-      res.write(': connected\n\n');
-      streams.add(res);
-      req.on('close', () => streams.delete(res));
+      const client = new SseClient(res, clock, options.sseLimits ?? DEFAULT_SSE_LIMITS);
+      streams.add(client);
+      res.on('close', () => streams.delete(client));
+      client.send('', ': connected\n\n');
       return;
     }
-    if (req.method !== 'GET') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+    if (req.method !== 'GET') return send(res, 405, TEXT, 'method not allowed');
     const file = await readStatic(staticDir, url.pathname);
     if (file.status === 200) return send(res, 200, file.type, file.body);
-    return send(res, file.status, 'text/plain; charset=utf-8', file.body);
+    return send(res, file.status, TEXT, file.body);
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch(() => failed(res));
+  });
+  // A request the HTTP parser refuses (bad request line, huge headers, headers still incomplete after
+  // Node's 60 s headersTimeout — a slowloris): answer and close, never throw.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   });
 
   const unsubscribe = options.host.onPush((channel, payload) => {
     const frame = `event: ${channel}\ndata: ${JSON.stringify(payload)}\n\n`;
-    for (const stream of streams) stream.write(frame);
+    for (const stream of streams) stream.send(channel, frame);
   });
-  const heartbeat = setInterval(() => {
-    for (const stream of streams) stream.write(': keep-alive\n\n');
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  let heartbeat: unknown = null;
+  const beat = () => {
+    for (const stream of streams) stream.heartbeat();
+    heartbeat = clock.setTimeout(beat, HEARTBEAT_MS);
+  };
+  heartbeat = clock.setTimeout(beat, HEARTBEAT_MS);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -146,9 +190,10 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
+    streamBytes: () => [...streams].map((s) => s.bufferedBytes),
     close: async () => {
       unsubscribe();
-      clearInterval(heartbeat);
+      clock.clearTimeout(heartbeat);
       for (const stream of streams) stream.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,5 @@
 /** The settings form's fields as text, their validation, and the patch they make: pure. */
+import { copyDict } from '../../common/dict.ts';
 import type { SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
 
 export interface SettingsDraft {
@@ -23,7 +24,7 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     holdDownSec: String(Math.round(s.alertRules.holdDownMs / 1000)),
     unreachableSec: String(Math.round(s.alertRules.unreachableAfterMs / 1000)),
     withdrawnGpus: s.alertRules.withdrawnGpus,
-    writeBack: { ...s.writeBack },
+    writeBack: copyDict(s.writeBack),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -68,7 +69,7 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
       unreachableAfterMs: Number(d.unreachableSec.trim()) * 1000,
       withdrawnGpus: d.withdrawnGpus,
     },
-    writeBack: { ...d.writeBack },
+    writeBack: copyDict(d.writeBack),
     crdGroup: d.crdGroup.trim(),
     configMapNamespace: d.configMapNamespace.trim(),
     launchAtLogin: d.launchAtLogin,

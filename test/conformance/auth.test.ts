@@ -130,20 +130,4 @@ describe('errors and discovery', () => {
     );
     expect(nodes?.shortNames).toEqual(['no']);
   });
-
-  it('serves Table output for kubectl', async () => {
-    const r = await call(t, '/api/v1/nodes?limit=500', {
-      accept:
-        'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
-    });
-    expect(r.json.kind).toBe('Table');
-    expect((r.json.columnDefinitions as { name: string }[]).map((c) => c.name).slice(0, 5)).toEqual([
-      'Name',
-      'Status',
-      'Roles',
-      'Age',
-      'Version',
-    ]);
-    expect(pick(r.json, 'rows', 0, 'object', 'kind')).toBe('PartialObjectMetadata');
-  });
 });

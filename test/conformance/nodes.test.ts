@@ -228,4 +228,24 @@ describe('list', () => {
     expect(badLabel.status).toBe(400);
     expect(badLabel.json.message).toBe("unable to parse requirement: found 'a' expected: '('");
   });
+
+  // Reads only the nodes this file created (beforeAll), so it passes on an empty real cluster too.
+  it('serves Table output for kubectl', async () => {
+    const r = await call(t, `/api/v1/nodes?limit=500&${sel()}`, {
+      accept:
+        'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
+    });
+    expect(r.json.kind).toBe('Table');
+    expect((r.json.columnDefinitions as { name: string }[]).map((c) => c.name).slice(0, 5)).toEqual([
+      'Name',
+      'Status',
+      'Roles',
+      'Age',
+      'Version',
+    ]);
+    const rows = r.json.rows as { cells: unknown[]; object: unknown }[];
+    expect(rows.map((row) => row.cells[0])).toEqual(names);
+    expect(pick(rows[0], 'object', 'kind')).toBe('PartialObjectMetadata');
+    expect(pick(rows[0], 'object', 'metadata', 'name')).toBe(names[0]);
+  });
 });

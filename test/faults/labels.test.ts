@@ -73,7 +73,7 @@ const GARBAGE: {
     what: 'a 10 KB label value',
     node: 'nuc1',
     labels: { 'nvidia.com/gpu.count': 'x'.repeat(10_000) },
-    problem: /gpu\.count="x{64}…" is not a whole number/,
+    problem: /gpu\.count="x{63}…" is not a whole number/,
   },
   {
     what: 'a capacity that is not a quantity',

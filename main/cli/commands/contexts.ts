@@ -5,7 +5,7 @@ import { contextInfos } from '../../kube/kubeconfig.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { parseFlags } from '../flags.ts';
-import type { CliIo } from '../io.ts';
+import { type CliIo, terminalLine } from '../io.ts';
 import { loadForCli } from '../kube-target.ts';
 import { parseOutput, toJson, toYaml } from '../output.ts';
 
@@ -18,7 +18,7 @@ export async function contextsCommand(args: string[], io: CliIo): Promise<number
   const format = parseOutput(flags.output, ['table', 'json', 'yaml'], 'table');
   const loaded = loadForCli(flags, io);
   const settings = openSettings({ cwd: defaultConfigDir(io.env) });
-  for (const notice of settings.notices) io.stderr.write(`warning: ${notice.message}\n`);
+  for (const notice of settings.notices) io.stderr.write(terminalLine(`warning: ${notice.message}`));
   const monitored = new Set(
     monitoredContexts(settings.get('contexts'), loaded.contexts, loaded.currentContext).map((c) => c.name),
   );

@@ -1,12 +1,13 @@
 /** `gpu-fleet scan`: one pass — connect, list nodes, print the inventory — per chosen context. */
 import type { GpuInventoryStatus } from '../../../common/inventory.ts';
 import { buildInventory, formatInventoryTable, trimNode } from '../../inventory/index.ts';
+import { systemClock } from '../../kube/clock.ts';
 import { ContextClient } from '../../kube/context-client.ts';
 import { toKubeError } from '../../kube/error-classify.ts';
 import type { ResolvedContext } from '../../kube/kubeconfig-types.ts';
 import { listNodes } from '../../kube/node-list.ts';
 import { parseFlags } from '../flags.ts';
-import { CliError, type CliIo } from '../io.ts';
+import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
 import { parseOutput, toJson, toYaml } from '../output.ts';
 
@@ -23,7 +24,12 @@ export async function scanContext(
   let client: ContextClient | null = null;
   try {
     client = new ContextClient(ctx);
-    const listed = await listNodes(client, trimNode, 500, LIST_TIMEOUT_MS, () => false);
+    const listed = await listNodes(client, trimNode, {
+      pageSize: 500,
+      requestTimeoutMs: LIST_TIMEOUT_MS,
+      clock: systemClock,
+      isCancelled: () => false,
+    });
     if (!listed) throw new Error('the node list was cancelled');
     return {
       context: ctx.name,
@@ -58,12 +64,12 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(format === 'json' ? toJson(doc) : toYaml(doc));
   } else {
     results.forEach((r, i) => {
-      io.stdout.write(`${i > 0 ? '\n' : ''}CONTEXT ${r.context}\n`);
-      if (r.error !== null) io.stdout.write(`error: ${r.error}\n`);
+      io.stdout.write(`${i > 0 ? '\n' : ''}${terminalLine(`CONTEXT ${r.context}`)}`);
+      if (r.error !== null) io.stdout.write(terminalLine(`error: ${r.error}`));
       else io.stdout.write(`${formatInventoryTable(r.inventory, format === 'wide')}\n`);
     });
   }
   for (const r of results)
-    if (r.error !== null) io.stderr.write(`error: context "${r.context}": ${r.error}\n`);
+    if (r.error !== null) io.stderr.write(terminalLine(`error: context "${r.context}": ${r.error}`));
   return results.some((r) => r.error !== null) ? 1 : 0;
 }

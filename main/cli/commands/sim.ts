@@ -1,24 +1,60 @@
-/** `gpu-fleet sim`: run the built-in Kubernetes API simulator in the foreground until Ctrl-C. */
+/**
+ * `gpu-fleet sim`: run the built-in Kubernetes API simulator in the foreground until Ctrl-C. Its
+ * kubeconfig goes to a new file only: `--kubeconfig-out` could name `~/.kube/config`, so an existing
+ * file is refused (opened with `wx`) unless `--force` says to replace it.
+ */
+import type { FileHandle } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { runSimCommand } from '../../../sim/cli.ts';
 import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo } from '../io.ts';
 
+/** Opens the kubeconfig file before the simulator starts, so a refusal costs nothing. */
+async function openKubeconfigOut(file: string, force: boolean): Promise<FileHandle> {
+  try {
+    return await open(file, force ? 'w' : 'wx', 0o600);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EEXIST')
+      throw new CliError(
+        `${file} already exists; choose a new file for --kubeconfig-out, or add --force to overwrite it`,
+      );
+    throw new CliError(
+      `cannot write the kubeconfig to ${file} (${typeof code === 'string' ? code : 'error'})`,
+    );
+  }
+}
+
 export async function simCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(
     args,
-    { scenario: { type: 'string' }, port: { type: 'string' }, 'kubeconfig-out': { type: 'string' } },
+    {
+      scenario: { type: 'string' },
+      port: { type: 'string' },
+      'kubeconfig-out': { type: 'string' },
+      force: { type: 'boolean' },
+    },
     'sim',
   );
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
-  const sim = await runSimCommand(
-    {
-      scenario: flags.scenario ?? 'homelab',
-      port,
-      ...(flags['kubeconfig-out'] ? { kubeconfigOut: flags['kubeconfig-out'] } : {}),
-    },
-    io.stdout,
-  );
+  const out = flags['kubeconfig-out'];
+  const file = out ? await openKubeconfigOut(out, flags.force === true) : null;
+  let sim: Awaited<ReturnType<typeof runSimCommand>>;
+  try {
+    sim = await runSimCommand({ scenario: flags.scenario ?? 'homelab', port }, io.stdout);
+    if (file) {
+      await file.truncate(0);
+      await file.writeFile(sim.kubeconfigYaml());
+      await file.chmod(0o600);
+    }
+  } catch (error) {
+    await file?.close();
+    // A file we created for this run is not left behind empty.
+    if (out && flags.force !== true) await rm(out, { force: true });
+    throw error;
+  }
+  await file?.close();
   await io.stopSignal;
   await sim.close();
   return 0;

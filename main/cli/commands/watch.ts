@@ -8,7 +8,7 @@ import { validateGroup } from '../../writeback/crd.ts';
 import { WritebackHub, type WritebackSettings } from '../../writeback/hub.ts';
 import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP, type WriteEvent } from '../../writeback/index.ts';
 import { parseDuration, parseFlags } from '../flags.ts';
-import { CliError, type CliIo } from '../io.ts';
+import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
 import { parseOutput } from '../output.ts';
 
@@ -45,7 +45,9 @@ export function eventLine(event: EngineEvent): string | null {
 function writeHumanLine(e: WriteEvent): string {
   const at = e.at.slice(11, 19);
   const what = e.target === 'status' ? 'GpuInventory status' : 'ConfigMap gpu-node-status';
-  return `${at} ${e.context}: ${what} ${e.action}${e.action === 'written' ? '' : ` — ${e.reason}`}`;
+  return terminalLine(
+    `${at} ${e.context}: ${what} ${e.action}${e.action === 'written' ? '' : ` — ${e.reason}`}`,
+  );
 }
 
 function humanLine(event: EngineEvent): string | null {
@@ -54,12 +56,16 @@ function humanLine(event: EngineEvent): string | null {
     case 'inventory': {
       const inv = event.inventory;
       const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs`;
-      return `${head}\n${formatInventoryTable(inv, false)}`;
+      return `${terminalLine(head)}${formatInventoryTable(inv, false)}\n`;
     }
     case 'connection':
-      return `${at} ${event.context}: ${event.state.phase}${event.state.message ? ` — ${event.state.message}` : ''}`;
+      return terminalLine(
+        `${at} ${event.context}: ${event.state.phase}${event.state.message ? ` — ${event.state.message}` : ''}`,
+      );
     case 'alert':
-      return `${at} ALERT${event.alert.suppressed ? ' (snoozed)' : ''} ${event.alert.title} — ${event.alert.body}`;
+      return terminalLine(
+        `${at} ALERT${event.alert.suppressed ? ' (snoozed)' : ''} ${event.alert.title} — ${event.alert.body}`,
+      );
     case 'snapshot':
       return null;
   }
@@ -95,14 +101,15 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   const contexts = pickContexts(loadForCli(flags, io), flags);
   const engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs } });
   engine.on((event) => {
+    // Human lines end in their newline (terminalLine); JSON lines get one here.
     const line = format === 'json' ? eventLine(event) : humanLine(event);
-    if (line !== null) io.stdout.write(`${line}\n`);
+    if (line !== null) io.stdout.write(format === 'json' ? `${line}\n` : line);
   });
   if (flags.verbose) logEngine(engine, new Logger({ write: (l) => io.stderr.write(l) }, 'debug', 'cli'));
   // Subscribed after the printer, so an inventory line comes before the write lines it causes.
   const writers = writeBack
     ? new WritebackHub(engine, {}, (e) => {
-        io.stdout.write(`${format === 'json' ? JSON.stringify(e) : writeHumanLine(e)}\n`);
+        io.stdout.write(format === 'json' ? `${JSON.stringify(e)}\n` : writeHumanLine(e));
       })
     : null;
   engine.setContexts(contexts);
