@@ -1,12 +1,13 @@
 /**
  * Pure readers of an EventList (core/v1 form) and a PodList for the node detail: the node's recent events
- * newest first, and the pods on it that request GPUs with how many. Strings pass `clusterText()`, counts
+ * newest first, and the pods on it that request GPUs with how many. Strings pass the text gate (`shownText()`: clusterText and secret redaction), counts
  * are bounded, and both lists are capped however long the server's answer was.
  */
-import { clusterText } from '../../common/cluster-text.ts';
+
 import type { GpuPodView, NodeEventView } from '../../common/node-detail.ts';
 import { isGpuSlotResource } from '../inventory/labels.ts';
 import { parseCountQuantity } from '../inventory/parse.ts';
+import { shownText } from '../log/redact.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,12 +43,12 @@ export function readEvents(list: unknown): NodeEventView[] {
     const source = isObj(raw.source) ? raw.source : {};
     const series = isObj(raw.series) ? raw.series : {};
     out.push({
-      type: clusterText(raw.type, 20) || 'Normal',
-      reason: clusterText(raw.reason, 120),
-      message: clusterText(raw.message),
+      type: shownText(raw.type, 20) || 'Normal',
+      reason: shownText(raw.reason, 120),
+      message: shownText(raw.message),
       count: count(raw.count) ?? count(series.count) ?? 1,
       last: lastSeen(raw),
-      source: clusterText(source.component, 120) || clusterText(raw.reportingComponent, 120) || null,
+      source: shownText(source.component, 120) || shownText(raw.reportingComponent, 120) || null,
     });
   }
   const at = (e: NodeEventView) => (e.last === null ? Number.NEGATIVE_INFINITY : Date.parse(e.last));
@@ -93,10 +94,10 @@ export function readGpuPods(list: unknown): GpuPodView[] {
     const gpus = podGpus(isObj(raw.spec) ? raw.spec : {});
     if (gpus === 0) continue;
     const status = isObj(raw.status) ? raw.status : {};
-    const phase = raw.metadata.deletionTimestamp ? 'Terminating' : clusterText(status.phase, 20) || 'Unknown';
+    const phase = raw.metadata.deletionTimestamp ? 'Terminating' : shownText(status.phase, 20) || 'Unknown';
     out.push({
-      namespace: clusterText(raw.metadata.namespace, 63),
-      name: clusterText(raw.metadata.name, 253),
+      namespace: shownText(raw.metadata.namespace, 63),
+      name: shownText(raw.metadata.name, 253),
       phase,
       gpus,
     });

@@ -1,20 +1,21 @@
 /**
  * Pure readers of one raw v1 Node (as a GET returns it) for the node detail: every condition with whether
  * it is a problem, taints, cordon, system info, and the GPU facts GPU Feature Discovery labels carry beyond
- * the inventory entry. Every string from the cluster passes `clusterText()`; lists are capped.
+ * the inventory entry. Every string from the cluster passes the text gate (`shownText()`: clusterText and secret redaction); lists are capped.
  */
-import { clusterText } from '../../common/cluster-text.ts';
+
 import type {
   NodeConditionView,
   NodeGpuFacts,
   NodeSystemView,
   NodeTaintView,
 } from '../../common/node-detail.ts';
+import { shownText } from '../log/redact.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown, max?: number): string | null => {
-  const t = clusterText(v, max);
+  const t = shownText(v, max);
   return t === '' ? null : t;
 };
 /** An RFC 3339 time as the API sent it, or null when it is not one (never shown raw). */

@@ -31,6 +31,7 @@ import { KubeError } from '../kube/errors.ts';
 import { contextFingerprint } from '../kube/fingerprint.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { NodeWatcherOptions } from '../kube/node-watcher.ts';
+import { shownText } from '../log/redact.ts';
 import { ContextMonitor } from './context-monitor.ts';
 import { fleetHealth } from './health.ts';
 import { Throttle } from './throttle.ts';
@@ -198,7 +199,7 @@ export class FleetEngine {
       if (detail === null) throw new Error(`${who} has no node named ${clusterText(node, 253)}.`);
       return detail;
     } catch (error) {
-      if (error instanceof KubeError) throw new Error(clusterText(error.message));
+      if (error instanceof KubeError) throw new Error(shownText(error.message));
       throw error;
     } finally {
       this.#detailReads--;

@@ -3,8 +3,8 @@
  * (readiness, cordon, resources, MIG, sharing, last-seen labels, problems). Never throws: every
  * doubtful fact becomes a sentence in `problems` instead.
  */
-import { clusterText } from '../../common/cluster-text.ts';
 import type { GpuNodeEntry, GpuResource, LastSeenLabels } from '../../common/inventory.ts';
+import { shownText } from '../log/redact.ts';
 import { deriveMig } from './derive-mig.ts';
 import { deriveResources } from './derive-resources.ts';
 import { deriveSharing } from './derive-sharing.ts';
@@ -35,7 +35,7 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
     readiness: facts.ready.status,
     not_ready_reason: ready ? null : facts.ready.reason,
     not_ready_since: ready ? null : facts.ready.since,
-    not_ready_message: ready ? null : clusterText(facts.ready.message, NOT_READY_MESSAGE_MAX) || null,
+    not_ready_message: ready ? null : shownText(facts.ready.message, NOT_READY_MESSAGE_MAX) || null,
     cordoned: facts.unschedulable,
     capacity_gpus: res.capacityGpus,
     allocatable_gpus: res.allocatableGpus,
