@@ -8,7 +8,7 @@
 import { hasKey, own } from '../../common/dict.ts';
 import type { AlertRules } from './rules.ts';
 import type { AlertFacts } from './text.ts';
-import { dropText, recoveryText } from './text.ts';
+import { dropText, LEFT_THE_CLUSTER, recoveryText } from './text.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';
 
 type Fields = Pick<ContextPolicy, 'accepted' | 'pending' | 'down'>;
@@ -59,12 +59,17 @@ export function judgeReadiness(
       const before = view.readyCount + lost.length;
       const notReady = lost.filter((n) => hasKey(view.nodes, n));
       const gone = lost.filter((n) => !hasKey(view.nodes, n));
-      const text = dropText(context, notReady, gone, before, view.readyCount);
+      // Nodes still in the cluster first: the first one is what a click on the notification opens.
+      const why = [
+        ...notReady.map((node) => ({ node, reason: own(view.nodes, node)?.why ?? 'not Ready' })),
+        ...gone.map((node) => ({ node, reason: LEFT_THE_CLUSTER })),
+      ];
+      const text = dropText(context, why, before, view.readyCount);
       alerts.push({
         at,
         context,
         kind: 'ready-drop',
-        nodes: lost,
+        nodes: [...notReady, ...gone],
         before,
         after: view.readyCount,
         ...text,

@@ -52,6 +52,16 @@ export const LoggedAlert = Type.Object(
     nodes: Type.Array(Type.String()),
     before: Type.Union([Type.Integer(), Type.Null()]),
     after: Type.Union([Type.Integer(), Type.Null()]),
+    reasons: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { node: Type.String({ maxLength: 253 }), reason: Type.String({ maxLength: 300 }) },
+          closed,
+        ),
+        { maxItems: 10_000 },
+      ),
+    ),
+    short: Type.Optional(Type.String({ maxLength: 400 })),
     suppressed: Type.Optional(Type.Boolean()),
   },
   closed,

@@ -13,6 +13,12 @@ export interface NodeSpec {
   created: string;
   kubeletVersion?: string;
   unschedulable?: boolean;
+  /** When the Ready condition last changed (default: `created`). */
+  readySince?: string;
+  readyReason?: string;
+  readyMessage?: string;
+  /** Extra conditions (node-problem-detector style: KernelDeadlock, ReadonlyFilesystem…). */
+  conditions?: JsonObject[];
 }
 
 const IMAGES = [
@@ -92,6 +98,12 @@ export function taintsFor(ready: string, unschedulable: boolean): JsonObject[] {
   }
   return t;
 }
+
+const PRESSURE: readonly [string, string, string][] = [
+  ['MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+  ['DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+  ['PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+];
 
 function fieldsOf(keys: string[]): JsonObject {
   const out: JsonObject = { '.': {} };
@@ -216,28 +228,20 @@ export function buildNode(n: NodeSpec): KObj {
       capacity,
       allocatable,
       conditions: [
-        condition(
-          'MemoryPressure',
-          n.ready === 'Unknown' ? 'Unknown' : 'False',
-          'KubeletHasSufficientMemory',
-          'kubelet has sufficient memory available',
-          t,
+        ...PRESSURE.map(([type, reason, message]) =>
+          n.ready === 'Unknown'
+            ? // The node controller marks every condition Unknown when the kubelet stops posting status.
+              condition(
+                type,
+                'Unknown',
+                'NodeStatusUnknown',
+                'Kubelet stopped posting node status.',
+                n.readySince ?? t,
+              )
+            : condition(type, 'False', reason, message, t),
         ),
-        condition(
-          'DiskPressure',
-          n.ready === 'Unknown' ? 'Unknown' : 'False',
-          'KubeletHasNoDiskPressure',
-          'kubelet has no disk pressure',
-          t,
-        ),
-        condition(
-          'PIDPressure',
-          n.ready === 'Unknown' ? 'Unknown' : 'False',
-          'KubeletHasSufficientPID',
-          'kubelet has sufficient PID available',
-          t,
-        ),
-        readyCondition(n.ready, t),
+        readyCondition(n.ready, n.readySince ?? t, n.readyReason, n.readyMessage),
+        ...(n.conditions ?? []),
       ],
       addresses: [
         { type: 'InternalIP', address: n.ip },

@@ -53,12 +53,18 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
     'sim-admin: 1 GPU node down',
     'sim-readonly: 1 GPU node down',
   ]);
-  expect(double.notifications[0]?.options.body).toContain('omen');
+  expect(double.notifications[0]?.options.body).toContain('omen: NotReady (container runtime is down)');
+  // Each context line, then a disabled line naming its down GPU node and why.
   expect(
     tray()
-      ?.menu.slice(0, 2)
+      ?.menu.slice(0, 4)
       .map((i) => i.label),
-  ).toEqual(['sim-admin — 3/4 ready GPU nodes, 1 GPU', 'sim-readonly — 3/4 ready GPU nodes, 1 GPU']);
+  ).toEqual([
+    'sim-admin — 3/4 ready GPU nodes, 1 GPU',
+    '    omen — NotReady (container runtime is down)',
+    'sim-readonly — 3/4 ready GPU nodes, 1 GPU',
+    '    omen — NotReady (container runtime is down)',
+  ]);
 
   const readonly = double.notifications.find((n) => n.options.title.startsWith('sim-readonly'));
   readonly?.emit('click');

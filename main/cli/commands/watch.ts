@@ -65,7 +65,7 @@ function humanLine(event: EngineEvent): string | null {
       );
     case 'alert':
       return terminalLine(
-        `${at} ALERT${event.alert.suppressed ? ' (snoozed)' : ''} ${event.alert.title}: ${event.alert.body}`,
+        `${at} ALERT${event.alert.suppressed ? ' (snoozed)' : ''} ${event.alert.title} — ${event.alert.body}`,
       );
     case 'snapshot':
       return null;
