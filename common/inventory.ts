@@ -60,6 +60,8 @@ export const GpuNodeEntry = Type.Object({
   readiness: Type.Optional(NodeReadiness),
   not_ready_reason: Type.Optional(Nullable(Type.String())),
   not_ready_since: Type.Optional(Nullable(Type.String())),
+  /** The Ready condition's message while not Ready (one line, at most 200 characters), else null. */
+  not_ready_message: Type.Optional(Nullable(Type.String())),
   cordoned: Type.Optional(Type.Boolean()),
   capacity_gpus: Type.Optional(NullableInt),
   allocatable_gpus: Type.Optional(NullableInt),

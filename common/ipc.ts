@@ -6,6 +6,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { Alert } from './alerts.ts';
 import type { FleetSnapshot, KubeContextInfo } from './fleet.ts';
+import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
 
 const Snooze = Type.Union([
@@ -60,6 +61,8 @@ export const ARG_SCHEMAS = {
   'settings:get': Type.Tuple([]),
   'settings:update': Type.Tuple([SettingsPatchSchema]),
   'app:info': Type.Tuple([]),
+  /** (context name, node name): a Kubernetes node name is a DNS subdomain of at most 253 characters. */
+  'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), Dns]),
 } satisfies Record<string, TSchema>;
 
 export interface AppInfo {
@@ -86,6 +89,13 @@ export interface InvokeResults {
   'settings:get': SettingsView;
   'settings:update': SettingsView;
   'app:info': AppInfo;
+  /**
+   * One node's detail, read from the cluster on demand (node GET, its events, its GPU pods). Nothing is
+   * watched or kept for it: the window calls again to refresh while its panel is open. Rejects with one
+   * sentence when the context is not monitored or the node does not exist; a part that could not be
+   * read (403 on events or pods) is named in `partial` and the rest still arrives.
+   */
+  'node:detail': NodeDetail;
 }
 
 export type InvokeChannel = keyof typeof ARG_SCHEMAS & keyof InvokeResults;

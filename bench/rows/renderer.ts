@@ -36,6 +36,9 @@ function fixedHost() {
       throw new Error('not used');
     },
     'app:info': () => ({ version: 'bench', mode: 'browser', demo: false, noKubeconfig: false, notices: [] }),
+    'node:detail': () => {
+      throw new Error('not used');
+    },
   } as InvokeHandlers;
   const host: FleetHost = { handlers, onPush: (l) => push.on(l) };
   const flip = (i: number) => {

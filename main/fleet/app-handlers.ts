@@ -65,5 +65,6 @@ export function createHandlers(core: AppCore): InvokeHandlers {
       return view(saved);
     },
     'app:info': () => core.info(),
+    'node:detail': (context, node) => core.engine.nodeDetail(context, node),
   };
 }

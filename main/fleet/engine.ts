@@ -7,6 +7,7 @@ import type { SnoozeUntil } from '../../common/alerts.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import type { NodeDetail } from '../../common/node-detail.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import {
@@ -163,6 +164,11 @@ export class FleetEngine {
 
   retryNow(): void {
     for (const { monitor } of this.#entries.values()) monitor.retryNow();
+  }
+
+  /** One node's detail, read on demand from the cluster (see common/ipc.ts `node:detail`). */
+  async nodeDetail(context: string, node: string): Promise<NodeDetail> {
+    throw new Error(`The detail of ${node} in ${context} cannot be read yet.`);
   }
 
   snapshot(): FleetSnapshot {

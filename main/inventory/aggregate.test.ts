@@ -19,6 +19,10 @@ const unlabeled = (name: string, workload: string, readiness: 'Unknown' | 'False
   readiness,
   not_ready_reason: readiness === 'Unknown' ? 'NodeStatusUnknown' : 'KubeletNotReady',
   not_ready_since: since,
+  not_ready_message:
+    readiness === 'Unknown'
+      ? 'Kubelet stopped posting node status.'
+      : 'container runtime network not ready: NetworkReady=false',
   cordoned: false,
   capacity_gpus: null,
   allocatable_gpus: null,
@@ -46,6 +50,7 @@ const HOMELAB_INVENTORY: GpuInventoryStatus = {
       readiness: 'Unknown',
       not_ready_reason: 'NodeStatusUnknown',
       not_ready_since: '2025-06-01T08:30:00Z',
+      not_ready_message: 'Kubelet stopped posting node status.',
       cordoned: false,
       capacity_gpus: 0,
       allocatable_gpus: 0,

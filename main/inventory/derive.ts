@@ -3,6 +3,7 @@
  * (readiness, cordon, resources, MIG, sharing, last-seen labels, problems). Never throws: every
  * doubtful fact becomes a sentence in `problems` instead.
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import type { GpuNodeEntry, GpuResource, LastSeenLabels } from '../../common/inventory.ts';
 import { deriveMig } from './derive-mig.ts';
 import { deriveResources } from './derive-resources.ts';
@@ -34,6 +35,7 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
     readiness: facts.ready.status,
     not_ready_reason: ready ? null : facts.ready.reason,
     not_ready_since: ready ? null : facts.ready.since,
+    not_ready_message: ready ? null : clusterText(facts.ready.message, NOT_READY_MESSAGE_MAX) || null,
     cordoned: facts.unschedulable,
     capacity_gpus: res.capacityGpus,
     allocatable_gpus: res.allocatableGpus,
@@ -44,6 +46,9 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
     problems: problems.length ? problems : NONE,
   };
 }
+
+/** The Ready message kept in an entry: enough for the "why" of a notification, small for write-back. */
+const NOT_READY_MESSAGE_MAX = 200;
 
 /** Most entries have no problems (and many no resources): they share one frozen empty list. */
 const NONE = Object.freeze([]) as unknown as never[];
