@@ -3,6 +3,7 @@
  * (name, short reason, how long) and the GPU problems of ready and not-ready nodes alike. Pure.
  */
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
+import { shortReason } from '../../common/node-reason.ts';
 import { ageSince, lastSeenText } from './format.ts';
 
 /** How many lines of each list a card shows before "+N more". */
@@ -10,7 +11,7 @@ export const CARD_LIMIT = 5;
 
 export interface DownNodeLine {
   name: string;
-  /** "kubelet stopped posting status", or the condition's reason as the API said it. */
+  /** "kubelet stopped posting node status", "NotReady (PLEG is not healthy)" (common/node-reason.ts). */
   reason: string;
   /** "3 h", or null when the transition time is unknown. */
   age: string | null;
@@ -28,19 +29,13 @@ export interface CardIssues {
   moreProblems: number;
 }
 
-/** The Ready condition reasons a kubelet or the node controller sets, in words. */
-const REASON_WORDS: ReadonlyMap<string, string> = new Map([
-  ['NodeStatusUnknown', 'kubelet stopped posting status'],
-  ['NodeStatusNeverUpdated', 'kubelet never posted status'],
-  ['KubeletNotReady', 'kubelet not ready'],
-  ['KubeletStopped', 'kubelet stopped'],
-]);
-
-/** A short phrase for a Ready condition's reason; unknown reasons are shown as they came. */
+/** Why a node is not Ready in a few words, by the one rule every surface shares. */
 export function reasonWords(node: GpuNodeEntry): string {
-  const reason = node.not_ready_reason;
-  if (reason) return REASON_WORDS.get(reason) ?? reason;
-  return node.readiness === 'Unknown' ? 'status unknown' : 'not ready';
+  return shortReason({
+    status: node.readiness ?? 'False',
+    reason: node.not_ready_reason ?? null,
+    message: node.not_ready_message ?? null,
+  });
 }
 
 /** Stale GFD labels: the node lost its product label but was seen with GPUs before. */
