@@ -56,7 +56,7 @@ describe('node detail panel', () => {
     expect(ready.textContent).toContain('NodeStatusUnknown');
     expect(ready.textContent).toContain('Kubelet stopped posting node status.');
     expect(ready.textContent).toContain('since 30 min ago · heartbeat 40 min ago');
-    expect(conditions[0]!.dataset.problem).toBe('false');
+    expect(conditions[1]!.dataset.problem).toBe('false');
 
     expect(screen.getAllByTestId('detail-event').map((e) => e.dataset.reason)).toEqual([
       'NodeNotReady',
