@@ -44,13 +44,14 @@ describe('node detail panel', () => {
     await vi.advanceTimersByTimeAsync(0);
 
     const conditions = screen.getAllByTestId('detail-condition');
+    // The problem first, then the rest in the order the node reports them.
     expect(conditions.map((c) => c.dataset.type)).toEqual([
+      'Ready',
       'MemoryPressure',
       'DiskPressure',
       'PIDPressure',
-      'Ready',
     ]);
-    const ready = conditions[3]!;
+    const ready = conditions[0]!;
     expect(ready.dataset.problem).toBe('true');
     expect(ready.classList.contains('problem')).toBe(true);
     expect(ready.textContent).toContain('NodeStatusUnknown');
