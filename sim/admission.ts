@@ -2,7 +2,9 @@
 import type { Core } from './core.ts';
 import { prune, rootSchema, validate } from './crschema.ts';
 import { apiError, badRequest, invalid } from './errors.ts';
+import { eventCreate } from './events.ts';
 import { obj, str } from './json.ts';
+import { podCreate } from './pods.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
 import { apiVersionOf, isObj } from './types.ts';
 
@@ -105,6 +107,8 @@ export function createDefaults(core: Core, def: ResourceDef, o: KObj): void {
       storedVersions: [str(storage?.name) ?? 'v1'],
     };
   }
+  if (def.resource === 'events' && def.builtin) eventCreate(def, o);
+  if (def.resource === 'pods' && def.builtin) podCreate(core, o);
   if (!def.builtin && def.hasStatus) delete o.status;
 }
 

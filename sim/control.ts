@@ -26,6 +26,11 @@ export interface SimControl {
   failNext(count: number, status: number): void;
   requestLog(): { method: string; path: string; status: number; bytes: number; user: string }[];
   resetRequestLog(): void;
+  /**
+   * TLS connections open to the API server now, idle kept-alive ones included (over HTTP this counts the
+   * connection asking too). Lets a test prove that a client left nothing open.
+   */
+  openConnections(): number;
   /** The simulator process's memory (after a full GC when started with --expose-gc), for soaks. */
   memoryUsage(): { heapUsed: number; rss: number };
 }
@@ -85,6 +90,7 @@ export function makeControl(core: Core, server: () => SimServer, restart: () => 
     removeNode: (name) => {
       core.remove(def, mustGet(name));
     },
+    openConnections: () => server().openConnections,
     listNodeNames: () => core.store.list('/nodes').map((n) => String(n.metadata.name)),
     memoryUsage: () => {
       (globalThis as { gc?: () => void }).gc?.();

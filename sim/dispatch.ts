@@ -8,6 +8,7 @@ import type { Ctx } from './http.ts';
 import { sendBytes, sendText404 } from './http.ts';
 import { create, remove, update } from './mutate.ts';
 import { patch } from './patching.ts';
+import { deletePod } from './pods.ts';
 import { getOne, list } from './read.ts';
 import { review } from './reviews.ts';
 import { watch } from './watch.ts';
@@ -140,7 +141,8 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
       return;
     case 'DELETE':
       if (!name || sub) throw methodNotAllowed();
-      remove(core, ctx, def, ns, name);
+      if (def.resource === 'pods' && def.builtin) await deletePod(core, ctx, def, ns, name);
+      else remove(core, ctx, def, ns, name);
       return;
     default:
       throw apiError(

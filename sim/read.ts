@@ -7,7 +7,7 @@ import { labelsOf, parseFieldSelector, parseLabelSelector } from './selectors.ts
 import { itemJson, objectJson } from './serialize.ts';
 import { toTable } from './table.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
-import { apiVersionOf, storeKey } from './types.ts';
+import { apiVersionOf, presented, storeKey } from './types.ts';
 
 export function encodeContinue(rv: number, start: string): string {
   return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
@@ -66,7 +66,7 @@ export function getOne(core: Core, ctx: Ctx, def: ResourceDef, namespace: string
     sendJson(ctx, 200, t);
     return;
   }
-  sendJson(ctx, 200, objectJson(o));
+  sendJson(ctx, 200, objectJson(presented(def, o)));
 }
 
 async function waitForRv(core: Core, rv: number): Promise<void> {
@@ -157,7 +157,7 @@ function sendList(ctx: Ctx, def: ResourceDef, items: KObj[], meta: JsonObject): 
     sendJson(ctx, 200, toTable(def, items, tmeta, neg.table, ctx.query.get('includeObject') ?? 'Metadata'));
     return;
   }
-  const body = items.map((o) => itemJson(def, o)).join(',');
+  const body = items.map((o) => itemJson(def, presented(def, o))).join(',');
   const head = def.builtin
     ? `{"kind":${JSON.stringify(def.listKind)},"apiVersion":${JSON.stringify(apiVersionOf(def))},"metadata":${JSON.stringify(meta)},"items":[`
     : `{"apiVersion":${JSON.stringify(apiVersionOf(def))},"items":[`;

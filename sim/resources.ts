@@ -1,5 +1,7 @@
 // The resource registry: built-in kinds plus those served from CustomResourceDefinitions.
+import { EVENT_DEFS } from './events.ts';
 import { obj, str } from './json.ts';
+import { POD_DEFS } from './pods.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
 import { isObj } from './types.ts';
 
@@ -72,6 +74,8 @@ export const BUILTINS: ResourceDef[] = [
     verbs: ['create'],
     virtual: true,
   }),
+  ...EVENT_DEFS,
+  ...POD_DEFS,
 ];
 
 /** The resource definition a CRD serves (its storage version), or undefined if none is served. */

@@ -1,5 +1,7 @@
 // Label and field selectors with kube-apiserver's parsing rules and error messages.
 import { badRequest } from './errors.ts';
+import { eventField } from './events.ts';
+import { podField } from './pods.ts';
 import type { KObj, ResourceDef } from './types.ts';
 import { isObj } from './types.ts';
 
@@ -149,6 +151,8 @@ function fieldValue(def: ResourceDef, o: KObj, field: string): string | undefine
   if (def.resource === 'namespaces' && field === 'status.phase') {
     return String(isObj(o.status) ? (o.status.phase ?? '') : '');
   }
+  if (def.resource === 'events' && def.builtin) return eventField(def, o, field);
+  if (def.resource === 'pods' && def.builtin) return podField(o, field);
   return undefined;
 }
 

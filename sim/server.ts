@@ -58,6 +58,11 @@ export class SimServer {
     });
   }
 
+  /** TLS connections open now (kept-alive idle ones included). */
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
   dropConnections(): void {
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();

@@ -24,6 +24,10 @@ export interface ResourceDef {
   generation: boolean;
   /** Create/list-only kinds (reviews) that are never stored. */
   virtual?: boolean;
+  /** Store key when two APIs share one storage (core/v1 and events.k8s.io/v1 Events). */
+  storage?: string;
+  /** The stored object in this API's form (Events read through the other API are converted). */
+  present?: (o: KObj) => KObj;
 }
 
 export interface User {
@@ -41,5 +45,10 @@ export function apiVersionOf(def: ResourceDef): string {
 }
 
 export function storeKey(def: ResourceDef): string {
-  return `${def.group}/${def.resource}`;
+  return def.storage ?? `${def.group}/${def.resource}`;
+}
+
+/** The object as the API `def` shows it. */
+export function presented(def: ResourceDef, o: KObj): KObj {
+  return def.present ? def.present(o) : o;
 }

@@ -6,7 +6,7 @@ import { matcherFor, parseRv } from './read.ts';
 import { objectJson } from './serialize.ts';
 import type { StoreEvent } from './store.ts';
 import type { KObj, ResourceDef } from './types.ts';
-import { apiVersionOf, storeKey } from './types.ts';
+import { apiVersionOf, presented, storeKey } from './types.ts';
 
 const EMPTY_NODE_STATUS =
   '"spec":{},"status":{"daemonEndpoints":{"kubeletEndpoint":{"Port":0}},"nodeInfo":{"machineID":"","systemUUID":"","bootID":"","kernelVersion":"","osImage":"","containerRuntimeVersion":"","kubeletVersion":"","kubeProxyVersion":"","operatingSystem":"","architecture":""}}';
@@ -61,15 +61,16 @@ export function watch(core: Core, ctx: Ctx, def: ResourceDef, namespace: string,
     else if (!res.writableEnded && !res.destroyed) res.write(s);
   };
   const skey = storeKey(def);
+  const json = (o: KObj) => objectJson(presented(def, o));
   const toLine = (e: StoreEvent): string | undefined => {
-    if (e.type === 'DELETED') return matches(e.obj) ? line('DELETED', objectJson(e.obj)) : undefined;
+    if (e.type === 'DELETED') return matches(e.obj) ? line('DELETED', json(e.obj)) : undefined;
     const was = matches(e.prev);
     const is = matches(e.obj);
-    if (is) return line(was ? 'MODIFIED' : 'ADDED', objectJson(e.obj));
-    return was && e.prev ? line('DELETED', withRv(e.prev, e.rv)) : undefined;
+    if (is) return line(was ? 'MODIFIED' : 'ADDED', json(e.obj));
+    return was && e.prev ? line('DELETED', withRv(presented(def, e.prev), e.rv)) : undefined;
   };
   if (fromRv === undefined) {
-    for (const o of core.store.list(skey)) if (matches(o)) send(line('ADDED', objectJson(o)));
+    for (const o of core.store.list(skey)) if (matches(o)) send(line('ADDED', json(o)));
   } else {
     const past = core.store.eventsSince(skey, fromRv);
     if (past === 'expired') {

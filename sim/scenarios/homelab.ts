@@ -1,11 +1,20 @@
 // The 8-node home lab of SPEC.md: 4 NotReady GPU nodes (one labelled RTX 4070 x1) and 4 Ready CPU nodes.
+// Why they are down is as a real cluster says it: the kubelets of nuc1, nuc2 and omen stopped posting status
+// (the node controller set Ready Unknown), omen2's kubelet runs but its container runtime network is not
+// ready; homelabExtras() adds the node events and the GPU pods scheduled on those nodes.
 import type { KObj } from '../types.ts';
 import { buildNode } from './node.ts';
 
 const PRESENT = { 'nvidia.com/gpu.present': 'true', 'feature.node.kubernetes.io/pci-10de.present': 'true' };
 
+export const OMEN2_MESSAGE =
+  'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 export function homelabNodes(now = Date.now()): KObj[] {
-  const days = (d: number) => new Date(now - d * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const days = (d: number) => iso(now - d * 86_400_000);
+  const hours = (h: number) => iso(now - h * 3_600_000);
   return [
     buildNode({
       name: 'cp1',
@@ -22,6 +31,7 @@ export function homelabNodes(now = Date.now()): KObj[] {
       ready: 'Unknown',
       ip: '192.168.1.21',
       created: days(120),
+      readySince: hours(3),
       labels: {
         ...PRESENT,
         'nvidia.com/gpu.product': 'NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED',
@@ -38,6 +48,7 @@ export function homelabNodes(now = Date.now()): KObj[] {
       ready: 'Unknown',
       ip: '192.168.1.22',
       created: days(120),
+      readySince: hours(3),
       labels: { ...PRESENT, 'nvidia.com/gpu.workload.config': 'vm-passthrough' },
     }),
     buildNode({
@@ -45,6 +56,7 @@ export function homelabNodes(now = Date.now()): KObj[] {
       ready: 'Unknown',
       ip: '192.168.1.23',
       created: days(90),
+      readySince: hours(3),
       labels: { ...PRESENT, 'nvidia.com/gpu.workload.config': 'vm-passthrough' },
     }),
     buildNode({
@@ -52,6 +64,9 @@ export function homelabNodes(now = Date.now()): KObj[] {
       ready: 'False',
       ip: '192.168.1.24',
       created: days(60),
+      readySince: hours(1),
+      readyReason: 'KubeletNotReady',
+      readyMessage: OMEN2_MESSAGE,
       labels: { ...PRESENT, 'nvidia.com/gpu.workload.config': 'container' },
     }),
   ];

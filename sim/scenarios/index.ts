@@ -2,6 +2,7 @@
 import type { Core } from '../core.ts';
 import { nowIso, obj } from '../json.ts';
 import type { KObj, ResourceDef } from '../types.ts';
+import { HOMELAB_NAMESPACES, seedExtras } from './extras.ts';
 import { homelabNodes } from './homelab.ts';
 import { largeNodes } from './large.ts';
 import { readyCondition, taintsFor } from './node.ts';
@@ -34,8 +35,11 @@ export function seed(core: Core, scenario: string): void {
   const nodes = nodesFor(scenario);
   const nsDef = core.registry.find('', 'v1', 'namespaces') as ResourceDef;
   const nodeDef = core.registry.find('', 'v1', 'nodes') as ResourceDef;
-  for (const n of NAMESPACES) core.write(nsDef, namespace(n), undefined);
+  const lab = scenario === 'homelab' || scenario.startsWith('flapping');
+  const namespaces = lab ? [...NAMESPACES, ...HOMELAB_NAMESPACES] : NAMESPACES;
+  for (const n of namespaces) core.write(nsDef, namespace(n), undefined);
   for (const n of nodes) core.write(nodeDef, n, undefined);
+  seedExtras(core, scenario, namespaces);
   core.store.compact();
 }
 

@@ -13,6 +13,12 @@ export interface NodeSpec {
   created: string;
   kubeletVersion?: string;
   unschedulable?: boolean;
+  /** When the Ready condition last changed (default: `created`). */
+  readySince?: string;
+  readyReason?: string;
+  readyMessage?: string;
+  /** Extra conditions (node-problem-detector style: KernelDeadlock, ReadonlyFilesystem…). */
+  conditions?: JsonObject[];
 }
 
 const IMAGES = [
@@ -237,7 +243,8 @@ export function buildNode(n: NodeSpec): KObj {
           'kubelet has sufficient PID available',
           t,
         ),
-        readyCondition(n.ready, t),
+        readyCondition(n.ready, n.readySince ?? t, n.readyReason, n.readyMessage),
+        ...(n.conditions ?? []),
       ],
       addresses: [
         { type: 'InternalIP', address: n.ip },
