@@ -39,6 +39,13 @@ beforeAll(async () => {
   served = await startServe({ demo: true, port: 0, env: {} }, () => undefined);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1180, height: 760 } });
+  // Counts the page's live intervals, so a leaked refresh timer shows.
+  await page.addInitScript(`(() => {
+    const live = new Set(); const set = window.setInterval; const clear = window.clearInterval;
+    window.setInterval = (...a) => { const id = set(...a); live.add(id); return id; };
+    window.clearInterval = (id) => { live.delete(id); clear(id); };
+    window.__liveIntervals = () => live.size;
+  })()`);
   await page.goto(served.bridge.url);
 });
 afterAll(async () => {
@@ -85,6 +92,26 @@ describe('why is it down, in the window', () => {
       .toBeGreaterThan(0);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('node-detail').count()).toBe(0);
+  });
+
+  it('opened and closed 100 times, leaves no timer in the page and no connection at the sim', async () => {
+    await page.getByTestId('tab-overview').click();
+    const sim = served.demo!.sim.control;
+    const intervals = () => page.evaluate<number>('window.__liveIntervals()');
+    const timersBefore = await intervals();
+    const connectionsBefore = sim.openConnections();
+    const name = homeCard().getByRole('button', { name: 'omen2', exact: true });
+    for (let i = 0; i < 100; i++) {
+      await name.click();
+      await page.getByTestId('node-detail').waitFor();
+      if (i === 0) expect(await intervals()).toBe(timersBefore + 1);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('node-detail').waitFor({ state: 'detached' });
+    }
+    expect(await intervals()).toBe(timersBefore);
+    await expect
+      .poll(() => sim.openConnections(), { timeout: 10_000 })
+      .toBeLessThanOrEqual(connectionsBefore);
   });
 
   it('fits the 420 px tray popover, the card and the open detail alike', async () => {
