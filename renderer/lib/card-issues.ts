@@ -56,12 +56,15 @@ export function cardIssues(inv: GpuInventoryStatus | null, now: number): CardIss
       if (down.length < CARD_LIMIT)
         down.push({ name: node.name, reason: reasonWords(node), age: ageSince(node.not_ready_since, now) });
     }
-    const texts = [...(node.problems ?? [])];
+    // No copies per node: a 5,000-node context runs this on every snapshot.
     const stale = staleLabels(node);
-    if (stale) texts.push(stale);
-    for (const text of texts) {
+    for (const text of node.problems ?? []) {
       problemCount++;
       if (problems.length < CARD_LIMIT) problems.push({ name: node.name, text });
+    }
+    if (stale) {
+      problemCount++;
+      if (problems.length < CARD_LIMIT) problems.push({ name: node.name, text: stale });
     }
   }
   return {
