@@ -34,6 +34,8 @@ export interface RequestInit {
   body?: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** A smaller answer limit for this request than the client's (on-demand reads are bounded tighter). */
+  maxBodyBytes?: number;
 }
 
 export class ContextClient {
@@ -76,7 +78,7 @@ export class ContextClient {
 
   request(method: string, path: string, init: RequestInit = {}): Promise<KubeResponse> {
     return new Promise((resolve, reject) => {
-      const limit = this.#opts.maxBodyBytes ?? 256 << 20;
+      const limit = init.maxBodyBytes ?? this.#opts.maxBodyBytes ?? 256 << 20;
       let timer: unknown = null;
       let req: http.ClientRequest | null = null;
       const fail = (e: KubeError) => {
