@@ -43,6 +43,6 @@ export function shortReason(ready: ReadyFacts): string {
   // 'False', or a status the API does not define: the kubelet said why.
   const what = ready.status === 'False' ? 'NotReady' : `Ready=${clusterText(ready.status, 20)}`;
   if (clause !== '') return `${what} (${clause})`;
-  if (reason !== '' && reason !== 'KubeletNotReady') return `${what} (${reason})`;
+  if (reason !== '') return `${what} (${reason})`;
   return what;
 }

@@ -8,6 +8,7 @@ Usage:
 Commands:
   contexts   List kubeconfig contexts and whether each is monitored
   scan       Connect once, list nodes, print the GPU inventory
+  describe   Why a node is (not) Ready: conditions, taints, GPU facts, GPU pods, events
   watch      Run the monitoring loop (inventory, connection, alert and write lines)
   serve      Serve the app's window in a browser, on 127.0.0.1 only
   sim        Run the built-in Kubernetes API simulator (the demo cluster)
@@ -32,6 +33,16 @@ Usage:
   gpu-fleet scan [--kubeconfig FILE] [--context NAME | --all-contexts] [-o table|wide|json|yaml]
 
 With one context, -o json prints exactly the GpuInventory status object.
+`,
+  describe: `Why a node is (not) Ready: its conditions, taints, system info, GPU facts, the pods on it that
+request GPUs, and its recent events (read once, on demand).
+
+Usage:
+  gpu-fleet describe NODE [--kubeconfig FILE] [--context NAME] [-o table|json|yaml]
+
+-o json prints the node detail object: name, conditions[] (type, status, reason, message, since…),
+taints[], gpu (the inventory entry), events[] (type, reason, message, count, last…) and
+pods[] (namespace, name, phase, gpus).
 `,
   watch: `Run the monitoring loop until interrupted.
 

@@ -65,9 +65,9 @@ describe('formatInventoryTable', () => {
     expect(formatInventoryTable(inv, true)).toBe(
       [
         'total_gpu_nodes: 2   ready_gpu_nodes: 1   total_gpus: 2',
-        'NAME   READY   PRODUCT                 GPUS   MEMORY    WORKLOAD    READINESS   REASON            SINCE                  CORDONED   ALLOC/CAP   MIG              SHARING          PROBLEMS',
-        'dgx1   true    NVIDIA-A100-SXM4-40GB   1      40960Mi   container   True        <none>            <none>                 true       1/2         mixed 1g.5gb×2   <none>           1 of 2 nvidia.com/mig-1g.5gb withdrawn by the device plugin',
-        'ts1    false   Tesla-T4-SHARED         1      15360Mi   container   False       KubeletNotReady   2025-06-01T10:00:00Z   false      4/4         <none>           time-slicing×4   <none>',
+        'NAME   READY   PRODUCT                 GPUS   MEMORY    WORKLOAD    READINESS   REASON                                           SINCE                  CORDONED   ALLOC/CAP   MIG              SHARING          PROBLEMS',
+        'dgx1   true    NVIDIA-A100-SXM4-40GB   1      40960Mi   container   True        <none>                                           <none>                 true       1/2         mixed 1g.5gb×2   <none>           1 of 2 nvidia.com/mig-1g.5gb withdrawn by the device plugin',
+        'ts1    false   Tesla-T4-SHARED         1      15360Mi   container   False       NotReady (container runtime network not ready)   2025-06-01T10:00:00Z   false      4/4         <none>           time-slicing×4   <none>',
       ].join('\n'),
     );
   });

@@ -3,6 +3,7 @@
  * without a trailing newline (callers print it with console.log).
  */
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
+import { shortReason } from '../../common/node-reason.ts';
 import { shortProduct } from '../../common/product-name.ts';
 import { describe } from './derive-mig.ts';
 import { alignColumns } from './text-table.ts';
@@ -48,7 +49,7 @@ function wideCells(e: GpuNodeEntry): string[] {
   const alloc = e.allocatable_gpus ?? null;
   return [
     e.readiness ?? (e.ready ? 'True' : 'Unknown'),
-    e.not_ready_reason ?? NONE,
+    e.ready ? NONE : reasonCell(e),
     e.not_ready_since ?? NONE,
     String(e.cordoned ?? false),
     cap === null ? NONE : `${alloc ?? 0}/${cap}`,
@@ -56,6 +57,16 @@ function wideCells(e: GpuNodeEntry): string[] {
     sharingCell(e),
     e.problems === undefined || e.problems.length === 0 ? NONE : e.problems.join('; '),
   ];
+}
+
+/** Why the node is not Ready, in the words every surface uses (common/node-reason.ts). */
+function reasonCell(e: GpuNodeEntry): string {
+  const why = shortReason({
+    status: e.readiness ?? 'Unknown',
+    reason: e.not_ready_reason ?? null,
+    message: e.not_ready_message ?? null,
+  });
+  return why === '' ? NONE : why;
 }
 
 function migCell(e: GpuNodeEntry): string {

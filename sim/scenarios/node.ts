@@ -99,6 +99,12 @@ export function taintsFor(ready: string, unschedulable: boolean): JsonObject[] {
   return t;
 }
 
+const PRESSURE: readonly [string, string, string][] = [
+  ['MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+  ['DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+  ['PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+];
+
 function fieldsOf(keys: string[]): JsonObject {
   const out: JsonObject = { '.': {} };
   for (const k of keys) out[`f:${k}`] = {};
@@ -222,26 +228,17 @@ export function buildNode(n: NodeSpec): KObj {
       capacity,
       allocatable,
       conditions: [
-        condition(
-          'MemoryPressure',
-          n.ready === 'Unknown' ? 'Unknown' : 'False',
-          'KubeletHasSufficientMemory',
-          'kubelet has sufficient memory available',
-          t,
-        ),
-        condition(
-          'DiskPressure',
-          n.ready === 'Unknown' ? 'Unknown' : 'False',
-          'KubeletHasNoDiskPressure',
-          'kubelet has no disk pressure',
-          t,
-        ),
-        condition(
-          'PIDPressure',
-          n.ready === 'Unknown' ? 'Unknown' : 'False',
-          'KubeletHasSufficientPID',
-          'kubelet has sufficient PID available',
-          t,
+        ...PRESSURE.map(([type, reason, message]) =>
+          n.ready === 'Unknown'
+            ? // The node controller marks every condition Unknown when the kubelet stops posting status.
+              condition(
+                type,
+                'Unknown',
+                'NodeStatusUnknown',
+                'Kubelet stopped posting node status.',
+                n.readySince ?? t,
+              )
+            : condition(type, 'False', reason, message, t),
         ),
         readyCondition(n.ready, n.readySince ?? t, n.readyReason, n.readyMessage),
         ...(n.conditions ?? []),
