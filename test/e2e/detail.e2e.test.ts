@@ -21,6 +21,9 @@ const homeCard = (): Locator =>
   page
     .getByTestId('context-card')
     .filter({ has: page.locator('[data-testid="card-down-node"][data-node="nuc1"]') });
+/** The name of a down node on the home lab's card, a button that opens its detail. */
+const downButton = (name: string): Locator =>
+  homeCard().locator(`[data-testid="card-down-node"][data-node="${name}"] button`);
 const downNames = () =>
   homeCard()
     .getByTestId('card-down-node')
@@ -64,7 +67,7 @@ describe('why is it down, in the window', () => {
   });
 
   it('opens the detail of a node named on the card, with conditions and events', async () => {
-    await homeCard().getByRole('button', { name: 'omen', exact: true }).click();
+    await downButton('omen').click();
     const dialog = page.getByRole('dialog', { name: 'omen' });
     await expect
       .poll(() => dialog.getByTestId('detail-condition').count(), { timeout: 10_000 })
@@ -100,7 +103,7 @@ describe('why is it down, in the window', () => {
     const intervals = () => page.evaluate<number>('window.__liveIntervals()');
     const timersBefore = await intervals();
     const connectionsBefore = sim.openConnections();
-    const name = homeCard().getByRole('button', { name: 'omen2', exact: true });
+    const name = downButton('omen2');
     for (let i = 0; i < 100; i++) {
       await name.click();
       await page.getByTestId('node-detail').waitFor();
@@ -118,7 +121,7 @@ describe('why is it down, in the window', () => {
     await page.setViewportSize({ width: 420, height: 640 });
     await page.getByTestId('tab-overview').click();
     expect(await pageOverflow()).toBeLessThanOrEqual(0);
-    await homeCard().getByRole('button', { name: 'nuc1', exact: true }).click();
+    await downButton('nuc1').click();
     const dialog = page.getByRole('dialog', { name: 'nuc1' });
     await expect
       .poll(() => dialog.getByTestId('detail-condition').count(), { timeout: 10_000 })
