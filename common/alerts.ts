@@ -21,7 +21,17 @@ export interface Alert {
   /** The numbers before and after (ready GPU nodes, or allocatable GPUs for `gpus-withdrawn`). */
   before: number | null;
   after: number | null;
+  /**
+   * Why each node of a drop is down, in the words of `shortReason()` (common/node-reason.ts); a node that
+   * left the cluster says so. Only on `ready-drop` alerts. `nodes[0]` is the first node with a detail.
+   */
+  reasons?: { node: string; reason: string }[];
+  /** The notification's body (at most NOTIFICATION_BODY_MAX characters) when `body` is longer. */
+  short?: string;
 }
+
+/** Desktop notifications show about this much of a body (macOS and Windows cut near 200 characters). */
+export const NOTIFICATION_BODY_MAX = 200;
 
 /** How long a pause of alerts lasts: a while, until tomorrow morning, or until the user resumes. */
 export type SnoozeUntil = { kind: 'for'; ms: number } | { kind: 'tomorrow' } | { kind: 'resumed' };

@@ -171,7 +171,10 @@ describe('alert policy', () => {
       [100, 'home-lab', ALL],
     ]);
     expect(alerts.map((a) => [a.title, a.body])).toEqual([
-      ['home-lab: 2 GPU nodes down', 'nuc1, omen went NotReady. Ready GPU nodes 4 → 2.'],
+      [
+        'home-lab: 2 GPU nodes down',
+        'nuc1: readiness unknown; omen: readiness unknown. Ready GPU nodes 4 → 2.',
+      ],
       ['home-lab: GPU nodes back', 'nuc1, omen are Ready again. Ready GPU nodes 2 → 4.'],
     ]);
   });

@@ -7,7 +7,7 @@
 
 import type { AlertRules } from './rules.ts';
 import type { AlertFacts } from './text.ts';
-import { dropText, recoveryText } from './text.ts';
+import { dropText, LEFT_THE_CLUSTER, recoveryText } from './text.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';
 
 type Fields = Pick<ContextPolicy, 'accepted' | 'pending' | 'down'>;
@@ -58,12 +58,17 @@ export function judgeReadiness(
       const before = view.readyCount + lost.length;
       const notReady = lost.filter((n) => n in view.nodes);
       const gone = lost.filter((n) => !(n in view.nodes));
-      const text = dropText(context, notReady, gone, before, view.readyCount);
+      // Nodes still in the cluster first: the first one is what a click on the notification opens.
+      const why = [
+        ...notReady.map((node) => ({ node, reason: view.nodes[node]?.why ?? 'not Ready' })),
+        ...gone.map((node) => ({ node, reason: LEFT_THE_CLUSTER })),
+      ];
+      const text = dropText(context, why, before, view.readyCount);
       alerts.push({
         at,
         context,
         kind: 'ready-drop',
-        nodes: lost,
+        nodes: [...notReady, ...gone],
         before,
         after: view.readyCount,
         ...text,

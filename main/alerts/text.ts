@@ -1,5 +1,6 @@
 /** The words of every alert: titles and bodies in plain language, and the deterministic alert id. */
-import type { AlertKind } from '../../common/alerts.ts';
+import { type AlertKind, NOTIFICATION_BODY_MAX } from '../../common/alerts.ts';
+import { clusterText } from '../../common/cluster-text.ts';
 import type { PolicyAlert } from './types.ts';
 
 export function duration(ms: number): string {
@@ -22,6 +23,8 @@ export interface AlertFacts {
   after: number | null;
   title: string;
   body: string;
+  reasons?: { node: string; reason: string }[];
+  short?: string;
 }
 
 export function makeAlert(f: AlertFacts, suppressed: boolean): PolicyAlert {
@@ -37,18 +40,47 @@ export function makeAlert(f: AlertFacts, suppressed: boolean): PolicyAlert {
     before: f.before,
     after: f.after,
   };
+  if (f.reasons) alert.reasons = f.reasons;
+  if (f.short !== undefined && f.short !== f.body) alert.short = f.short;
   if (suppressed) alert.suppressed = true;
   return alert;
 }
 
-export function dropText(context: string, notReady: string[], gone: string[], before: number, after: number) {
-  const parts: string[] = [];
-  if (notReady.length > 0) parts.push(`${list(notReady)} went NotReady.`);
-  if (gone.length > 0) parts.push(`${list(gone)} left the cluster.`);
-  const n = notReady.length + gone.length;
+/** A node of a drop and why it is down ("left the cluster" for a node that is gone). */
+export interface DownNode {
+  node: string;
+  reason: string;
+}
+
+export const LEFT_THE_CLUSTER = 'left the cluster';
+
+/** "omen: kubelet stopped posting node status; nuc2: NotReady (PLEG is not healthy)", all of them. */
+function reasonList(down: readonly DownNode[]): string {
+  return down.map((d) => `${d.node}: ${d.reason}`).join('; ');
+}
+
+/** The same list cut to fit `max` characters with "+N more" (at least the first node is named). */
+function fittedReasonList(down: readonly DownNode[], max: number): string {
+  for (let n = down.length; n > 1; n--) {
+    const more = n < down.length ? `; +${down.length - n} more` : '';
+    const text = `${reasonList(down.slice(0, n))}${more}`;
+    if (text.length <= max) return text;
+  }
+  const more = down.length > 1 ? `; +${down.length - 1} more` : '';
+  return `${clusterText(reasonList(down.slice(0, 1)), Math.max(20, max - more.length))}${more}`;
+}
+
+/**
+ * A ready drop: the title counts, the body (the alert log) names every node with its reason, and the
+ * short text (the notification) names as many as fit in NOTIFICATION_BODY_MAX.
+ */
+export function dropText(context: string, down: readonly DownNode[], before: number, after: number) {
+  const tail = ` Ready GPU nodes ${before} → ${after}.`;
   return {
-    title: `${context}: ${plural(n, 'GPU node', 'GPU nodes')} down`,
-    body: `${parts.join(' ')} Ready GPU nodes ${before} → ${after}.`,
+    title: `${context}: ${plural(down.length, 'GPU node', 'GPU nodes')} down`,
+    body: `${reasonList(down)}.${tail}`,
+    short: `${fittedReasonList(down, NOTIFICATION_BODY_MAX - tail.length - 1)}.${tail}`,
+    reasons: down.map((d) => ({ node: d.node, reason: d.reason })),
   };
 }
 

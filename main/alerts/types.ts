@@ -1,6 +1,7 @@
 /** The alert policy's inputs, outputs and state: plain JSON data, so hosts can log or persist it. */
 import type { Alert } from '../../common/alerts.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import { shortReason } from '../../common/node-reason.ts';
 
 /** What the engine saw of one context at one instant (epoch ms). */
 export interface Observation {
@@ -22,6 +23,8 @@ export interface PolicyAlert extends Alert {
 /** The few facts per node the policy needs, trimmed from the inventory. */
 export interface NodeFacts {
   ready: boolean;
+  /** Why it is not Ready (shortReason), or null when Ready. */
+  why: string | null;
   capacity: number | null;
   allocatable: number | null;
 }
@@ -73,11 +76,17 @@ export function initialContextPolicy(): ContextPolicy {
   };
 }
 
+function whyOf(n: GpuInventoryStatus['nodes'][number]): string {
+  const status = n.readiness ?? 'Unknown';
+  return shortReason({ status, reason: n.not_ready_reason ?? null, message: n.not_ready_message ?? null });
+}
+
 export function viewOf(inventory: GpuInventoryStatus): InventoryView {
   const nodes: Record<string, NodeFacts> = {};
   for (const n of inventory.nodes) {
     nodes[n.name] = {
       ready: n.ready,
+      why: n.ready ? null : whyOf(n),
       capacity: n.capacity_gpus ?? null,
       allocatable: n.allocatable_gpus ?? null,
     };

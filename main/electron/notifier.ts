@@ -4,7 +4,8 @@ import type { PolicyAlert } from '../alerts/types.ts';
 
 export function notify(alert: PolicyAlert, onClick: (alert: PolicyAlert) => void): boolean {
   if (alert.suppressed || !Notification.isSupported()) return false;
-  const n = new Notification({ title: alert.title, body: alert.body, silent: alert.kind === 'recovered' });
+  const body = alert.short ?? alert.body;
+  const n = new Notification({ title: alert.title, body, silent: alert.kind === 'recovered' });
   n.on('click', () => onClick(alert));
   n.show();
   return true;
