@@ -14,13 +14,14 @@ describe('tray model', () => {
       ),
     );
     expect(model.icon).toBe('degraded');
-    expect(model.menu.slice(0, 2)).toEqual([
+    expect(model.menu.slice(0, 3)).toEqual([
       {
         label: 'home — 3/4 ready GPU nodes, 4 GPUs',
         type: 'checkbox',
         checked: false,
         action: { kind: 'focus', context: 'home' },
       },
+      { label: '    gpu-3 — readiness unknown', enabled: false },
       {
         label: 'work — 2/2 ready GPU nodes, 2 GPUs',
         type: 'checkbox',

@@ -3,8 +3,10 @@
  * layer only turns this into a Tray and Menu, so everything the user sees here is tested under Node.
  */
 import type { SnoozeUntil } from '../../common/alerts.ts';
+import { clusterText } from '../../common/cluster-text.ts';
 import { PHASE_LABELS } from '../../common/connection.ts';
 import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
+import { shortReason } from '../../common/node-reason.ts';
 import { contextHealth } from '../fleet/health.ts';
 
 export type TrayAction =
@@ -45,6 +47,36 @@ export function contextLine(ctx: ContextSnapshot): string {
   return `${ctx.context} — ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${gpus}`;
 }
 
+/** Down GPU nodes listed under a context in the menu; the rest are counted. */
+export const TRAY_DOWN_NODES_MAX = 5;
+const TRAY_LINE_MAX = 80;
+const INDENT = '    ';
+
+/**
+ * Disabled lines under a context naming its down GPU nodes and why ("   omen — kubelet stopped posting
+ * node status"), at most TRAY_DOWN_NODES_MAX and "+N more". None for an unreachable context: its last
+ * inventory is old news, and the context line already says so.
+ */
+export function downNodeLines(ctx: ContextSnapshot): TrayMenuItem[] {
+  const inv = ctx.inventory;
+  if (!inv || contextHealth(ctx) === 'unreachable') return [];
+  const down = inv.nodes.filter((n) => !n.ready);
+  const lines: TrayMenuItem[] = down.slice(0, TRAY_DOWN_NODES_MAX).map((n) => {
+    const why = shortReason({
+      status: n.readiness ?? 'Unknown',
+      reason: n.not_ready_reason ?? null,
+      message: n.not_ready_message ?? null,
+    });
+    return {
+      label: `${INDENT}${clusterText(`${clusterText(n.name, 63)} — ${why}`, TRAY_LINE_MAX - INDENT.length)}`,
+      enabled: false,
+    };
+  });
+  if (down.length > TRAY_DOWN_NODES_MAX)
+    lines.push({ label: `${INDENT}+${down.length - TRAY_DOWN_NODES_MAX} more down`, enabled: false });
+  return lines;
+}
+
 export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {
   const lines = snapshot.contexts.map(contextLine);
   const paused = snapshot.alertsPausedUntil !== null;
@@ -54,12 +86,15 @@ export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {
     ...(paused ? ['Alerts paused'] : []),
   ].join('\n');
   const contextItems: TrayMenuItem[] = snapshot.contexts.length
-    ? snapshot.contexts.map((ctx) => ({
-        label: contextLine(ctx),
-        type: 'checkbox' as const,
-        checked: ctx.context === snapshot.focused,
-        action: { kind: 'focus' as const, context: ctx.context },
-      }))
+    ? snapshot.contexts.flatMap((ctx) => [
+        {
+          label: contextLine(ctx),
+          type: 'checkbox' as const,
+          checked: ctx.context === snapshot.focused,
+          action: { kind: 'focus' as const, context: ctx.context },
+        },
+        ...downNodeLines(ctx),
+      ])
     : [{ label: 'No cluster monitored', enabled: false }];
   const pauseItem: TrayMenuItem = paused
     ? { label: 'Resume alerts', action: { kind: 'resume' } }

@@ -6,6 +6,7 @@ import { HOMELAB_NAMESPACES, seedExtras } from './extras.ts';
 import { homelabNodes } from './homelab.ts';
 import { largeNodes } from './large.ts';
 import { readyCondition, taintsFor } from './node.ts';
+import { SMALL_LAB_NAMESPACES, seedSmallLab, smallLabNodes, startSmallLabFlap } from './smalllab.ts';
 
 export const NAMESPACES = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
 
@@ -28,7 +29,8 @@ export function nodesFor(scenario: string): KObj[] {
     return largeNodes(n);
   }
   if (scenario === 'homelab' || scenario.startsWith('flapping')) return homelabNodes();
-  throw new Error(`unknown scenario ${scenario} (homelab, large:N, flapping, empty)`);
+  if (scenario === 'smalllab' || scenario.startsWith('smalllab:')) return smallLabNodes();
+  throw new Error(`unknown scenario ${scenario} (homelab, smalllab, large:N, flapping, empty)`);
 }
 
 export function seed(core: Core, scenario: string): void {
@@ -36,10 +38,13 @@ export function seed(core: Core, scenario: string): void {
   const nsDef = core.registry.find('', 'v1', 'namespaces') as ResourceDef;
   const nodeDef = core.registry.find('', 'v1', 'nodes') as ResourceDef;
   const lab = scenario === 'homelab' || scenario.startsWith('flapping');
-  const namespaces = lab ? [...NAMESPACES, ...HOMELAB_NAMESPACES] : NAMESPACES;
+  const small = scenario.startsWith('smalllab');
+  const extra = lab ? HOMELAB_NAMESPACES : small ? SMALL_LAB_NAMESPACES : [];
+  const namespaces = [...NAMESPACES, ...extra];
   for (const n of namespaces) core.write(nsDef, namespace(n), undefined);
   for (const n of nodes) core.write(nodeDef, n, undefined);
   seedExtras(core, scenario, namespaces);
+  if (small) seedSmallLab(core);
   core.store.compact();
 }
 
@@ -47,6 +52,7 @@ const GPU_LABELS = ['nvidia.com/gpu.product', 'nvidia.com/gpu.count', 'nvidia.co
 
 /** flapping[:MS]: every MS (default 4000) one GPU node goes NotReady (losing its GPU labels) or comes back. */
 export function startFlapping(core: Core, scenario: string): () => void {
+  if (scenario.startsWith('smalllab')) return startSmallLabFlap(core, scenario);
   if (!scenario.startsWith('flapping')) return () => {};
   const ms = Number(scenario.split(':')[1] ?? 4000) || 4000;
   const nodeDef = core.registry.find('', 'v1', 'nodes') as ResourceDef;

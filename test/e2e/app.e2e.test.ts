@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('browser mode against the demo cluster', () => {
   it('shows the homelab card at 0/4 ready GPU nodes', async () => {
     await expect.poll(readyText, { timeout: 15_000 }).toBe('0/4');
-    expect(await page.getByTestId('context-card').first().getAttribute('data-context')).toBe('sim-admin');
+    expect(await page.getByTestId('context-card').first().getAttribute('data-context')).toBe('home-lab');
     await shot('overview-homelab-down');
   });
 

@@ -31,7 +31,7 @@ export async function startServe(
 ): Promise<Served> {
   const chosen = await demoIfWanted(opts.demo, { explicitPath: opts.kubeconfig ?? null, env: opts.env });
   if (chosen?.reason === 'no-kubeconfig')
-    say('No kubeconfig found: starting the built-in demo cluster (homelab).');
+    say('No kubeconfig found: starting the built-in demo clusters (home-lab, small-lab).');
   const demo: Demo | null = chosen?.demo ?? null;
   const settings = openSettings({ cwd: demo ? demo.settingsDir : defaultConfigDir(opts.env) });
   const core = new AppCore({
