@@ -1,7 +1,7 @@
 /**
  * The open node detail: which node, its last answer, and the one refresh timer. The detail is fetched
- * when it opens and every `intervalMs` while it stays open; closing clears the timer, so a closed
- * panel costs nothing. An answer that arrives after the user closed or switched nodes is dropped.
+ * when it opens and every `intervalMs` while it stays open and the window is visible; closing clears
+ * the timer, so a closed panel costs nothing, and a hidden window (the tray popover put away) pauses it. An answer that arrives after the user closed or switched nodes is dropped.
  */
 import type { NodeDetail } from '../../common/node-detail.ts';
 
@@ -30,6 +30,7 @@ export class NodeDetailState {
   #timer: ReturnType<typeof setInterval> | null = null;
   /** Bumped on every open and close: answers carry the generation they were asked in. */
   #generation = 0;
+  #visible = true;
 
   constructor(load: LoadDetail, intervalMs = REFRESH_MS) {
     this.#load = load;
@@ -66,8 +67,15 @@ export class NodeDetailState {
     this.#target = { context, node };
     if (!same) this.#detail = null;
     this.#error = null;
-    this.#fetch();
-    this.#timer = setInterval(() => this.#fetch(), this.#intervalMs);
+    if (this.#visible) this.#startRefresh();
+  }
+
+  /** The window was hidden (pause: no timer, no reads) or shown again (read now, then every interval). */
+  setVisible(visible: boolean): void {
+    if (visible === this.#visible) return;
+    this.#visible = visible;
+    this.#stopTimer();
+    if (visible && this.#target) this.#startRefresh();
   }
 
   close(): void {
@@ -77,6 +85,11 @@ export class NodeDetailState {
     this.#detail = null;
     this.#error = null;
     this.#pending = null;
+  }
+
+  #startRefresh(): void {
+    this.#fetch();
+    this.#timer = setInterval(() => this.#fetch(), this.#intervalMs);
   }
 
   #stopTimer(): void {

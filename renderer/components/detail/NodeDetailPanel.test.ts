@@ -168,6 +168,29 @@ describe('node detail panel', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('pauses while the window is hidden and reads at once when it is shown again', async () => {
+    const src = source();
+    const state = new NodeDetailState(src.load);
+    state.setVisible(false);
+    state.open('homelab', 'omen');
+    expect(src.asked).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+    state.setVisible(true);
+    expect(src.asked).toHaveLength(1);
+    src.asked[0]!.resolve(omen());
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(src.asked).toHaveLength(2);
+    src.asked[1]!.resolve(omen());
+    state.setVisible(false);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(REFRESH_MS * 3);
+    expect(src.asked).toHaveLength(2);
+    state.close();
+    state.setVisible(true);
+    expect(src.asked).toHaveLength(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('stops refreshing when the panel is destroyed while open', async () => {
     const state = new NodeDetailState(async () => omen());
     state.open('homelab', 'omen');
