@@ -64,6 +64,27 @@ describe('node:detail', () => {
     expect(d.conditions.some((c) => c.type === 'Ready' && c.problem)).toBe(true);
   });
 
+  it('refuses more than a few reads at once with one sentence, and serves again after', async () => {
+    sc.sim.control.setLatency(300);
+    try {
+      const reads = Array.from({ length: 10 }, () =>
+        engine.nodeDetail('sim-admin', 'omen').then(
+          () => 'ok',
+          (e: Error) => e.message,
+        ),
+      );
+      const results = await Promise.all(reads);
+      expect(results.filter((r) => r === 'ok')).toHaveLength(8);
+      expect(results.filter((r) => r !== 'ok')).toEqual([
+        'Too many node details are being read at once; try again in a moment.',
+        'Too many node details are being read at once; try again in a moment.',
+      ]);
+    } finally {
+      sc.sim.control.setLatency(0);
+    }
+    expect((await engine.nodeDetail('sim-admin', 'omen')).name).toBe('omen');
+  });
+
   it('opening the detail 100 times leaves no connection or timer behind', async () => {
     await settle();
     const connections = sc.sim.control.openConnections();

@@ -217,6 +217,21 @@ describe('pods on a node', () => {
     expect(st.status).toBe(200);
   });
 
+  it('refuses a pod whose ServiceAccount does not exist (403, ServiceAccount admission)', async () => {
+    const r = await call(t, '/api/v1/namespaces/default/pods', {
+      method: 'POST',
+      body: gpuPod(
+        `${podName}-sa`,
+        { limits: { 'nvidia.com/gpu': '1' } },
+        { serviceAccountName: 'no-such-sa-conf' },
+      ),
+    });
+    expect(r.status).toBe(403);
+    expect(r.json.message).toBe(
+      `pods "${podName}-sa" is forbidden: error looking up service account default/no-such-sa-conf: serviceaccount "no-such-sa-conf" not found`,
+    );
+  });
+
   it('refuses GPU requests without an equal limit (422)', async () => {
     const only = await call(t, '/api/v1/namespaces/default/pods', {
       method: 'POST',
