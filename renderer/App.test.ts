@@ -17,6 +17,8 @@ function start(fake: FakeFleet) {
 
 const cards = () => screen.getAllByTestId('context-card');
 const card = (name: string) => cards().find((c) => c.dataset.context === name)!;
+const focusButton = (name: string) => within(card(name)).getByTestId('card-focus');
+const pressed = (name: string) => focusButton(name).getAttribute('aria-pressed');
 
 describe('overview', () => {
   it('orders cards worst first and shows ready/total, GPUs and the state in words', async () => {
@@ -62,15 +64,15 @@ describe('overview', () => {
     const fake = createFakeFleet(mixedFleet());
     start(fake);
     await screen.findAllByTestId('context-card');
-    await fireEvent.click(card('workstation'));
-    await waitFor(() => expect(card('workstation').getAttribute('aria-pressed')).toBe('true'));
+    await fireEvent.click(focusButton('workstation'));
+    await waitFor(() => expect(pressed('workstation')).toBe('true'));
     expect(fake.calls.filter((c) => c.channel === 'fleet:focus').map((c) => c.args)).toEqual([
       ['workstation'],
     ]);
 
     await fireEvent.keyDown(window, { key: '2' });
-    await waitFor(() => expect(card('homelab').getAttribute('aria-pressed')).toBe('true'));
-    expect(card('workstation').getAttribute('aria-pressed')).toBe('false');
+    await waitFor(() => expect(pressed('homelab')).toBe('true'));
+    expect(pressed('workstation')).toBe('false');
     expect(fake.calls.at(-1)).toEqual({ channel: 'fleet:focus', args: ['homelab'] });
   });
 
@@ -82,6 +84,86 @@ describe('overview', () => {
     next.inventory!.ready_gpu_nodes = 3;
     fake.emit('fleet:snapshot', fleet([next]));
     await waitFor(() => expect(screen.getByTestId('card-ready').textContent).toBe('3/4'));
+  });
+});
+
+describe('what is wrong, and the node detail', () => {
+  const downLines = (name: string) =>
+    within(card(name))
+      .queryAllByTestId('card-down-node')
+      .map((l) => l.textContent?.replace(/\s+/g, ' ').trim());
+
+  it('names the down GPU nodes with reason and age on the card, without a click', async () => {
+    start(createFakeFleet(mixedFleet()));
+    await screen.findAllByTestId('context-card');
+    expect(downLines('homelab')).toEqual([
+      'nuc1 — kubelet stopped posting node status · 30 min',
+      'nuc2 — kubelet stopped posting node status · 30 min',
+      'omen — kubelet stopped posting node status · 30 min',
+      'omen2 — kubelet stopped posting node status · 30 min',
+    ]);
+    expect(
+      within(card('homelab'))
+        .getAllByTestId('card-problem')
+        .map((p) => p.dataset.node),
+    ).toEqual(['nuc1', 'nuc2']);
+    expect(downLines('workstation')).toEqual([]);
+    expect(within(card('workstation')).queryByTestId('card-issues')).toBeNull();
+  });
+
+  it('opens a node named on the card; Esc closes it and gives focus back', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    const omen = within(card('homelab')).getByRole('button', { name: 'omen' });
+    omen.focus();
+    await fireEvent.click(omen);
+    const dialog = await screen.findByRole('dialog', { name: 'omen' });
+    expect(fake.calls).toContainEqual({ channel: 'node:detail', args: ['homelab', 'omen'] });
+    await waitFor(() => expect(within(dialog).getAllByTestId('detail-condition')).toHaveLength(4));
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    // Number keys do not switch clusters behind an open detail.
+    await fireEvent.keyDown(document.activeElement!, { key: '1' });
+    expect(fake.calls.filter((c) => c.channel === 'fleet:focus')).toEqual([]);
+    await fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(omen));
+  });
+
+  it('opens the detail from a node row of the table', async () => {
+    const fake = createFakeFleet(fleet([homelab()]));
+    start(fake);
+    await fireEvent.click(await screen.findByTestId('tab-nodes'));
+    const row = (await screen.findAllByTestId('node-row')).find((r) => r.dataset.node === 'nuc2')!;
+    row.focus();
+    await fireEvent.keyDown(row, { key: 'Enter' });
+    const dialog = await screen.findByRole('dialog', { name: 'nuc2' });
+    await waitFor(() => expect(within(dialog).getAllByTestId('detail-event')).toHaveLength(2));
+    await fireEvent.click(within(dialog).getByTestId('detail-close'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(row));
+  });
+
+  it('opens the detail of the pushed node after a notification click', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    fake.emit('ui:focus', { context: 'homelab', node: 'omen2' });
+    expect((await screen.findByRole('dialog', { name: 'omen2' })).dataset.node).toBe('omen2');
+    expect(fake.calls).toContainEqual({ channel: 'node:detail', args: ['homelab', 'omen2'] });
+  });
+
+  it('says in words when the node cannot be read', async () => {
+    const fake = createFakeFleet(fleet([homelab()]));
+    fake.state.detail = () => {
+      throw new Error('nodes "omen" is forbidden');
+    };
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    await fireEvent.click(within(card('homelab')).getByRole('button', { name: 'omen' }));
+    expect((await screen.findByTestId('detail-error')).textContent).toBe(
+      'Could not read omen in homelab: nodes "omen" is forbidden',
+    );
   });
 });
 

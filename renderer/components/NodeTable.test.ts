@@ -7,8 +7,11 @@ import NodeTable from './NodeTable.svelte';
 
 function show(ctx = homelab()) {
   const table = new NodeTableState();
-  const r = render(NodeTable, { props: { ctx, table, highlight: null, now: NOW } });
-  return { table, ...r };
+  const opened: string[] = [];
+  const r = render(NodeTable, {
+    props: { ctx, table, highlight: null, now: NOW, onopen: (n: string) => opened.push(n) },
+  });
+  return { table, opened, ...r };
 }
 const rows = () => screen.getAllByTestId('node-row');
 const names = () => rows().map((r) => r.dataset.node);
@@ -105,5 +108,23 @@ describe('node table', () => {
     const after = rows();
     expect(after.map((r, i) => r === before[i])).toEqual([true, true, true, true]);
     expect(within(row('omen2')).getByText('Ready')).toBeTruthy();
+  });
+
+  it('opens a node on a row click, on Enter or Space on the focused row, and moves with the arrows', async () => {
+    const { opened } = show();
+    await fireEvent.click(row('omen').querySelector('td')!);
+    expect(opened).toEqual(['omen']);
+    row('nuc1').focus();
+    await fireEvent.keyDown(row('nuc1'), { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(row('nuc2'));
+    await fireEvent.keyDown(row('nuc2'), { key: 'Enter' });
+    await fireEvent.keyDown(row('nuc2'), { key: ' ' });
+    await fireEvent.keyDown(row('nuc2'), { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(row('nuc1'));
+    await fireEvent.keyDown(row('nuc1'), { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(row('nuc1'));
+    await fireEvent.keyDown(row('nuc1'), { key: 'x' });
+    expect(opened).toEqual(['omen', 'nuc2', 'nuc2']);
+    expect(row('omen').tabIndex).toBe(0);
   });
 });

@@ -1,0 +1,75 @@
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import { context, homelab, inventory, iso, NOW, node, unreachable } from '../fixtures/homelab.ts';
+import ContextCard from './ContextCard.svelte';
+
+function show(ctx = homelab()) {
+  const opened: [string, string][] = [];
+  const selected: string[] = [];
+  render(ContextCard, {
+    props: {
+      ctx,
+      index: 1,
+      focused: false,
+      now: NOW,
+      onselect: (c: string) => selected.push(c),
+      onnode: (c: string, n: string) => opened.push([c, n]),
+    },
+  });
+  return { opened, selected };
+}
+const downLines = () =>
+  screen.queryAllByTestId('card-down-node').map((l) => l.textContent?.replace(/\s+/g, ' ').trim());
+
+describe('context card: what is wrong', () => {
+  it('lists up to five down GPU nodes with reason and age, then "+N more"', () => {
+    const nodes = Array.from({ length: 7 }, (_, i) =>
+      node(`gpu-${i}`, {
+        ready: false,
+        readiness: 'False',
+        not_ready_reason: 'KubeletNotReady',
+        not_ready_message: 'PLEG is not healthy: pleg was last seen active 3m0s ago',
+        not_ready_since: iso(3 * 3600_000),
+      }),
+    );
+    show(context('lab', inventory([...nodes, node('fine')])));
+    expect(downLines()).toEqual([
+      'gpu-0 — NotReady (PLEG is not healthy) · 3 h',
+      'gpu-1 — NotReady (PLEG is not healthy) · 3 h',
+      'gpu-2 — NotReady (PLEG is not healthy) · 3 h',
+      'gpu-3 — NotReady (PLEG is not healthy) · 3 h',
+      'gpu-4 — NotReady (PLEG is not healthy) · 3 h',
+    ]);
+    expect(screen.getByTestId('card-down-more').textContent).toBe('+2 more not ready');
+  });
+
+  it('shows no "+N more" at five or fewer, and the GPU problems below the down nodes', () => {
+    show();
+    expect(downLines()).toHaveLength(4);
+    expect(screen.queryByTestId('card-down-more')).toBeNull();
+    expect(screen.getAllByTestId('card-problem').map((p) => p.textContent?.trim())).toEqual([
+      'nuc1 — capacity 4 but allocatable 0',
+      'nuc2 — GPU labels gone (last seen: RTX 4070 ×1)',
+    ]);
+  });
+
+  it('opens a node from its name, and focuses the context from the summary', async () => {
+    const { opened, selected } = show();
+    await fireEvent.click(within(screen.getByTestId('card-down')).getByRole('button', { name: 'omen' }));
+    expect(opened).toEqual([['homelab', 'omen']]);
+    expect(selected).toEqual([]);
+    await fireEvent.click(screen.getByTestId('card-focus'));
+    expect(selected).toEqual(['homelab']);
+  });
+
+  it('says nothing is wrong by showing no list when every GPU node is ready', () => {
+    show(context('ok', inventory([node('a', { count: 1 })])));
+    expect(screen.queryByTestId('card-issues')).toBeNull();
+  });
+
+  it('keeps the last known down nodes of an unreachable context, greyed', () => {
+    show(unreachable());
+    expect(downLines()).toEqual(['a3 — NotReady']);
+    expect(screen.getByTestId('card-issues').classList.contains('greyed')).toBe(true);
+  });
+});
