@@ -77,3 +77,46 @@ it('raises no ready-drop when a context is pointed at another cluster', async ()
   for (let i = 0; i < 10; i++) clock.advance(1000);
   expect(alerts.filter((x) => x.kind === 'ready-drop')).toEqual([]);
 });
+
+it('keeps what a node last had through a relist (410), for the nodes the relist still has', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  const clock = new ManualClock();
+  const e = new FleetEngine({ clock });
+  engine = e;
+  const nuc1 = () => e.snapshot().contexts[0]?.inventory?.nodes.find((n) => n.name === 'nuc1');
+  e.setContexts([env.context('sim-admin')]);
+  await until(clock, () => e.snapshot().contexts[0]?.connection.phase === 'live', 'the watch');
+  const product = nuc1()?.product;
+  expect(product).toBe('NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED');
+  // GPU feature discovery dies on nuc1: its product labels go, the node stays.
+  env.sim.control.setNodeLabels('nuc1', {
+    'nvidia.com/gpu.product': null,
+    'nvidia.com/gpu.count': null,
+    'nvidia.com/gpu.memory': null,
+  });
+  await until(clock, () => nuc1()?.product === null, 'the unlabeled node');
+  expect(nuc1()?.last_seen).toMatchObject({ product, count: 1, memory: 8188 });
+
+  const lists = () =>
+    env.sim.control
+      .requestLog()
+      .filter((r) => r.method === 'GET' && /^\/api\/v1\/nodes(\?(?!.*watch=)|$)/.test(r.path)).length;
+  const listed = lists();
+  clock.advance(2000); // the watch has lasted: its end is not a failure
+  env.sim.control.failNext(1, 410);
+  await env.sim.control.restart();
+  // Virtual time moves with the polls here: the re-watch waits on the (virtual) backoff.
+  await pollUntil(
+    () => lists() > listed && e.snapshot().contexts[0]?.connection.phase === 'live',
+    'the relist',
+    {
+      each: () => clock.advance(100),
+    },
+  );
+  // The relist may change nothing: the next change then rebuilds the inventory from what it kept.
+  env.sim.control.setNodeReady('omen2', 'True');
+  await until(clock, () => e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 1, 'the next change');
+  expect(nuc1()?.product).toBeNull();
+  expect(nuc1()?.last_seen).toMatchObject({ product, count: 1, memory: 8188 });
+});
