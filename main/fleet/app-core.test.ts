@@ -161,6 +161,17 @@ describe('AppCore', () => {
         'the writes',
       );
       expect(await inCluster()).toMatchObject({ ready_gpu_nodes: 1, total_gpu_nodes: 4 });
+
+      // Turned off again: that context's writers stop, and a change is no longer written.
+      await c.handlers['settings:update']({ writeBack: { 'sim-admin': false } });
+      expect(ctx()?.writeback.phase).toBe('off');
+      const patches = () => env.sim.control.requestLog().filter((r) => r.method === 'PATCH').length;
+      const patched = patches();
+      env.sim.control.setNodeReady('nuc2', 'True');
+      await wait(() => ctx()?.inventory?.ready_gpu_nodes === 2, 'the next flip');
+      clock.advance(60_000);
+      expect(ctx()?.writeback.phase).toBe('off');
+      expect(patches()).toBe(patched);
     } finally {
       client.close();
     }
