@@ -35,10 +35,9 @@ function makeCore(settingsDir = path.join(env.dir, 'settings'), clock?: ManualCl
   return core;
 }
 
-const until = async (check: () => boolean, ms = 5000) => {
-  for (let t = 0; t < ms && !check(); t += 20) await new Promise((r) => setTimeout(r, 20));
-  expect(check()).toBe(true);
-};
+/** Real-time wait (these tests run on the system clock) for the sim's answers, capped. */
+const until = (check: () => boolean, limitMs = 5000) =>
+  pollUntil(check, 'the condition', { limitMs, everyMs: 20 });
 
 describe('AppCore', () => {
   it('monitors the current context by default and the saved choice after contexts:set-monitored', async () => {
