@@ -89,7 +89,15 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
 });
 
 it('never sends tokens, keys or certificate data to the window', async () => {
+  // Runs alone too: open the window if the first test did not.
+  if (!double.windows[0])
+    tray()
+      ?.menu.find((item) => item.label === 'Open GPU Fleet')
+      ?.click?.();
   const id = double.windows[0]?.webContents.id ?? -1;
+  // Something the window is pushed: a focus change makes a snapshot.
+  await double.invoke('fleet:focus', id, 'sim-admin');
+  expect(await poll(() => (double.windows[0]?.webContents.sent.length ?? 0) > 0, 'a push')).toBe(true);
   const answers = await Promise.all(
     ['fleet:snapshot', 'contexts:list', 'alerts:log', 'settings:get', 'app:info'].map((c) =>
       double.invoke(c, id),
