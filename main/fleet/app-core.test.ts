@@ -7,6 +7,7 @@ import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { ContextClient } from '../kube/context-client.ts';
+import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { openSettings } from '../settings/store.ts';
 import { AppCore } from './app-core.ts';
 
@@ -22,13 +23,24 @@ afterEach(async () => {
   await env.cleanup();
 });
 
-function makeCore(settingsDir = path.join(env.dir, 'settings'), clock?: ManualClock) {
+/** `made` records the context name of every client the engine makes (a restarted monitor makes one). */
+function makeCore(settingsDir = path.join(env.dir, 'settings'), clock?: ManualClock, made?: string[]) {
   core = new AppCore({
     settings: openSettings({ cwd: settingsDir }),
     kubeconfig: { explicitPath: env.kubeconfigPath },
     mode: 'browser',
     version: 'test',
-    engine: { snapshotMs: 10 },
+    engine: {
+      snapshotMs: 10,
+      ...(made
+        ? {
+            makeClient: (ctx: ResolvedContext) => {
+              made.push(ctx.name);
+              return new ContextClient(ctx);
+            },
+          }
+        : {}),
+    },
     ...(clock ? { clock } : {}),
   });
   core.start();
@@ -80,7 +92,8 @@ describe('AppCore', () => {
   });
 
   it('re-reads the kubeconfig when it changes and keeps healthy contexts', async () => {
-    const c = makeCore();
+    const made: string[] = [];
+    const c = makeCore(undefined, undefined, made);
     await c.handlers['contexts:set-monitored'](['sim-admin', 'renamed']);
     await until(() => c.engine.snapshot().contexts[0]?.inventory !== null);
     expect(c.notices()).toContain('The monitored context "renamed" is no longer in your kubeconfig.');
@@ -97,6 +110,8 @@ describe('AppCore', () => {
     );
     await until(() => c.engine.snapshot().contexts[1]?.inventory?.total_gpu_nodes === 4);
     expect(c.notices()).not.toContain('The monitored context "renamed" is no longer in your kubeconfig.');
+    // sim-admin's entry did not change: its monitor (and client) went on through the reload.
+    expect(made).toEqual(['sim-admin', 'renamed']);
   });
 
   it('persists alerts in the log and pushes them to windows', async () => {
