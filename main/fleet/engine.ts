@@ -4,11 +4,9 @@
  * browser mode (and one day an in-cluster controller) host the same engine.
  */
 import type { SnoozeUntil } from '../../common/alerts.ts';
-import { clusterText } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
-import type { NodeDetail } from '../../common/node-detail.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import {
@@ -21,10 +19,9 @@ import {
   systemOffset,
 } from '../alerts/snooze.ts';
 import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from '../alerts/types.ts';
-import { fetchNodeDetail } from '../diagnosis/detail.ts';
+
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { ContextClient } from '../kube/context-client.ts';
-import { KubeError } from '../kube/errors.ts';
 import { contextFingerprint } from '../kube/fingerprint.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { NodeWatcherOptions } from '../kube/node-watcher.ts';
@@ -58,11 +55,7 @@ export interface EngineOptions {
 interface Entry {
   monitor: ContextMonitor;
   fingerprint: string;
-  context: ResolvedContext;
 }
-
-/** Detail reads in flight at once, across contexts (a window refreshing a panel needs one). */
-const MAX_DETAIL_READS = 8;
 
 export class FleetEngine {
   readonly #opts: EngineOptions;
@@ -70,7 +63,6 @@ export class FleetEngine {
   readonly #listeners = new Set<(e: EngineEvent) => void>();
   readonly #entries = new Map<string, Entry>();
   #rules: AlertRules;
-  #detailReads = 0;
   #policy: PolicyState = INITIAL_POLICY_STATE;
   #snooze: SnoozeState = NO_SNOOZE;
   #focused: string | null = null;
@@ -125,7 +117,7 @@ export class FleetEngine {
         },
         (change, m) => this.#onMonitor(change, m),
       );
-      this.#entries.set(ctx.name, { monitor, fingerprint: contextFingerprint(ctx), context: ctx });
+      this.#entries.set(ctx.name, { monitor, fingerprint: contextFingerprint(ctx) });
       monitor.start();
     }
     if (this.#focused === null || !this.#entries.has(this.#focused))
@@ -171,36 +163,6 @@ export class FleetEngine {
 
   retryNow(): void {
     for (const { monitor } of this.#entries.values()) monitor.retryNow();
-  }
-
-  /**
-   * One node's detail, read on demand from the cluster (see common/ipc.ts `node:detail`) with a client of
-   * its own that is closed when the read ends: nothing stays open or watched for a closed panel, and the
-   * node cache is not touched. Rejects with one sentence (never a credential) when it cannot be read.
-   */
-  async nodeDetail(context: string, node: string): Promise<NodeDetail> {
-    const entry = this.#entries.get(context);
-    const who = clusterText(context, 80);
-    if (!entry) throw new Error(`"${who}" is not a monitored context.`);
-    if (this.#detailReads >= MAX_DETAIL_READS)
-      throw new Error('Too many node details are being read at once; try again in a moment.');
-    this.#detailReads++;
-    let client: ContextClient | null = null;
-    try {
-      client = (this.#opts.makeClient ?? ((c) => new ContextClient(c, { clock: this.#clock })))(
-        entry.context,
-      );
-      const lastSeen = entry.monitor.inventory?.nodes.find((n) => n.name === node)?.last_seen ?? null;
-      const detail = await fetchNodeDetail(client, context, node, { now: this.#clock.now(), lastSeen });
-      if (detail === null) throw new Error(`${who} has no node named ${clusterText(node, 253)}.`);
-      return detail;
-    } catch (error) {
-      if (error instanceof KubeError) throw new Error(clusterText(error.message));
-      throw error;
-    } finally {
-      this.#detailReads--;
-      client?.close();
-    }
   }
 
   snapshot(): FleetSnapshot {
