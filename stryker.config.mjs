@@ -21,12 +21,12 @@ const GUARDS = {
   'main/inventory/last-seen.ts': ['forgetLabels', 'retainLabels'],
   'main/fleet/context-monitor.ts': ['ContextMonitor.#onWatcher'],
   // The 410 policy of the watcher (relist, count across opens, back off, never throw out of the loop).
-  'main/kube/node-watcher.ts': [
-    'NodeWatcher.#loop',
-    'NodeWatcher.#watchOnce',
-    'NodeWatcher.#expired',
-    'NodeWatcher.#failed',
+  'main/kube/watch-error-policy.ts': [
+    'WatchErrorPolicy.progress',
+    'WatchErrorPolicy.decide',
+    'WatchErrorPolicy.#expired',
   ],
+  'main/kube/node-watcher.ts': ['NodeWatcher.#run', 'NodeWatcher.#loop', 'NodeWatcher.#failed'],
 };
 
 function memberName(node, sf) {

@@ -7,7 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 import { type RunningSim, startSim } from '../../sim/index.ts';
-import { allReady, type EngineRun, startRun } from './harness.ts';
+import { allReady, type EngineRun, settle, startRun } from './harness.ts';
 import { caData, contextFor, tempDir } from './kubeconfig.ts';
 
 let sim: RunningSim;
@@ -108,6 +108,7 @@ describe('garbage GPU labels and quantities', () => {
     expect(entry()?.count).toBeGreaterThanOrEqual(0);
     expect(entry()?.problems?.every((p) => p.length < 400)).toBe(true);
     expect(run.ctx().connection.phase).toBe('live');
+    await settle();
     expect(run.alerts.filter((a) => a.kind === 'ready-drop')).toEqual([]);
   });
 
