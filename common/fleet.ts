@@ -40,6 +40,11 @@ export interface ContextSnapshot {
   stale: boolean;
   history: HistoryPoint[];
   writeback: WritebackState;
+  /**
+   * Nodes the server sent that were ignored (a name no real API server stores, such as one with control
+   * characters; not a Node object), and the sentence the window shows. Absent when there are none.
+   */
+  ignoredNodes?: { count: number; message: string };
 }
 
 /** Worst-first order of the states the tray icon can show. */

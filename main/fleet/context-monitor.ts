@@ -36,7 +36,7 @@ export interface ContextMonitorOptions {
   lastKnown?: { inventory: GpuInventoryStatus; history: HistoryPoint[] } | null;
 }
 
-export type MonitorChange = 'inventory' | 'connection';
+export type MonitorChange = 'inventory' | 'connection' | 'ignored';
 
 const FRESH: ReadonlySet<ConnectionState['phase']> = new Set(['live', 'connecting']);
 const OFF: WritebackState = { phase: 'off', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
@@ -53,6 +53,7 @@ export class ContextMonitor {
   #synced = false;
   #builtVersion = -1;
   #confirmed = false;
+  #ignored = 0;
   readonly #throttle: Throttle;
   /** The server address as the window may show it: no userinfo, no query (common/server-url.ts). */
   readonly #shownServer: string | null;
@@ -120,6 +121,9 @@ export class ContextMonitor {
       stale: this.#inventory !== null && (!this.#synced || !FRESH.has(this.#connection.phase)),
       history: this.#history,
       writeback: this.#writeback,
+      ...(this.#ignored > 0
+        ? { ignoredNodes: { count: this.#ignored, message: ignoredSentence(this.#ignored) } }
+        : {}),
     };
   }
 
@@ -127,6 +131,11 @@ export class ContextMonitor {
     if (event.type === 'connection') {
       this.#connection = event.state;
       this.onChange('connection', this);
+      return;
+    }
+    if (event.type === 'refused') {
+      this.#ignored = event.count;
+      this.onChange('ignored', this);
       return;
     }
     // A deleted node's last-seen labels go with it: a node re-created under the same name is another
@@ -166,4 +175,11 @@ export class ContextMonitor {
     this.#history = appendHistory(this.#history, merged, now, this.#opts.historyMax ?? 2000);
     this.onChange('inventory', this);
   }
+}
+
+/** "3 nodes with invalid names were ignored." */
+export function ignoredSentence(count: number): string {
+  return count === 1
+    ? '1 node with an invalid name was ignored (not a Kubernetes node name).'
+    : `${count} nodes with invalid names were ignored (not Kubernetes node names).`;
 }

@@ -2,7 +2,7 @@
  * Property tests (fast-check) over names and label values from outside: arbitrary DNS-1123 node names
  * (with `constructor`, `valueof`, `tostring` among them), arbitrary context names (with `__proto__`,
  * `toString`, `hasOwnProperty`, `valueOf`), arbitrary label values (any code points, NUL, ESC, lone
- * surrogates). The pure path — node JSON → trimNode → buildInventory → alert policy — never throws and
+ * surrogates), arbitrary strings as node names (only DNS-1123 subdomains are kept). The pure path — node JSON → trimNode → buildInventory → alert policy — never throws and
  * alerts exactly the nodes that dropped; settings validation never throws and write-back is on only for
  * contexts the file opts in with an own `true`. Bounded (a few hundred runs, fixed seed): the seed and
  * the shrunk counterexample are printed on failure.
@@ -160,6 +160,31 @@ describe('the pure path over hostile names and label values', () => {
           expect(contexts.has(a.context)).toBe(true);
           for (const n of a.nodes) expect(names.has(n)).toBe(true);
         }
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('node names from a server that is not Kubernetes', () => {
+  /** Any string, with hostile characters (ESC, newline, bidi override, upper case) weighted in. */
+  const anyName = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc
+      .tuple(nodeName, fc.constantFrom('\u001b[2J', '\n', '\u202e', 'A', ' ', '_', '..', ''), nodeName)
+      .map(([a, bad, b]) => `${a}${bad}${b}`),
+  );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters
+  const DIRTY = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  const DNS1123 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+  it('trimNode keeps exactly the DNS-1123 subdomain names, unchanged and clean', () => {
+    fc.assert(
+      fc.property(anyName, (name) => {
+        const f = trimNode(rawNode({ name, capacity: { 'nvidia.com/gpu': '1' } }));
+        expect(f !== null).toBe(name.length <= 253 && DNS1123.test(name));
+        if (f) expect(f.name).not.toMatch(DIRTY);
       }),
       RUNS,
     );
