@@ -28,6 +28,11 @@ export interface WritebackState {
   lastWriteAt: string | null;
   writes: number;
   skipped: number;
+  /**
+   * In the `conflict` phase: who owns what write-back would write (field managers such as "helm", or a
+   * managed-by label), through the text gate. Absent in every other phase.
+   */
+  owners?: string[];
 }
 
 export interface ContextSnapshot {

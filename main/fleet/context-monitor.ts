@@ -102,12 +102,18 @@ export class ContextMonitor {
     this.#watcher.retryNow();
   }
 
-  /** The write-back state as the window shows it: its message (often the server's words) through the text gate. */
+  /** The write-back state as the window shows it: its message (often the server's words) and owners through the text gate. */
   setWriteback(state: WritebackState): void {
-    this.#writeback =
-      state.message === null
-        ? state
-        : { ...state, message: clusterText(state.message, SENTENCE_MAX) || null };
+    const { owners, ...rest } = state;
+    const shownOwners = (owners ?? [])
+      .slice(0, 4)
+      .map((o) => clusterText(o, 80))
+      .filter((o) => o !== '');
+    this.#writeback = {
+      ...rest,
+      message: state.message === null ? null : clusterText(state.message, SENTENCE_MAX) || null,
+      ...(shownOwners.length > 0 ? { owners: shownOwners } : {}),
+    };
   }
 
   snapshot(): ContextSnapshot {

@@ -155,6 +155,12 @@ describe('every write error sentence passes the text gate (shownText)', () => {
     );
     clean(e.message);
     expect(e.phase).toBe('conflict');
+    // The owner the window names in "Take over" is gated the same way.
+    expect(e.owners).toHaveLength(1);
+    for (const o of e.owners) {
+      clean(o);
+      expect(o.length).toBeLessThanOrEqual(80);
+    }
   });
 
   it('a long Status message and a thrown error are capped and redacted', () => {

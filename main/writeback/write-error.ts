@@ -18,16 +18,27 @@ export type FailurePhase = Exclude<WritebackPhase, 'off' | 'idle' | 'writing'>;
 
 export class WriteError extends Error {
   override readonly name = 'WriteError';
+  /** For a `conflict`: who owns what we would write (field managers, or a managed-by label), gated. */
+  readonly owners: readonly string[];
   constructor(
     readonly phase: FailurePhase,
     message: string,
     readonly status: number | null = null,
     readonly terminal = false,
+    owners: readonly string[] = [],
   ) {
     // The one gate for every sentence built here: one line, no secrets, capped.
     super(shownText(message, SENTENCE_MAX));
+    this.owners = owners
+      .slice(0, MAX_OWNERS)
+      .map((o) => shownText(o, OWNER_MAX))
+      .filter((o) => o !== '');
   }
 }
+
+/** Owners named in a conflict: at most this many, each at most OWNER_MAX characters. */
+const MAX_OWNERS = 4;
+export const OWNER_MAX = 80;
 
 /** How an operator allows write-back to take over fields another field manager owns. */
 export const TAKE_OVER_HINT =
@@ -121,6 +132,7 @@ export function writeErrorFromResponse(status: number, body: string, ctx: Respon
         `While ${ctx.what}: owned by field manager ${who}, which manages ${fields} (409 Conflict). ${TAKE_OVER_HINT}.`,
         status,
         true,
+        s.managers,
       );
     }
     return new WriteError(

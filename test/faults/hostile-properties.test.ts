@@ -4,12 +4,12 @@
  * `toString`, `hasOwnProperty`, `valueOf`), arbitrary label values (any code points, NUL, ESC, lone
  * surrogates), arbitrary strings as node names (only DNS-1123 subdomains are kept). The pure path — node JSON → trimNode → buildInventory → alert policy — never throws and
  * alerts exactly the nodes that dropped; settings validation never throws and write-back is on only for
- * contexts the file opts in with an own `true`. Bounded (a few hundred runs, fixed seed): the seed and
+ * contexts the file opts in with an own `true` (take-over too). Bounded (a few hundred runs, fixed seed): the seed and
  * the shrunk counterexample are printed on failure.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { writeBackOptedIn } from '../../common/settings.ts';
+import { takeOverOptedIn, writeBackOptedIn } from '../../common/settings.ts';
 import { evaluate, tick } from '../../main/alerts/policy.ts';
 import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
 import { play, type Step } from '../../main/alerts/scenario.testkit.ts';
@@ -206,7 +206,7 @@ describe('settings files with hostile names', () => {
     fc.assert(
       fc.property(writeBack, extra, fc.array(contextName, { maxLength: 5 }), (wb, top, asked) => {
         const extraText = top.map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join('');
-        const text = `{"version":2,"contexts":[],"writeBack":${wb}${extraText}}`;
+        const text = `{"version":2,"contexts":[],"writeBack":${wb},"writeBackTakeOver":${wb}${extraText}}`;
         const raw: unknown = JSON.parse(text);
         const result = migrate(raw);
         const onDisk = JSON.parse(wb) as Record<string, unknown>;
@@ -215,6 +215,7 @@ describe('settings files with hostile names', () => {
         for (const name of [...asked, ...PROTO_KEYS, ...Object.keys(onDisk)]) {
           const optedIn = Object.hasOwn(onDisk, name) && onDisk[name] === true;
           expect(writeBackOptedIn(result.settings.writeBack, name)).toBe(optedIn);
+          expect(takeOverOptedIn(result.settings.writeBackTakeOver, name)).toBe(optedIn);
         }
       }),
       RUNS,
