@@ -28,6 +28,11 @@ export interface WritebackState {
   lastWriteAt: string | null;
   writes: number;
   skipped: number;
+  /**
+   * In the `conflict` phase: who owns what write-back would write (field managers such as "helm", or a
+   * managed-by label), through the text gate. Absent in every other phase.
+   */
+  owners?: string[];
 }
 
 export interface ContextSnapshot {
@@ -40,6 +45,11 @@ export interface ContextSnapshot {
   stale: boolean;
   history: HistoryPoint[];
   writeback: WritebackState;
+  /**
+   * Nodes the server sent that were ignored (a name no real API server stores, such as one with control
+   * characters; not a Node object), and the sentence the window shows. Absent when there are none.
+   */
+  ignoredNodes?: { count: number; message: string };
 }
 
 /** Worst-first order of the states the tray icon can show. */

@@ -33,6 +33,9 @@ const SettingsPatchSchema = Type.Object(
       ),
     ),
     writeBack: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean())),
+    writeBackTakeOver: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
+    ),
     crdGroup: Type.Optional(Dns),
     configMapNamespace: Type.Optional(
       Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
@@ -58,6 +61,8 @@ export const ARG_SCHEMAS = {
   ]),
   'alerts:resume': Type.Tuple([Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()])]),
   'writeback:install': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 })]),
+  /** (context name, on): allow (or stop allowing) write-back to take over another manager's fields. */
+  'writeback:take-over': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean()]),
   'settings:get': Type.Tuple([]),
   'settings:update': Type.Tuple([SettingsPatchSchema]),
   'app:info': Type.Tuple([]),
@@ -86,6 +91,12 @@ export interface InvokeResults {
   'alerts:resume': FleetSnapshot;
   /** Installs the GpuInventory CRD (after an access check) in a context with write-back on. */
   'writeback:install': { crd: 'created' | 'existing'; object: 'created' | 'existing' };
+  /**
+   * Turns take-over on or off for a context whose write-back is on, saves it, and restarts that
+   * context's write-back: the next apply forces (on) or stops forcing (off). Rejects with one sentence
+   * when write-back is off for the context.
+   */
+  'writeback:take-over': FleetSnapshot;
   'settings:get': SettingsView;
   'settings:update': SettingsView;
   'app:info': AppInfo;

@@ -16,6 +16,11 @@ export interface SettingsView {
   alertRules: AlertRulesView;
   /** Context name → write the GpuInventory / ConfigMap back into that cluster. */
   writeBack: Record<string, boolean>;
+  /**
+   * Context name → write-back may take over what another field manager owns there (force-apply). Off
+   * unless the user turned it on for that context; it has effect only where write-back is on.
+   */
+  writeBackTakeOver: Record<string, boolean>;
   crdGroup: string;
   configMapNamespace: string;
   launchAtLogin: boolean;
@@ -30,4 +35,9 @@ export type SettingsPatch = Partial<SettingsView>;
  */
 export function writeBackOptedIn(writeBack: Readonly<Record<string, boolean>>, context: string): boolean {
   return Object.hasOwn(writeBack, context) && writeBack[context] === true;
+}
+
+/** Whether the user allowed write-back to take over another manager's fields in a context: an own `true`. */
+export function takeOverOptedIn(takeOver: Readonly<Record<string, boolean>>, context: string): boolean {
+  return Object.hasOwn(takeOver, context) && takeOver[context] === true;
 }

@@ -28,8 +28,8 @@ export function watcherHolder(ctx: ResolvedContext): Promise<Holder> {
     const cache = new NodeCache();
     const timer = setTimeout(() => reject(new Error('bench: the watcher never went live')), 180_000);
     const w = watchContextNodes(ctx, (e) => {
-      if (e.type !== 'connection') cache.apply(e);
-      else if (e.state.phase === 'live') {
+      if (e.type !== 'connection' && e.type !== 'refused') cache.apply(e);
+      else if (e.type === 'connection' && e.state.phase === 'live') {
         clearTimeout(timer);
         resolve({
           stop: () => {

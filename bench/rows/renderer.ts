@@ -29,6 +29,7 @@ function fixedHost() {
     'alerts:snooze': () => snapshot,
     'alerts:resume': () => snapshot,
     'writeback:install': () => ({ crd: 'existing', object: 'existing' }),
+    'writeback:take-over': () => snapshot,
     'settings:get': () => {
       throw new Error('not used');
     },

@@ -5,9 +5,9 @@
  */
 
 import type { Alert } from '../../common/alerts.ts';
-import { copyDict, dict } from '../../common/dict.ts';
+import { copyDict, dict, withKey, withoutKey } from '../../common/dict.ts';
 import type { AppInfo } from '../../common/ipc.ts';
-import { writeBackOptedIn } from '../../common/settings.ts';
+import { takeOverOptedIn, writeBackOptedIn } from '../../common/settings.ts';
 import { appendAlerts } from '../alerts/alert-log.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
@@ -137,6 +137,20 @@ export class AppCore implements FleetHost {
     return { crd, object };
   }
 
+  /**
+   * Allows (or stops allowing) write-back in `context` to take over what another field manager owns;
+   * saved per context, and that context's write-back restarts with it. Throws one sentence when
+   * write-back is off there (there is nothing to take over with).
+   */
+  setTakeOver(context: string, on: boolean): void {
+    if (on && !writeBackOptedIn(this.settings.get('writeBack'), context))
+      throw new Error(`Turn write-back on for "${context}" first.`);
+    const current = this.settings.get('writeBackTakeOver');
+    const takeOver = on ? withKey(current, context, true) : withoutKey(current, context);
+    this.settings.update({ writeBackTakeOver: takeOver });
+    this.applyWriteback();
+  }
+
   /** Starts, restarts or stops write-back per context after a settings change (opt-in per context). */
   applyWriteback(): void {
     this.#applyWriteback(this.#monitored());
@@ -146,7 +160,12 @@ export class AppCore implements FleetHost {
     const s = this.settings;
     this.#writeback.set(monitored, (ctx) =>
       writeBackOptedIn(s.get('writeBack'), ctx.name)
-        ? { group: s.get('crdGroup'), configMapNamespace: s.get('configMapNamespace') }
+        ? {
+            group: s.get('crdGroup'),
+            configMapNamespace: s.get('configMapNamespace'),
+            // Never on by default: only the user's own `true` for this context forces an apply.
+            ...(takeOverOptedIn(s.get('writeBackTakeOver'), ctx.name) ? { takeOver: true } : {}),
+          }
         : null,
     );
   }

@@ -53,6 +53,15 @@ export function createHandlers(core: AppCore): InvokeHandlers {
       return core.engine.snapshot();
     },
     'writeback:install': (context) => core.installCrd(context),
+    'writeback:take-over': (context, on) => {
+      try {
+        core.setTakeOver(context, on);
+      } catch (error) {
+        if (error instanceof SettingsError) throw new Error(error.message);
+        throw error;
+      }
+      return core.engine.snapshot();
+    },
     'settings:get': () => view(core.settings.all()),
     'settings:update': (patch) => {
       const groupProblem = patch.crdGroup === undefined ? null : validateGroup(patch.crdGroup);
@@ -60,7 +69,12 @@ export function createHandlers(core: AppCore): InvokeHandlers {
       const saved = update(fromViewPatch(patch, core.settings.all()));
       core.engine.setRules({ ...saved.alertRules });
       if (patch.monitoredContexts) core.applyContexts();
-      else if (patch.writeBack || patch.crdGroup !== undefined || patch.configMapNamespace !== undefined)
+      else if (
+        patch.writeBack ||
+        patch.writeBackTakeOver ||
+        patch.crdGroup !== undefined ||
+        patch.configMapNamespace !== undefined
+      )
         core.applyWriteback();
       return view(saved);
     },

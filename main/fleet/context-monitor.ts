@@ -36,7 +36,7 @@ export interface ContextMonitorOptions {
   lastKnown?: { inventory: GpuInventoryStatus; history: HistoryPoint[] } | null;
 }
 
-export type MonitorChange = 'inventory' | 'connection';
+export type MonitorChange = 'inventory' | 'connection' | 'ignored';
 
 const FRESH: ReadonlySet<ConnectionState['phase']> = new Set(['live', 'connecting']);
 const OFF: WritebackState = { phase: 'off', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
@@ -53,6 +53,7 @@ export class ContextMonitor {
   #synced = false;
   #builtVersion = -1;
   #confirmed = false;
+  #ignored = 0;
   readonly #throttle: Throttle;
   /** The server address as the window may show it: no userinfo, no query (common/server-url.ts). */
   readonly #shownServer: string | null;
@@ -101,12 +102,18 @@ export class ContextMonitor {
     this.#watcher.retryNow();
   }
 
-  /** The write-back state as the window shows it: its message (often the server's words) through the text gate. */
+  /** The write-back state as the window shows it: its message (often the server's words) and owners through the text gate. */
   setWriteback(state: WritebackState): void {
-    this.#writeback =
-      state.message === null
-        ? state
-        : { ...state, message: clusterText(state.message, SENTENCE_MAX) || null };
+    const { owners, ...rest } = state;
+    const shownOwners = (owners ?? [])
+      .slice(0, 4)
+      .map((o) => clusterText(o, 80))
+      .filter((o) => o !== '');
+    this.#writeback = {
+      ...rest,
+      message: state.message === null ? null : clusterText(state.message, SENTENCE_MAX) || null,
+      ...(shownOwners.length > 0 ? { owners: shownOwners } : {}),
+    };
   }
 
   snapshot(): ContextSnapshot {
@@ -120,6 +127,9 @@ export class ContextMonitor {
       stale: this.#inventory !== null && (!this.#synced || !FRESH.has(this.#connection.phase)),
       history: this.#history,
       writeback: this.#writeback,
+      ...(this.#ignored > 0
+        ? { ignoredNodes: { count: this.#ignored, message: ignoredSentence(this.#ignored) } }
+        : {}),
     };
   }
 
@@ -127,6 +137,11 @@ export class ContextMonitor {
     if (event.type === 'connection') {
       this.#connection = event.state;
       this.onChange('connection', this);
+      return;
+    }
+    if (event.type === 'refused') {
+      this.#ignored = event.count;
+      this.onChange('ignored', this);
       return;
     }
     // A deleted node's last-seen labels go with it: a node re-created under the same name is another
@@ -166,4 +181,11 @@ export class ContextMonitor {
     this.#history = appendHistory(this.#history, merged, now, this.#opts.historyMax ?? 2000);
     this.onChange('inventory', this);
   }
+}
+
+/** "3 nodes with invalid names were ignored." */
+export function ignoredSentence(count: number): string {
+  return count === 1
+    ? '1 node with an invalid name was ignored (not a Kubernetes node name).'
+    : `${count} nodes with invalid names were ignored (not Kubernetes node names).`;
 }

@@ -32,7 +32,7 @@ import { contextFingerprint } from '../kube/fingerprint.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { NodeWatcherOptions } from '../kube/node-watcher.ts';
 import { shownText } from '../log/redact.ts';
-import { ContextMonitor } from './context-monitor.ts';
+import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
 import { fleetHealth } from './health.ts';
 import { Throttle } from './throttle.ts';
 
@@ -40,6 +40,8 @@ export type EngineEvent =
   | { type: 'inventory'; context: string; inventory: GpuInventoryStatus; stale: boolean }
   | { type: 'connection'; context: string; state: ConnectionState }
   | { type: 'alert'; alert: PolicyAlert }
+  /** The server sent nodes that were refused (invalid names): how many there are now, in a sentence. */
+  | { type: 'ignored'; context: string; count: number; message: string }
   | { type: 'snapshot'; snapshot: FleetSnapshot };
 
 export interface LastKnown {
@@ -240,7 +242,18 @@ export class FleetEngine {
     for (const listener of this.#listeners) listener(event);
   }
 
-  #onMonitor(change: 'inventory' | 'connection', monitor: ContextMonitor): void {
+  #onMonitor(change: MonitorChange, monitor: ContextMonitor): void {
+    if (change === 'ignored') {
+      const ignored = monitor.snapshot().ignoredNodes;
+      this.#emit({
+        type: 'ignored',
+        context: monitor.context,
+        count: ignored?.count ?? 0,
+        message: ignored?.message ?? 'No nodes are ignored any more.',
+      });
+      this.#scheduleSnapshot();
+      return;
+    }
     if (change === 'inventory' && monitor.inventory) {
       this.#emit({
         type: 'inventory',

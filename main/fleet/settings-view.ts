@@ -13,6 +13,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
       withdrawnGpus: s.alertRules.withdrawnGpus,
     },
     writeBack: copyDict(s.writeBack),
+    writeBackTakeOver: copyDict(s.writeBackTakeOver),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -25,6 +26,7 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.monitoredContexts) out.contexts = [...new Set(patch.monitoredContexts)];
   if (patch.alertRules) out.alertRules = { ...current.alertRules, ...patch.alertRules };
   if (patch.writeBack) out.writeBack = copyDict(patch.writeBack);
+  if (patch.writeBackTakeOver) out.writeBackTakeOver = copyDict(patch.writeBackTakeOver);
   if (patch.crdGroup !== undefined) out.crdGroup = patch.crdGroup;
   if (patch.configMapNamespace !== undefined) out.configMapNamespace = patch.configMapNamespace;
   if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;

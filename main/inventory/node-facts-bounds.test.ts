@@ -91,4 +91,26 @@ describe('trimNode keeps a bounded amount of a hostile node', () => {
     expect(trimNode(rawNode({ name: 'n'.repeat(254) }))).toBeNull();
     expect(trimNode(rawNode({ name: 'n'.repeat(253) }))?.name).toHaveLength(253);
   });
+
+  it.each([
+    ['an ESC sequence', 'gpu\u001b[2J1'],
+    ['a newline', 'gpu1\nfake'],
+    ['a bidi override', 'gpu\u202e1'],
+    ['an upper-case letter', 'Gpu1'],
+    ['a space', 'gpu 1'],
+    ['a leading dash', '-gpu1'],
+    ['a trailing dot', 'gpu1.'],
+    ['an empty label', 'a..b'],
+    ['an underscore', 'gpu_1'],
+    ['a non-ASCII letter', 'gpü1'],
+  ])('refuses a node whose name has %s (not a DNS-1123 subdomain)', (_what, name) => {
+    expect(trimNode(rawNode({ name }))).toBeNull();
+  });
+
+  it.each(['a', '0', 'gpu-1', 'node-1.example.com', 'constructor', 'a-b.c-d.e'])(
+    'accepts the DNS-1123 subdomain %s',
+    (name) => {
+      expect(trimNode(rawNode({ name }))?.name).toBe(name);
+    },
+  );
 });

@@ -7,7 +7,10 @@
  * Kubernetes allows (a cut value ends in "…", which no real value contains, so it cannot pass for one),
  * keys longer than a qualified name can be are dropped, at most MAX_KEPT entries are kept per map and
  * MAX_TAINTS taints per node, the Ready message goes through clusterText (one line, 300 characters) and
- * the reason and timestamp are cut too. A node whose name is longer than Kubernetes allows is refused.
+ * the reason and timestamp are cut too. A node whose name is not one a real API server stores (a DNS-1123
+ * subdomain: at most 253 lowercase alphanumerics, '-' and '.', starting and ending alphanumeric) is
+ * refused: such a name can only come from a server that is not Kubernetes, and may carry control
+ * characters or bidi overrides that would reach notifications, the tray and the window.
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { NodeReadiness } from '../../common/inventory.ts';
@@ -35,6 +38,18 @@ export const MAX_LABEL_VALUE = 63;
 export const MAX_KEY = 253 + 1 + 63;
 /** Node names are DNS subdomains. */
 export const MAX_NODE_NAME = 253;
+/** A DNS-1123 subdomain (k8s.io/apimachinery IsDNS1123Subdomain), length checked apart. */
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** True for a name a real API server accepts for a Node: a DNS-1123 subdomain of at most 253 characters. */
+export function isNodeName(name: unknown): name is string {
+  return (
+    typeof name === 'string' &&
+    name.length > 0 &&
+    name.length <= MAX_NODE_NAME &&
+    DNS1123_SUBDOMAIN.test(name)
+  );
+}
 /** Entries kept per labels/capacity/allocatable map (the inventory uses a handful; MIG adds a few each). */
 export const MAX_KEPT = 64;
 export const MAX_TAINTS = 32;
@@ -49,8 +64,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 /** Validates a raw v1 Node and keeps what the inventory needs; null when it is not a named object. */
 export function trimNode(raw: unknown): NodeFacts | null {
   if (!isObj(raw) || !isObj(raw.metadata)) return null;
-  const name = str(raw.metadata.name);
-  if (name === null || name === '' || name.length > MAX_NODE_NAME) return null;
+  const name = raw.metadata.name;
+  if (!isNodeName(name)) return null;
   const spec = isObj(raw.spec) ? raw.spec : {};
   const status = isObj(raw.status) ? raw.status : {};
   return {

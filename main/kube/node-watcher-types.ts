@@ -10,7 +10,9 @@ export type WatcherEvent =
   | { type: 'replace'; nodes: NodeFacts[] }
   | { type: 'upsert'; node: NodeFacts }
   | { type: 'delete'; name: string }
-  | { type: 'connection'; state: ConnectionState };
+  | { type: 'connection'; state: ConnectionState }
+  /** How many nodes the server sent that were refused (an invalid name, not an object); sent on change. */
+  | { type: 'refused'; count: number };
 
 export interface NodeWatcherOptions extends Partial<ConnectionThresholds> {
   clock?: Clock;

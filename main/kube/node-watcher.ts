@@ -10,6 +10,10 @@
  * relist, retry after a backoff, or wait for the user (configuration errors). The connection goes live when a
  * watch opens, but after a failure only with the first event or bookmark (or once the watch has held for
  * LIVE_AFTER_MS), so a server that fails every watch at once never shows as live.
+ *
+ * Nodes the trim refuses (a name no real API server stores, not an object) are not dropped silently:
+ * the watcher counts them (by name, so a MODIFIED is not counted twice and a DELETED takes one back)
+ * and reports the count in a `refused` event whenever it changes.
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
@@ -34,6 +38,9 @@ const MIN_WATCH_MS = 1000;
 const MIN_QUIET_WATCH_MS = 10_000;
 /** After a failure, a reopened watch is shown live on its first event or bookmark, or after this long. */
 const LIVE_AFTER_MS = 5000;
+/** Refused names remembered (each cut to REFUSED_KEY characters); past this the count stops growing. */
+const MAX_REFUSED = 10_000;
+const REFUSED_KEY = 300;
 
 export class NodeWatcher {
   readonly #clock: Clock;
@@ -47,6 +54,10 @@ export class NodeWatcher {
   #rv: string | null = null;
   #watch: RunningWatch | null = null;
   #sleep: { timer: unknown; wake: () => void } | null = null;
+  /** Refused nodes of the current list and watch: their (cut) names, and those without a string name. */
+  #refused = new Set<string>();
+  #refusedNameless = 0;
+  #refusedShown = 0;
 
   constructor(
     private readonly makeClient: () => ContextClient,
@@ -166,7 +177,18 @@ export class NodeWatcher {
     // 100 nodes (~1.3 MB of JSON) a page keeps each parse short: the tray stays responsive while a
     // 5,000-node cluster syncs (500-node pages stalled the event loop 60–110 ms each; see npm run bench).
     const pageSize = this.#opts.pageSize ?? 100;
-    const r = await listNodes(client, this.#trim, {
+    const refused = new Set<string>();
+    let nameless = 0;
+    const trim = (raw: unknown): NodeFacts | null => {
+      const facts = this.#trim(raw);
+      if (facts === null) {
+        const key = refusedKey(raw);
+        if (key === null) nameless++;
+        else if (refused.size < MAX_REFUSED) refused.add(key);
+      }
+      return facts;
+    };
+    const r = await listNodes(client, trim, {
       pageSize,
       requestTimeoutMs: this.#opts.listTimeoutMs ?? 60_000,
       clock: this.#clock,
@@ -176,6 +198,9 @@ export class NodeWatcher {
     if (!r || this.#gen !== gen) return;
     this.#rv = r.resourceVersion;
     this.onEvent({ type: 'replace', nodes: r.nodes });
+    this.#refused = refused;
+    this.#refusedNameless = nameless;
+    this.#reportRefused();
   }
 
   /** One watch; resolves with why it failed, or null when it ended normally (re-watch at once). */
@@ -202,7 +227,15 @@ export class NodeWatcher {
       resourceVersion: rv,
       timeoutSeconds: Math.round(lo + random() * (hi - lo)),
       stallTimeoutMs: this.#opts.stallTimeoutMs ?? 90_000,
-      trim: this.#trim,
+      trim: (raw) => {
+        const facts = this.#trim(raw);
+        const key = facts === null ? refusedKey(raw) : null;
+        if (key !== null && this.#refused.size < MAX_REFUSED) {
+          this.#refused.add(key);
+          this.#reportRefused();
+        }
+        return facts;
+      },
       onOpen: () => {
         openedAt = this.#clock.now();
         // After a failure, an open alone proves little (a broken server opens every watch and fails it
@@ -212,7 +245,10 @@ export class NodeWatcher {
           liveTimer = this.#clock.setTimeout(() => this.#gen === gen && this.#tracker.live(), LIVE_AFTER_MS);
       },
       onProgress: progress,
-      onChange: (c) => this.onEvent(c),
+      onChange: (c) => {
+        if (c.type === 'delete' && this.#refused.delete(c.name.slice(0, REFUSED_KEY))) this.#reportRefused();
+        this.onEvent(c);
+      },
       onResourceVersion: (v) => {
         this.#rv = v;
       },
@@ -261,6 +297,13 @@ export class NodeWatcher {
   }
 
   #trim = (raw: unknown): NodeFacts | null => (this.#opts.trim ?? trimNode)(raw);
+
+  #reportRefused(): void {
+    const count = this.#refused.size + this.#refusedNameless;
+    if (count === this.#refusedShown) return;
+    this.#refusedShown = count;
+    this.onEvent({ type: 'refused', count });
+  }
 }
 
 /**
@@ -275,4 +318,11 @@ export function watchContextNodes(
   const { client, ...watcherOpts } = opts;
   const clock = opts.clock;
   return new NodeWatcher(() => new ContextClient(context, { clock, ...client }), onEvent, watcherOpts);
+}
+
+/** The name a refused node is remembered by (cut), or null when it has no string name. */
+function refusedKey(raw: unknown): string | null {
+  const meta = typeof raw === 'object' && raw !== null ? (raw as { metadata?: unknown }).metadata : null;
+  const name = typeof meta === 'object' && meta !== null ? (meta as { name?: unknown }).name : null;
+  return typeof name === 'string' ? name.slice(0, REFUSED_KEY) : null;
 }

@@ -32,6 +32,9 @@ export function logEngine(engine: FleetEngine, logger: Logger): () => void {
           suppressed: event.alert.suppressed ?? false,
         });
         break;
+      case 'ignored':
+        log.warn('ignored nodes', { context: event.context, count: event.count, message: event.message });
+        break;
       case 'snapshot':
         break;
     }

@@ -49,6 +49,23 @@ describe('settings migrations', () => {
     if (!r.ok) expect(r.message).toMatch(/holdDownSeconds|crdGroup|version 0|alertRules/);
   });
 
+  it('a version-2 file from before take-over gets no take-over anywhere, and keeps its write-back', () => {
+    const r = migrate({ version: 2, writeBack: { lab: true, constructor: true } });
+    expect(r.ok && r.settings.writeBackTakeOver).toEqual({});
+    expect(r.ok && r.settings.writeBack).toEqual({ lab: true, constructor: true });
+    expect(r.ok && r.changed).toBe(true);
+    expect(
+      migrate(V1).ok &&
+        (migrate(V1) as { settings: { writeBackTakeOver: unknown } }).settings.writeBackTakeOver,
+    ).toEqual({});
+  });
+
+  it('refuses a take-over value that is not a boolean', () => {
+    const r = migrate({ version: 2, writeBackTakeOver: { lab: 'yes' } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toContain('writeBackTakeOver.lab');
+  });
+
   it('upgrades the file on open and keeps the old one next to it', () => {
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-settings-'));
     try {

@@ -7,6 +7,9 @@
  *   { version?: 1, contexts: string[], holdDownSeconds: number, writeBack?: string[],
  *     crdGroup?: string, theme?: 'system'|'light'|'dark', pausedUntil?: string|null }
  * `writeBack` listed the contexts with write-back on; `pausedUntil` was an RFC 3339 time.
+ *
+ * Fields added within version 2 (filled with their defaults when a file lacks them): `writeBackTakeOver`
+ * ({}: take-over is never on until the user turns it on for a context).
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';

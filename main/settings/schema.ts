@@ -93,6 +93,12 @@ export const SettingsSchema = Type.Object(
     contexts: Type.Array(ContextName, { uniqueItems: true }),
     alertRules: AlertRulesSchema,
     writeBack: Type.Record(ContextName, Type.Boolean()),
+    /**
+     * Context name → the user allowed write-back to take over what another field manager owns there
+     * (force-apply). Only an own `true` counts (takeOverOptedIn), and only where write-back is on. Added
+     * within version 2: files without it get `{}` (migrate fills fields added within a version).
+     */
+    writeBackTakeOver: Type.Record(ContextName, Type.Boolean()),
     crdGroup: Type.String({
       maxLength: 253,
       pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$',
@@ -117,6 +123,7 @@ export function defaultSettings(): Settings {
     contexts: [],
     alertRules: { ...DEFAULT_ALERT_RULES },
     writeBack: {},
+    writeBackTakeOver: {},
     crdGroup: DEFAULT_CRD_GROUP,
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     launchAtLogin: false,

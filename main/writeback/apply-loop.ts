@@ -140,7 +140,11 @@ export class ApplyLoop<T> {
 
   #failed(err: WriteError, attempted: T): void {
     this.#known = undefined;
-    this.#setState({ phase: err.phase, message: err.message });
+    this.#setState({
+      phase: err.phase,
+      message: err.message,
+      ...(err.phase === 'conflict' && err.owners.length > 0 ? { owners: [...err.owners] } : {}),
+    });
     this.onOutcome({
       action: 'failed',
       reason: err.message,
@@ -159,9 +163,11 @@ export class ApplyLoop<T> {
     this.#timer = this.opts.clock.setTimeout(() => void this.#run(), this.#backoff.next());
   }
 
+  /** Owners belong to one conflict: a state set without them has none. */
   #setState(patch: Partial<WritebackState> & { phase: WritebackPhase }): void {
     const prev = this.#state;
-    this.#state = { ...prev, ...patch };
+    const { owners: _owners, ...rest } = prev;
+    this.#state = { ...rest, ...patch };
     if (JSON.stringify(prev) !== JSON.stringify(this.#state)) this.onState();
   }
 }

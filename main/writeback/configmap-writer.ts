@@ -127,6 +127,14 @@ export function describeOwner(object: KubeObject, self: string): string {
   return parts.length > 0 ? parts.join(', ') : 'no field manager recorded';
 }
 
+/** Who owns an object we did not create: its other field managers, else its managed-by label. */
+export function ownersOf(object: KubeObject, self: string): string[] {
+  const managers = otherManagers(object, self, null);
+  if (managers.length > 0) return managers;
+  const label = asRecord(asRecord(object.metadata).labels)['app.kubernetes.io/managed-by'];
+  return typeof label === 'string' ? [label] : [];
+}
+
 export interface ConfigMapTargetOptions {
   /** The user allowed taking over a ConfigMap another tool created (force; still never its keys). */
   takeOver?: boolean;
@@ -171,6 +179,7 @@ export function configMapTarget(
           `${where} exists and was not created by GPU Fleet (${describeOwner(o, CONFIGMAP_FIELD_MANAGER)}). ${TAKE_OVER_HINT}.`,
           null,
           true,
+          ownersOf(o, CONFIGMAP_FIELD_MANAGER),
         );
       learn(o);
       return ownedData(o, CONFIGMAP_FIELD_MANAGER);

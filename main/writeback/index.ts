@@ -144,11 +144,13 @@ export function mergeStates(
     configMap.message ? `ConfigMap ${namespace}/gpu-node-status: ${configMap.message}` : null,
   ].filter((m): m is string => m !== null);
   const last = [status.lastWriteAt, configMap.lastWriteAt].filter((t): t is string => t !== null).sort();
+  const owners = [...new Set([...(status.owners ?? []), ...(configMap.owners ?? [])])];
   return {
     phase,
     message: messages.length > 0 ? messages.join(' ') : null,
     lastWriteAt: last.at(-1) ?? null,
     writes: status.writes + configMap.writes,
     skipped: status.skipped + configMap.skipped,
+    ...(phase === 'conflict' && owners.length > 0 ? { owners } : {}),
   };
 }

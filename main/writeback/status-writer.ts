@@ -191,6 +191,7 @@ export function statusTarget(
             .join(', ')}. ${TAKE_OVER_HINT}.`,
           null,
           true,
+          others,
         );
       return statusOf(o);
     },

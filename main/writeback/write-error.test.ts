@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KubeError } from '../kube/errors.ts';
-import { TAKE_OVER_HINT, toWriteError, writeErrorFromResponse } from './write-error.ts';
+import { TAKE_OVER_HINT, toWriteError, WriteError, writeErrorFromResponse } from './write-error.ts';
 
 const status = (code: number, message: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -112,5 +112,65 @@ describe('writeErrorFromResponse (bodies from real-api 05, 07, 08)', () => {
   it('turns a transport failure into an error phase with its sentence', () => {
     const e = toWriteError(new KubeError('unreachable', '127.0.0.1:1 refused the connection.'), 'x');
     expect([e.phase, e.message]).toEqual(['error', '127.0.0.1:1 refused the connection.']);
+  });
+});
+
+describe('every write error sentence passes the text gate (shownText)', () => {
+  const hostile = '\u001b[2Jwebhook denied\nFAKE: all good client_secret=s3cr3tValue99 done';
+  const clean = (text: string) => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters
+    expect(text).not.toMatch(/[\u0000-\u001f\u007f]/);
+    expect(text).not.toContain('s3cr3tValue99');
+    expect(text.length).toBeLessThanOrEqual(600);
+  };
+
+  it.each([400, 403, 404, 409, 413, 422, 500, 503])(
+    'a %i Status with escapes, a newline and a secret',
+    (code) => {
+      const e = writeErrorFromResponse(code, status(code, hostile), {
+        ...ctx,
+        missing: { phase: 'crd-missing', message: (said) => `The CRD is not installed: ${said}` },
+      });
+      clean(e.message);
+      if (code !== 404 && code !== 409)
+        expect(e.message).toContain('webhook denied FAKE: all good client_secret=[redacted] done');
+    },
+  );
+
+  it('a manager name and fields from a 409 are gated too', () => {
+    const e = writeErrorFromResponse(
+      409,
+      status(409, 'Apply failed with 1 conflict', {
+        details: {
+          causes: [
+            {
+              reason: 'FieldManagerConflict',
+              message: 'conflict with "\u001b]0;x\u0007helm\nclient_secret=s3cr3tValue99"',
+              field: `.data.${'\u001b[2J'}k\nclient_secret=s3cr3tValue99`,
+            },
+          ],
+        },
+      }),
+      ctx,
+    );
+    clean(e.message);
+    expect(e.phase).toBe('conflict');
+    // The owner the window names in "Take over" is gated the same way.
+    expect(e.owners).toHaveLength(1);
+    for (const o of e.owners) {
+      clean(o);
+      expect(o.length).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it('a long Status message and a thrown error are capped and redacted', () => {
+    const e = writeErrorFromResponse(400, status(400, `${hostile} ${'x'.repeat(5000)}`), ctx);
+    clean(e.message);
+    clean(toWriteError(new Error(hostile), 'writing').message);
+    clean(toWriteError(new KubeError('unreachable', hostile), 'writing').message);
+  });
+
+  it('a WriteError built elsewhere (crd-shape, writers) is gated by its constructor', () => {
+    clean(new WriteError('invalid', `The CRD differs: ${hostile}`).message);
   });
 });

@@ -1,30 +1,44 @@
 /**
  * Failures of write-back requests as WritebackPhases with one sentence the user can act on. The API
- * server's Status body is parsed here (it is untrusted input, and every piece of it shown passes
- * clusterText): the 403 message names the verb and the resource, a 409 names the field manager that
+ * server's Status body is parsed here (it is untrusted input: every piece of it shown passes `shownText`,
+ * which strips escapes and control characters, redacts secrets and caps, and so does every whole
+ * sentence a WriteError carries): the 403 message names the verb and the resource, a 409 names the field manager that
  * owns the fields, 400/413/422 and etcd's "too large" carry the server's own words.
  *
  * `terminal`: the same request cannot succeed by being sent again (invalid, too large, owned by another
  * manager). The apply loop does not retry those on a timer; only a meaningful change of what it wants
  * to write (or a restart with other settings) tries again.
  */
-import { clusterText } from '../../common/cluster-text.ts';
+import { SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { WritebackPhase } from '../../common/fleet.ts';
 import { isKubeError } from '../kube/errors.ts';
+import { shownText } from '../log/redact.ts';
 
 export type FailurePhase = Exclude<WritebackPhase, 'off' | 'idle' | 'writing'>;
 
 export class WriteError extends Error {
   override readonly name = 'WriteError';
+  /** For a `conflict`: who owns what we would write (field managers, or a managed-by label), gated. */
+  readonly owners: readonly string[];
   constructor(
     readonly phase: FailurePhase,
     message: string,
     readonly status: number | null = null,
     readonly terminal = false,
+    owners: readonly string[] = [],
   ) {
-    super(message);
+    // The one gate for every sentence built here: one line, no secrets, capped.
+    super(shownText(message, SENTENCE_MAX));
+    this.owners = owners
+      .slice(0, MAX_OWNERS)
+      .map((o) => shownText(o, OWNER_MAX))
+      .filter((o) => o !== '');
   }
 }
+
+/** Owners named in a conflict: at most this many, each at most OWNER_MAX characters. */
+const MAX_OWNERS = 4;
+export const OWNER_MAX = 80;
 
 /** How an operator allows write-back to take over fields another field manager owns. */
 export const TAKE_OVER_HINT =
@@ -81,8 +95,8 @@ export function forbiddenSentence(message: string | null, fallback: string): str
   const m = message?.match(
     /User "([^"]*)" cannot (\S+) resource "([^"]+)" in API group "([^"]*)" (at the cluster scope|in the namespace "[^"]*")/,
   );
-  if (!m) return `Not allowed to ${fallback}${message ? `: ${clusterText(message)}` : ''} (403).`;
-  const [, user, verb, resource, group, scope] = m.map((part) => clusterText(part, 120));
+  if (!m) return `Not allowed to ${fallback}${message ? `: ${shownText(message)}` : ''} (403).`;
+  const [, user, verb, resource, group, scope] = m.map((part) => shownText(part, 120));
   const where = group ? ` in API group "${group}"` : '';
   return `The user "${user}" may not ${verb} ${resource}${where} ${scope} (403 Forbidden).`;
 }
@@ -97,27 +111,28 @@ export interface ResponseContext {
 /** A non-2xx answer as a WriteError. */
 /** "a, b, c and 4 more": at most `max` items of a list from the server. */
 function someOf(items: string[], max = 4): string {
-  const shown = items.slice(0, max).map((i) => clusterText(i, 80));
+  const shown = items.slice(0, max).map((i) => shownText(i, 80));
   return items.length > max ? `${shown.join(', ')} and ${items.length - max} more` : shown.join(', ');
 }
 
 export function writeErrorFromResponse(status: number, body: string, ctx: ResponseContext): WriteError {
   const s = parseStatusBody(body);
-  const said = s.message ? `: ${clusterText(s.message)}` : '';
+  const said = s.message ? `: ${shownText(s.message)}` : '';
   if (status === 403) return new WriteError('forbidden', forbiddenSentence(s.message, ctx.what), status);
   if (status === 404)
-    return new WriteError(ctx.missing.phase, ctx.missing.message(clusterText(s.message) || null), status);
+    return new WriteError(ctx.missing.phase, ctx.missing.message(shownText(s.message) || null), status);
   if (status === 409) {
     const fields = s.fields.length > 0 ? someOf(s.fields) : 'some fields';
     if (s.managers.length > 0) {
       // Another manager owns what we would write: sending it again cannot succeed, and forcing it is
       // taking over; only the user may allow that.
-      const who = s.managers.map((m) => `"${clusterText(m, 80)}"`).join(', ');
+      const who = s.managers.map((m) => `"${shownText(m, 80)}"`).join(', ');
       return new WriteError(
         'conflict',
         `While ${ctx.what}: owned by field manager ${who}, which manages ${fields} (409 Conflict). ${TAKE_OVER_HINT}.`,
         status,
         true,
+        s.managers,
       );
     }
     return new WriteError(
@@ -155,7 +170,7 @@ export function writeErrorFromResponse(status: number, body: string, ctx: Respon
 /** Anything thrown by a request (a KubeError from the transport, a WriteError, a bug) as a WriteError. */
 export function toWriteError(err: unknown, what: string): WriteError {
   if (err instanceof WriteError) return err;
-  if (isKubeError(err)) return new WriteError('error', clusterText(err.message), err.status);
-  const text = clusterText(err instanceof Error ? err.message : String(err));
+  if (isKubeError(err)) return new WriteError('error', shownText(err.message), err.status);
+  const text = shownText(err instanceof Error ? err.message : String(err));
   return new WriteError('error', `Failed while ${what}: ${text}`);
 }

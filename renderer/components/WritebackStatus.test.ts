@@ -39,3 +39,66 @@ it('offers to install a missing CRD and says what happened', async () => {
   expect(asked).toEqual(['home']);
   expect((await screen.findByRole('status')).textContent).toBe('CRD installed; writing the inventory.');
 });
+
+const conflict = (owners?: string[]) =>
+  contextSnapshot('home', 'live', inventory(2, 2), {
+    writeback: {
+      phase: 'conflict',
+      message: 'ConfigMap kube-system/gpu-node-status: owned by field manager "helm" (409 Conflict).',
+      lastWriteAt: null,
+      writes: 0,
+      skipped: 0,
+      ...(owners ? { owners } : {}),
+    },
+  });
+
+it('in a conflict names the owner and takes over only after a confirm in words', async () => {
+  const asked: string[] = [];
+  render(WritebackStatus, {
+    ctx: conflict(['helm']),
+    oninstall: async () => null,
+    ontakeover: async (c: string) => {
+      asked.push(c);
+      return 'Take-over is on for this context; writing the inventory.';
+    },
+  });
+  expect(screen.getByTestId('conflict-owner').textContent).toContain('Owned by “helm”');
+  expect(screen.queryByTestId('take-over-confirm')).toBeNull();
+
+  // The first click only asks; Cancel asks nothing of the host.
+  await fireEvent.click(screen.getByTestId('take-over'));
+  expect(screen.getByTestId('take-over-confirm').textContent).toContain(
+    'GPU Fleet will overwrite the fields that “helm” manages',
+  );
+  await fireEvent.click(screen.getByTestId('take-over-no'));
+  expect(screen.queryByTestId('take-over-confirm')).toBeNull();
+  expect(asked).toEqual([]);
+
+  await fireEvent.click(screen.getByTestId('take-over'));
+  await fireEvent.click(screen.getByTestId('take-over-yes'));
+  expect(asked).toEqual(['home']);
+  expect((await screen.findByRole('status')).textContent).toBe(
+    'Take-over is on for this context; writing the inventory.',
+  );
+});
+
+it('says "another tool" when the server named no owner', async () => {
+  render(WritebackStatus, { ctx: conflict(), oninstall: async () => null, ontakeover: async () => null });
+  await fireEvent.click(screen.getByTestId('take-over'));
+  expect(screen.getByTestId('take-over-confirm').textContent).toContain(
+    'GPU Fleet will overwrite the fields that another tool manages',
+  );
+});
+
+it.each(['idle', 'forbidden', 'crd-missing', 'invalid', 'error'] as const)(
+  'offers no take-over in the %s phase',
+  (phase) => {
+    render(WritebackStatus, {
+      ctx: withWriteback(phase),
+      oninstall: async () => null,
+      ontakeover: async () => null,
+    });
+    expect(screen.queryByTestId('take-over')).toBeNull();
+    expect(screen.queryByTestId('conflict-owner')).toBeNull();
+  },
+);

@@ -143,6 +143,17 @@ export class FleetStore {
     }
   }
 
+  /** Allows write-back in a context to take over another manager's fields; one sentence on what happened. */
+  async takeOver(context: string): Promise<string> {
+    if (!this.#api) return 'The engine is not connected.';
+    try {
+      this.#setSnapshot(await this.#api.invoke('writeback:take-over', context, true));
+      return 'Take-over is on for this context; writing the inventory.';
+    } catch (e) {
+      return `Could not turn take-over on: ${errorText(e)}`;
+    }
+  }
+
   /** Pauses every context's alerts for `ms`, or resumes them (`null`). */
   async snooze(ms: number | null): Promise<void> {
     if (!this.#api) return;

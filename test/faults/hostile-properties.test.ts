@@ -2,14 +2,14 @@
  * Property tests (fast-check) over names and label values from outside: arbitrary DNS-1123 node names
  * (with `constructor`, `valueof`, `tostring` among them), arbitrary context names (with `__proto__`,
  * `toString`, `hasOwnProperty`, `valueOf`), arbitrary label values (any code points, NUL, ESC, lone
- * surrogates). The pure path — node JSON → trimNode → buildInventory → alert policy — never throws and
+ * surrogates), arbitrary strings as node names (only DNS-1123 subdomains are kept). The pure path — node JSON → trimNode → buildInventory → alert policy — never throws and
  * alerts exactly the nodes that dropped; settings validation never throws and write-back is on only for
- * contexts the file opts in with an own `true`. Bounded (a few hundred runs, fixed seed): the seed and
+ * contexts the file opts in with an own `true` (take-over too). Bounded (a few hundred runs, fixed seed): the seed and
  * the shrunk counterexample are printed on failure.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { writeBackOptedIn } from '../../common/settings.ts';
+import { takeOverOptedIn, writeBackOptedIn } from '../../common/settings.ts';
 import { evaluate, tick } from '../../main/alerts/policy.ts';
 import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
 import { play, type Step } from '../../main/alerts/scenario.testkit.ts';
@@ -166,6 +166,31 @@ describe('the pure path over hostile names and label values', () => {
   });
 });
 
+describe('node names from a server that is not Kubernetes', () => {
+  /** Any string, with hostile characters (ESC, newline, bidi override, upper case) weighted in. */
+  const anyName = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc
+      .tuple(nodeName, fc.constantFrom('\u001b[2J', '\n', '\u202e', 'A', ' ', '_', '..', ''), nodeName)
+      .map(([a, bad, b]) => `${a}${bad}${b}`),
+  );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters
+  const DIRTY = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  const DNS1123 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+  it('trimNode keeps exactly the DNS-1123 subdomain names, unchanged and clean', () => {
+    fc.assert(
+      fc.property(anyName, (name) => {
+        const f = trimNode(rawNode({ name, capacity: { 'nvidia.com/gpu': '1' } }));
+        expect(f !== null).toBe(name.length <= 253 && DNS1123.test(name));
+        if (f) expect(f.name).not.toMatch(DIRTY);
+      }),
+      RUNS,
+    );
+  });
+});
+
 describe('settings files with hostile names', () => {
   const writeBack = fc
     .array(
@@ -181,7 +206,7 @@ describe('settings files with hostile names', () => {
     fc.assert(
       fc.property(writeBack, extra, fc.array(contextName, { maxLength: 5 }), (wb, top, asked) => {
         const extraText = top.map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join('');
-        const text = `{"version":2,"contexts":[],"writeBack":${wb}${extraText}}`;
+        const text = `{"version":2,"contexts":[],"writeBack":${wb},"writeBackTakeOver":${wb}${extraText}}`;
         const raw: unknown = JSON.parse(text);
         const result = migrate(raw);
         const onDisk = JSON.parse(wb) as Record<string, unknown>;
@@ -190,6 +215,7 @@ describe('settings files with hostile names', () => {
         for (const name of [...asked, ...PROTO_KEYS, ...Object.keys(onDisk)]) {
           const optedIn = Object.hasOwn(onDisk, name) && onDisk[name] === true;
           expect(writeBackOptedIn(result.settings.writeBack, name)).toBe(optedIn);
+          expect(takeOverOptedIn(result.settings.writeBackTakeOver, name)).toBe(optedIn);
         }
       }),
       RUNS,

@@ -13,7 +13,7 @@ export class WatcherRecorder {
 
   readonly on = (e: WatcherEvent): void => {
     this.events.push(e);
-    if (e.type !== 'connection') this.cache.apply(e);
+    if (e.type !== 'connection' && e.type !== 'refused') this.cache.apply(e);
     this.#waiters = this.#waiters.filter((w) => {
       if (!w.check()) return true;
       w.resolve();

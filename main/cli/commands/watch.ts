@@ -38,6 +38,8 @@ export function eventLine(event: EngineEvent): string | null {
       return JSON.stringify({ type: 'connection', context: event.context, ...event.state });
     case 'alert':
       return JSON.stringify({ ...event.alert, type: 'alert', alert: event.alert.kind });
+    case 'ignored':
+      return JSON.stringify(event);
     case 'snapshot':
       return null;
   }
@@ -67,6 +69,8 @@ function humanLine(event: EngineEvent): string | null {
       return terminalLine(
         `${at} ALERT${event.alert.suppressed ? ' (snoozed)' : ''} ${event.alert.title} — ${event.alert.body}`,
       );
+    case 'ignored':
+      return terminalLine(`${at} ${event.context}: ${event.message}`);
     case 'snapshot':
       return null;
   }
