@@ -73,3 +73,23 @@ describe('context card: what is wrong', () => {
     expect(screen.getByTestId('card-issues').classList.contains('greyed')).toBe(true);
   });
 });
+
+describe('context card: nodes the engine refused', () => {
+  it('says how many nodes with invalid names were ignored, and nothing when there were none', () => {
+    show({
+      ...homelab(),
+      ignoredNodes: {
+        count: 3,
+        message: '3 nodes with invalid names were ignored (not Kubernetes node names).',
+      },
+    });
+    expect(screen.getByTestId('card-ignored-nodes').textContent).toBe(
+      '3 nodes with invalid names were ignored (not Kubernetes node names).',
+    );
+  });
+
+  it('shows no such line for a clean context', () => {
+    show();
+    expect(screen.queryByTestId('card-ignored-nodes')).toBeNull();
+  });
+});
