@@ -11,6 +11,7 @@ import { Logger } from '../log/logger.ts';
 import { RotatingFileSink } from '../log/rotating-file.ts';
 import { openSettings } from '../settings/store.ts';
 import type { TrayAction } from '../shell/tray-model.ts';
+import { injectedClock } from './injected-clock.ts';
 import { setupIpc } from './ipc.ts';
 import { notify } from './notifier.ts';
 import { denyPermissions, setupSecurity } from './security.ts';
@@ -41,6 +42,7 @@ export async function runDesktop(): Promise<void> {
     mode: 'electron',
     version: app.getVersion(),
     demo: demo !== null,
+    clock: injectedClock(),
   });
   logEngine(core.engine, logger);
 

@@ -3,8 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import { ManualClock } from '../../test/helpers/manual-clock.ts';
+import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { ContextClient } from '../kube/context-client.ts';
+import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { openSettings } from '../settings/store.ts';
 import { AppCore } from './app-core.ts';
 
@@ -20,22 +23,33 @@ afterEach(async () => {
   await env.cleanup();
 });
 
-function makeCore(settingsDir = path.join(env.dir, 'settings')) {
+/** `made` records the context name of every client the engine makes (a restarted monitor makes one). */
+function makeCore(settingsDir = path.join(env.dir, 'settings'), clock?: ManualClock, made?: string[]) {
   core = new AppCore({
     settings: openSettings({ cwd: settingsDir }),
     kubeconfig: { explicitPath: env.kubeconfigPath },
     mode: 'browser',
     version: 'test',
-    engine: { snapshotMs: 10 },
+    engine: {
+      snapshotMs: 10,
+      ...(made
+        ? {
+            makeClient: (ctx: ResolvedContext) => {
+              made.push(ctx.name);
+              return new ContextClient(ctx);
+            },
+          }
+        : {}),
+    },
+    ...(clock ? { clock } : {}),
   });
   core.start();
   return core;
 }
 
-const until = async (check: () => boolean, ms = 5000) => {
-  for (let t = 0; t < ms && !check(); t += 20) await new Promise((r) => setTimeout(r, 20));
-  expect(check()).toBe(true);
-};
+/** Real-time wait (these tests run on the system clock) for the sim's answers, capped. */
+const until = (check: () => boolean, limitMs = 5000) =>
+  pollUntil(check, 'the condition', { limitMs, everyMs: 20 });
 
 describe('AppCore', () => {
   it('monitors the current context by default and the saved choice after contexts:set-monitored', async () => {
@@ -78,7 +92,8 @@ describe('AppCore', () => {
   });
 
   it('re-reads the kubeconfig when it changes and keeps healthy contexts', async () => {
-    const c = makeCore();
+    const made: string[] = [];
+    const c = makeCore(undefined, undefined, made);
     await c.handlers['contexts:set-monitored'](['sim-admin', 'renamed']);
     await until(() => c.engine.snapshot().contexts[0]?.inventory !== null);
     expect(c.notices()).toContain('The monitored context "renamed" is no longer in your kubeconfig.');
@@ -95,6 +110,8 @@ describe('AppCore', () => {
     );
     await until(() => c.engine.snapshot().contexts[1]?.inventory?.total_gpu_nodes === 4);
     expect(c.notices()).not.toContain('The monitored context "renamed" is no longer in your kubeconfig.');
+    // sim-admin's entry did not change: its monitor (and client) went on through the reload.
+    expect(made).toEqual(['sim-admin', 'renamed']);
   });
 
   it('persists alerts in the log and pushes them to windows', async () => {
@@ -122,32 +139,53 @@ describe('AppCore', () => {
   });
 
   it('writes back only where the user turned it on, reports a missing CRD, and installs it on request', async () => {
-    const c = makeCore();
-    await until(() => c.engine.snapshot().contexts[0]?.inventory !== null);
-    expect(c.engine.snapshot().contexts[0]?.writeback.phase).toBe('off');
+    // Engine and write-back time is a ManualClock: the retry after "CRD missing" waits on the status
+    // writer's backoff (2.5–5 s), which the test runs out itself instead of sleeping through it.
+    const clock = new ManualClock();
+    const c = makeCore(undefined, clock);
+    const ctx = () => c.engine.snapshot().contexts[0];
+    const wait = (check: () => boolean, what: string) =>
+      pollUntil(check, what, { each: () => clock.advance(0) });
+    await wait(() => ctx()?.inventory !== null && ctx()?.inventory !== undefined, 'the first list');
+    expect(ctx()?.writeback.phase).toBe('off');
     await c.handlers['settings:update']({ writeBack: { 'sim-admin': true } });
-    await until(() => c.engine.snapshot().contexts[0]?.writeback.phase === 'crd-missing');
-    expect(c.engine.snapshot().contexts[0]?.writeback.message).toMatch(/gpuinventories\.gpufleet\.io/);
+    await wait(() => ctx()?.writeback.phase === 'crd-missing', 'crd-missing');
+    expect(ctx()?.writeback.message).toMatch(/gpuinventories\.gpufleet\.io/);
     expect(await c.handlers['writeback:install']('sim-admin')).toEqual({ crd: 'created', object: 'created' });
-    env.sim.control.setNodeReady('nuc1', 'True');
-    // The status writer retries the failed write on its backoff (5 s first), so poll the cluster itself.
+    // Installing does not write by itself: the status writer retries on its backoff, with no new input.
+    expect(ctx()?.writeback.phase).toBe('crd-missing');
+    clock.advance(5000);
+    await wait(() => ctx()?.writeback.phase === 'idle', 'the retried write');
     const client = new ContextClient(env.context());
-    const readyInCluster = async () => {
-      const cr = (await client.getJson(
-        '/apis/gpufleet.io/v1/gpuinventories/cluster',
-        'reading the inventory',
-      )) as {
-        status?: { ready_gpu_nodes?: number; total_gpu_nodes?: number };
-      };
-      return cr.status;
-    };
+    const inCluster = async () =>
+      (
+        (await client.getJson('/apis/gpufleet.io/v1/gpuinventories/cluster', 'reading the inventory')) as {
+          status?: { ready_gpu_nodes?: number; total_gpu_nodes?: number };
+        }
+      ).status;
     try {
-      for (let t = 0; t < 20_000; t += 100) {
-        if ((await readyInCluster())?.ready_gpu_nodes === 1) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(await readyInCluster()).toMatchObject({ ready_gpu_nodes: 1, total_gpu_nodes: 4 });
-      await until(() => c.engine.snapshot().contexts[0]?.writeback.phase === 'idle');
+      expect(await inCluster()).toMatchObject({ ready_gpu_nodes: 0, total_gpu_nodes: 4 });
+      // A change is written after the coalescing window (5 s since the last apply).
+      const writes = ctx()?.writeback.writes ?? 0;
+      env.sim.control.setNodeReady('nuc1', 'True');
+      await wait(() => ctx()?.inventory?.ready_gpu_nodes === 1, 'the flip in the inventory');
+      clock.advance(5000);
+      await wait(
+        () => (ctx()?.writeback.writes ?? 0) >= writes + 2 && ctx()?.writeback.phase === 'idle',
+        'the writes',
+      );
+      expect(await inCluster()).toMatchObject({ ready_gpu_nodes: 1, total_gpu_nodes: 4 });
+
+      // Turned off again: that context's writers stop, and a change is no longer written.
+      await c.handlers['settings:update']({ writeBack: { 'sim-admin': false } });
+      expect(ctx()?.writeback.phase).toBe('off');
+      const patches = () => env.sim.control.requestLog().filter((r) => r.method === 'PATCH').length;
+      const patched = patches();
+      env.sim.control.setNodeReady('nuc2', 'True');
+      await wait(() => ctx()?.inventory?.ready_gpu_nodes === 2, 'the next flip');
+      clock.advance(60_000);
+      expect(ctx()?.writeback.phase).toBe('off');
+      expect(patches()).toBe(patched);
     } finally {
       client.close();
     }

@@ -1,5 +1,11 @@
-/** The engine over real HTTPS against the sim: alert decisions and context changes. */
+/**
+ * The engine over real HTTPS against the sim: alert decisions and context changes. Engine time is a
+ * ManualClock: the tests wait (on real time, capped) only for the sim's answers, and move engine time
+ * themselves, so "within one throttle pass" means no engine time passed at all.
+ */
 import { afterEach, expect, it } from 'vitest';
+import { ManualClock } from '../../test/helpers/manual-clock.ts';
+import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
@@ -13,24 +19,38 @@ afterEach(async () => {
   await Promise.all(sims.splice(0).map((s) => s.cleanup()));
 });
 
-const until = async (check: () => boolean, ms = 5000) => {
-  for (let t = 0; t < ms && !check(); t += 10) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
+/** Waits for the sim's answers; runs the engine's zero-delay hand-offs as they fall due, no more. */
+const until = (clock: ManualClock, check: () => boolean, what: string) =>
+  pollUntil(check, what, { each: () => clock.advance(0) });
 
-it('decides a ready-drop alert within one throttle pass of the flip (hold-down 0)', async () => {
+it('decides a ready-drop alert at the leading edge of the throttle after the flip (hold-down 0)', async () => {
   const env = await startSimContext({ scenario: 'homelab' });
   sims.push(env);
   for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) env.sim.control.setNodeReady(n, 'True');
+  const clock = new ManualClock();
   const alerts: PolicyAlert[] = [];
-  engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs: 0 } });
-  engine.on((e) => e.type === 'alert' && alerts.push(e.alert));
-  engine.setContexts([env.context('sim-admin')]);
-  await until(() => engine?.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4);
-  await new Promise((r) => setTimeout(r, 150)); // past the throttle window: the next flip is a leading edge
+  const e = new FleetEngine({ clock, rules: { ...DEFAULT_ALERT_RULES, holdDownMs: 0 } });
+  engine = e;
+  e.on((ev) => ev.type === 'alert' && alerts.push(ev.alert));
+  e.setContexts([env.context('sim-admin')]);
+  await until(clock, () => e.snapshot().contexts[0]?.connection.phase === 'live', 'the watch');
+  await until(clock, () => e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4, 'the first list');
+  clock.advance(150);
+  expect(alerts).toEqual([]);
+  const before = clock.now();
   env.sim.control.setNodeReady('omen2', 'False');
-  await until(() => alerts.length === 1);
+  await until(clock, () => alerts.length > 0, 'the alert');
+  expect(clock.now()).toBe(before); // decided without waiting for any timer
+  expect(alerts).toHaveLength(1);
   expect(alerts[0]).toMatchObject({ kind: 'ready-drop', nodes: ['omen2'], before: 4, after: 3 });
+
+  // Once the throttle has run, a flip after its window is again a leading edge.
+  clock.advance(150);
+  const later = clock.now();
+  env.sim.control.setNodeReady('nuc1', 'False');
+  await until(clock, () => alerts.length > 1, 'the second alert');
+  expect(clock.now()).toBe(later);
+  expect(alerts[1]).toMatchObject({ kind: 'ready-drop', nodes: ['nuc1'], before: 3, after: 2 });
 });
 
 it('raises no ready-drop when a context is pointed at another cluster', async () => {
@@ -38,16 +58,65 @@ it('raises no ready-drop when a context is pointed at another cluster', async ()
   const b = await startSimContext({ scenario: 'large:12' });
   sims.push(a, b);
   for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) a.sim.control.setNodeReady(n, 'True');
+  const clock = new ManualClock();
   const alerts: PolicyAlert[] = [];
-  engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs: 0 } });
-  engine.on((e) => e.type === 'alert' && alerts.push(e.alert));
-  engine.setContexts([a.context('sim-admin')]);
-  await until(() => engine?.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4);
+  const e = new FleetEngine({ clock, rules: { ...DEFAULT_ALERT_RULES, holdDownMs: 0 } });
+  engine = e;
+  e.on((ev) => ev.type === 'alert' && alerts.push(ev.alert));
+  e.setContexts([a.context('sim-admin')]);
+  await until(clock, () => e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4, 'the first list');
   // The user edits the kubeconfig: same context name, another server.
-  engine.setContexts([b.context('sim-admin')]);
+  e.setContexts([b.context('sim-admin')]);
   await until(
-    () => engine?.snapshot().contexts[0]?.inventory?.nodes.some((n) => n.name.startsWith('nuc')) === false,
+    clock,
+    () => e.snapshot().contexts[0]?.inventory?.nodes.some((n) => n.name.startsWith('nuc')) === false,
+    "the other cluster's nodes",
   );
-  await new Promise((r) => setTimeout(r, 300));
+  // Compared with the old cluster, its four ready nuc/omen nodes are gone: without forgetting, a drop.
+  // Let every timer the policy could have set run out (hold-down 0; re-checks within seconds).
+  for (let i = 0; i < 10; i++) clock.advance(1000);
   expect(alerts.filter((x) => x.kind === 'ready-drop')).toEqual([]);
+});
+
+it('keeps what a node last had through a relist (410), for the nodes the relist still has', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  const clock = new ManualClock();
+  const e = new FleetEngine({ clock });
+  engine = e;
+  const nuc1 = () => e.snapshot().contexts[0]?.inventory?.nodes.find((n) => n.name === 'nuc1');
+  e.setContexts([env.context('sim-admin')]);
+  await until(clock, () => e.snapshot().contexts[0]?.connection.phase === 'live', 'the watch');
+  const product = nuc1()?.product;
+  expect(product).toBe('NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED');
+  // GPU feature discovery dies on nuc1: its product labels go, the node stays.
+  env.sim.control.setNodeLabels('nuc1', {
+    'nvidia.com/gpu.product': null,
+    'nvidia.com/gpu.count': null,
+    'nvidia.com/gpu.memory': null,
+  });
+  await until(clock, () => nuc1()?.product === null, 'the unlabeled node');
+  expect(nuc1()?.last_seen).toMatchObject({ product, count: 1, memory: 8188 });
+
+  const lists = () =>
+    env.sim.control
+      .requestLog()
+      .filter((r) => r.method === 'GET' && /^\/api\/v1\/nodes(\?(?!.*watch=)|$)/.test(r.path)).length;
+  const listed = lists();
+  clock.advance(2000); // the watch has lasted: its end is not a failure
+  env.sim.control.failNext(1, 410);
+  await env.sim.control.restart();
+  // Virtual time moves with the polls here: the re-watch waits on the (virtual) backoff.
+  await pollUntil(
+    () => lists() > listed && e.snapshot().contexts[0]?.connection.phase === 'live',
+    'the relist',
+    {
+      each: () => clock.advance(100),
+    },
+  );
+  // The relist may change nothing: the next change then rebuilds the inventory from what it kept.
+  env.sim.control.setNodeReady('omen2', 'True');
+  await until(clock, () => e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 1, 'the next change');
+  expect(nuc1()?.product).toBeNull();
+  expect(nuc1()?.last_seen).toMatchObject({ product, count: 1, memory: 8188 });
 });

@@ -161,4 +161,20 @@ describe('ApplyLoop', () => {
     await step(10_000);
     expect([fake.reads, fake.applies, clock.pending]).toEqual([0, [], 0]);
   });
+
+  it('a write that fails after stop() arms no retry and reports nothing', async () => {
+    const { clock, fake, outcomes, loop, step } = setup(0);
+    let rejectApply: (e: unknown) => void = () => {};
+    fake.target.apply = () =>
+      new Promise<void>((_, reject) => {
+        rejectApply = reject;
+      });
+    loop.want(1);
+    await step(0);
+    expect(loop.state().phase).toBe('writing');
+    loop.stop();
+    rejectApply(new WriteError('error', 'connection reset', null));
+    await step(0);
+    expect([clock.pending, outcomes.map((o) => o.action)]).toEqual([0, []]);
+  });
 });

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
-import { homelab, NOW } from '../fixtures/homelab.ts';
+import { context, homelab, inventory, NOW, node } from '../fixtures/homelab.ts';
 import { largeContext } from '../fixtures/large.ts';
 import { NodeTableState } from '../state/node-table.svelte.ts';
 import NodeTable from './NodeTable.svelte';
@@ -45,12 +45,28 @@ describe('node table', () => {
     expect(headers).toEqual(['Name', 'Ready', 'Product', 'GPUs', 'Memory', 'Workload']);
   });
 
-  it('sorts by a clicked header and flips on a second click, with aria-sort', async () => {
-    show();
+  it('sorts by product both ways, missing products last, ties by name', async () => {
+    // Fed in an order that is neither by name nor by product, so an unsorted table fails every check.
+    const nodes = [
+      node('n-c', { product: 'NVIDIA-H100-80GB-HBM3', count: 8 }),
+      node('n-a', { product: 'NVIDIA-A100-SXM4-40GB', count: 8 }),
+      node('n-e'),
+      node('n-b', { product: 'NVIDIA-GeForce-RTX-4090', count: 1 }),
+      node('n-d', { product: 'NVIDIA-A100-SXM4-40GB', count: 8 }),
+    ];
+    show(context('mixed', inventory(nodes)));
+    expect(names()).toEqual(['n-a', 'n-b', 'n-c', 'n-d', 'n-e']);
     const product = screen.getByTestId('sort-product');
     await fireEvent.click(product);
-    expect(names()).toEqual(['nuc1', 'nuc2', 'omen', 'omen2']);
+    expect(names()).toEqual(['n-a', 'n-d', 'n-b', 'n-c', 'n-e']);
     expect(product.closest('th')?.getAttribute('aria-sort')).toBe('ascending');
+    await fireEvent.click(product);
+    expect(names()).toEqual(['n-c', 'n-b', 'n-a', 'n-d', 'n-e']);
+    expect(product.closest('th')?.getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('sorts by a clicked header and flips on a second click, with aria-sort', async () => {
+    show();
     await fireEvent.click(screen.getByTestId('sort-workload'));
     expect(names()[0]).toBe('omen2');
     await fireEvent.click(screen.getByTestId('sort-workload'));

@@ -1,7 +1,8 @@
 /**
  * The desktop app end to end under Node: main bundle + Electron double + sim. A drop of ready GPU
  * nodes gives exactly one notification after the hold-down, the tray changes, and a click focuses the
- * context. No payload that reaches the window carries credentials.
+ * context. No payload that reaches the window carries credentials. The app runs on a ManualClock: the
+ * test waits (real time, capped) only for the sim's answers and runs the hold-down out itself.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -9,22 +10,31 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
 import { type RunningSim, startSim } from '../../sim/index.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
+import { pollUntil } from '../helpers/poll.ts';
 import { startDesktop } from './desktop-harness.ts';
 import type { ElectronDouble } from './electron-double.ts';
 
 let sim: RunningSim;
 let double: ElectronDouble;
-const HOLD_DOWN_MS = 400;
+const clock = new ManualClock();
+/** Virtual hold-down; waits for the sim move virtual time by STEP_MS per real poll, far less than this. */
+const HOLD_DOWN_MS = 10_000;
+const STEP_MS = 20;
 
 beforeAll(async () => {
   sim = await startSim({ scenario: 'homelab' });
   for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) sim.control.setNodeReady(n, 'True');
   const kubeconfig = path.join(mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-desk-')), 'config');
   await sim.writeKubeconfig(kubeconfig);
-  double = await startDesktop(kubeconfig, {
-    contexts: ['sim-admin', 'sim-readonly'],
-    alertRules: { ...DEFAULT_ALERT_RULES, holdDownMs: HOLD_DOWN_MS },
-  });
+  double = await startDesktop(
+    kubeconfig,
+    {
+      contexts: ['sim-admin', 'sim-readonly'],
+      alertRules: { ...DEFAULT_ALERT_RULES, holdDownMs: HOLD_DOWN_MS },
+    },
+    { clock, stepMs: STEP_MS },
+  );
 });
 afterAll(async () => {
   double?.app.quit();
@@ -32,22 +42,28 @@ afterAll(async () => {
 });
 
 const tray = () => double.trays[0];
-const poll = async (check: () => boolean, ms = 5000) => {
-  for (let t = 0; t < ms && !check(); t += 20) await new Promise((r) => setTimeout(r, 20));
+/** Waits for the sim's answers; the app's snapshot throttle (50 ms) needs virtual time to pass too. */
+const poll = async (check: () => boolean, what: string) => {
+  await pollUntil(check, what, { everyMs: 20, limitMs: 5000, each: () => clock.advance(STEP_MS) });
   return check();
 };
 
 it('notifies once after the hold-down, changes the tray, and focuses the context on click', async () => {
-  expect(await poll(() => tray()?.tooltip.includes('sim-readonly — 4/4') ?? false)).toBe(true);
+  expect(await poll(() => tray()?.tooltip.includes('sim-readonly — 4/4') ?? false, 'all ready')).toBe(true);
   expect(tray()?.image).toMatchObject({ path: expect.stringMatching(/all-ready\.png$/) });
 
   sim.control.setNodeReady('omen', 'False', 'KubeletNotReady', 'container runtime is down');
-  expect(await poll(() => tray()?.tooltip.includes('sim-admin — 3/4') ?? false)).toBe(true);
+  const flippedAt = clock.now();
+  expect(await poll(() => tray()?.tooltip.includes('sim-admin — 3/4') ?? false, 'the drop')).toBe(true);
+  expect(await poll(() => tray()?.tooltip.includes('sim-readonly — 3/4') ?? false, 'the drop')).toBe(true);
   expect(tray()?.image).toMatchObject({ path: expect.stringMatching(/degraded\.png$/) });
-  expect(double.notifications).toHaveLength(0); // still inside the hold-down
+  // Still inside the hold-down (the waits above moved virtual time by well under HOLD_DOWN_MS).
+  expect(clock.now() - flippedAt).toBeLessThan(HOLD_DOWN_MS);
+  expect(double.notifications).toHaveLength(0);
 
-  expect(await poll(() => double.notifications.length >= 2)).toBe(true);
-  await new Promise((r) => setTimeout(r, HOLD_DOWN_MS));
+  clock.advance(HOLD_DOWN_MS);
+  expect(await poll(() => double.notifications.length >= 2, 'the notifications')).toBe(true);
+  clock.advance(HOLD_DOWN_MS); // and another hold-down: nothing more
   // One per monitored context (both watch the same cluster), never more.
   expect(double.notifications.map((n) => n.options.title).sort()).toEqual([
     'sim-admin: 1 GPU node down',
@@ -79,7 +95,15 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
 });
 
 it('never sends tokens, keys or certificate data to the window', async () => {
+  // Runs alone too: open the window if the first test did not.
+  if (!double.windows[0])
+    tray()
+      ?.menu.find((item) => item.label === 'Open GPU Fleet')
+      ?.click?.();
   const id = double.windows[0]?.webContents.id ?? -1;
+  // Something the window is pushed: a focus change makes a snapshot.
+  await double.invoke('fleet:focus', id, 'sim-admin');
+  expect(await poll(() => (double.windows[0]?.webContents.sent.length ?? 0) > 0, 'a push')).toBe(true);
   const answers = await Promise.all(
     ['fleet:snapshot', 'contexts:list', 'alerts:log', 'settings:get', 'app:info'].map((c) =>
       double.invoke(c, id),

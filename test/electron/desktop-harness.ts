@@ -1,16 +1,31 @@
-/** Starts the built main bundle with the Electron double on a kubeconfig, with settings written beforehand. */
+/**
+ * Starts the built main bundle with the Electron double on a kubeconfig, with settings written beforehand.
+ * With `clock`, the app runs on that ManualClock (main/electron/injected-clock.ts), and the wait for the
+ * first inventory moves it by `stepMs` per real poll so the app's throttles can run.
+ */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { INJECTED_CLOCK } from '../../main/electron/injected-clock.ts';
 import { defaultSettings, type Settings } from '../../main/settings/schema.ts';
+import type { ManualClock } from '../helpers/manual-clock.ts';
+import { pollUntil } from '../helpers/poll.ts';
 import type { ElectronDouble } from './electron-double.ts';
 import { loadMainBundle } from './load-main.ts';
+
+export interface DesktopClock {
+  clock: ManualClock;
+  /** Virtual ms per real poll while waiting for the app. */
+  stepMs: number;
+}
 
 export async function startDesktop(
   kubeconfig: string,
   settings: Partial<Settings> = {},
+  time?: DesktopClock,
 ): Promise<ElectronDouble> {
   const previous = process.env.KUBECONFIG;
   process.env.KUBECONFIG = kubeconfig;
+  if (time) Reflect.set(globalThis, INJECTED_CLOCK, time.clock);
   try {
     const double = loadMainBundle((d) => {
       writeFileSync(
@@ -19,11 +34,13 @@ export async function startDesktop(
       );
     });
     // The app is up once its tray exists and the first inventory reached it.
-    for (let i = 0; i < 200 && !double.trays[0]?.tooltip.includes('ready GPU nodes'); i++) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await pollUntil(() => double.trays[0]?.tooltip.includes('ready GPU nodes') ?? false, 'the first tray', {
+      everyMs: 25,
+      ...(time ? { each: () => time.clock.advance(time.stepMs) } : {}),
+    });
     return double;
   } finally {
+    Reflect.deleteProperty(globalThis, INJECTED_CLOCK);
     if (previous === undefined) delete process.env.KUBECONFIG;
     else process.env.KUBECONFIG = previous;
   }

@@ -77,6 +77,6 @@ describe('credentials that expire while running', () => {
     await s.sim.control.restart();
     await run.waitForPhase('config-error');
     expect(run.ctx().connection.message).toBe('exec plugin "plugin.sh" failed: error: refresh token revoked');
-    expectCalm(run, before);
+    await expectCalm(run, before);
   });
 });

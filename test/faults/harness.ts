@@ -148,8 +148,25 @@ export function sameInventory(a: GpuInventoryStatus | null, before: GpuInventory
   expect({ ...a, observed_at: '' }).toEqual({ ...before, observed_at: '' });
 }
 
-/** What every fault must keep: no ready-drop alert, and (once there was one) the last inventory, stale. */
-export function expectCalm(run: EngineRun, before: GpuInventoryStatus | null, context?: string): void {
+/**
+ * Lets the engine's pending zero-delay tasks run (the alert policy runs in a task of its own after the
+ * inventory event that ended a wait): a timer set now fires after every timer of the same delay set
+ * before it, so an alert that the last event caused is in `run.alerts` afterwards.
+ */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * What every fault must keep: no ready-drop alert, and (once there was one) the last inventory, stale.
+ * Settles first, so a drop caused by the very event that ended the caller's wait is seen.
+ */
+export async function expectCalm(
+  run: EngineRun,
+  before: GpuInventoryStatus | null,
+  context?: string,
+): Promise<void> {
+  await settle();
   expect(run.alerts.filter((a) => a.kind === 'ready-drop')).toEqual([]);
   const c = run.ctx(context);
   if (before) {

@@ -80,7 +80,7 @@ describe('a malformed kubeconfig', () => {
     expect(a.run.ctx().connection.message).toBe(
       'Context "x" names cluster "gone", which no kubeconfig file defines.',
     );
-    expectCalm(a.run, null);
+    await expectCalm(a.run, null);
   });
 });
 
@@ -140,6 +140,6 @@ describe('the kubeconfig edited while running', () => {
     s.control.revokeToken('revocable');
     await s.control.restart();
     await a.run.waitForPhase('unauthorized');
-    expectCalm(a.run, before);
+    await expectCalm(a.run, before);
   });
 });

@@ -7,7 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 import type { RunningSim } from '../../sim/index.ts';
-import { type EngineRun, liveOnSim } from './harness.ts';
+import { type EngineRun, liveOnSim, settle } from './harness.ts';
 
 let sim: RunningSim;
 let run: EngineRun;
@@ -99,6 +99,7 @@ describe('garbage GPU labels and quantities', () => {
     expect(entry()?.count).toBeGreaterThanOrEqual(0);
     expect(entry()?.problems?.every((p) => p.length < 400)).toBe(true);
     expect(run.ctx().connection.phase).toBe('live');
+    await settle();
     expect(run.alerts.filter((a) => a.kind === 'ready-drop')).toEqual([]);
   });
 

@@ -78,7 +78,7 @@ describe('a broken LIST: the named state, no inventory invented, no alert', () =
     const { run } = await runAgainst({ list: f.list });
     await run.waitForPhase(f.phase);
     expect(run.ctx().connection.message).toMatch(f.message);
-    expectCalm(run, null);
+    await expectCalm(run, null);
     expect(run.alerts).toEqual([]);
     expect(run.engine.snapshot().health).toBe('unreachable');
   });
@@ -134,7 +134,7 @@ describe('a broken WATCH after a good list: the named state, the inventory kept 
     );
     const before = run.events.flatMap((e) => (e.type === 'inventory' ? [e.inventory] : [])).at(-1) ?? null;
     expect(before?.total_gpu_nodes).toBeGreaterThan(0);
-    expectCalm(run, before);
+    await expectCalm(run, before);
   });
 
   it('objects that are not nodes in the stream are ignored; the watch stays live and keeps going', async () => {

@@ -42,7 +42,7 @@ export async function checkRefused(f: Refused, cleanup: (...fns: Cleanup[]) => v
     `${f.phase} with the right words`,
   );
   expect(run.ctx().connection.retryAt === null).toBe(!f.retries);
-  expectCalm(run, null);
+  await expectCalm(run, null);
   expect(run.alerts).toEqual([]);
   expect(run.engine.snapshot().health).toBe('unreachable');
   f.also?.();

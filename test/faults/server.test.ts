@@ -9,7 +9,7 @@ import type { EngineOptions } from '../../main/fleet/engine.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
 import type { SimOptions } from '../../sim/index.ts';
 import { type SimContext, startSimContext } from '../helpers/sim-context.ts';
-import { allReady, expectCalm, FAST, sameInventory, startRun } from './harness.ts';
+import { allReady, expectCalm, FAST, sameInventory, settle, startRun } from './harness.ts';
 import { useCleanups } from './scope.ts';
 
 const cleanup = useCleanups();
@@ -104,11 +104,12 @@ describe('faults that last: named state, nothing lost, no false ready-drop', () 
       () => run.ctx().connection.phase === f.phase && f.message.test(run.ctx().connection.message ?? ''),
       `${f.phase} with the right words`,
     );
-    expectCalm(run, before);
+    await expectCalm(run, before);
     if (!f.heal) return;
     await f.heal(s);
     run.engine.retryNow();
     sameInventory(await run.live(), before);
+    await settle();
     expect(run.alerts.filter((a) => a.kind === 'ready-drop')).toEqual([]);
   });
 
@@ -117,7 +118,7 @@ describe('faults that last: named state, nothing lost, no false ready-drop', () 
     await s.sim.close();
     await run.waitForPhase('unreachable');
     expect(run.ctx().connection.message).toMatch(/refused the connection; the API server may be down/);
-    expectCalm(run, before);
+    await expectCalm(run, before);
     expect(run.engine.snapshot().health).toBe('unreachable');
   });
 });
@@ -132,6 +133,7 @@ describe('faults that pass', () => {
     await run.waitFor(() => nuc1()?.workload === 'container', 'the change after the restart');
     expect(await run.live()).toMatchObject({ ready_gpu_nodes: 4, total_gpus: before.total_gpus });
     expect(lists(s)).toEqual([]);
+    await settle();
     expect(run.alerts).toEqual([]);
   });
 
@@ -141,6 +143,7 @@ describe('faults that pass', () => {
     await s.sim.control.restart();
     await run.waitFor(() => lists(s).length === 1, 'the relist');
     sameInventory(await run.live(), before);
+    await settle();
     expect(run.alerts).toEqual([]);
   });
 
@@ -154,6 +157,7 @@ describe('faults that pass', () => {
     await run.waitFor(() => run.ctx().inventory?.total_gpus === before.total_gpus + 1, 'the relisted change');
     expect(lists(s)).toHaveLength(1);
     expect((await run.live()).ready_gpu_nodes).toBe(4);
+    await settle();
     expect(run.alerts).toEqual([]);
   });
 
