@@ -10,6 +10,7 @@
  *                                                               → "NotReady (container runtime network not ready)"
  */
 import { clusterText } from './cluster-text.ts';
+import type { GpuNodeEntry } from './inventory.ts';
 
 /** The longest short reason (characters); the first clause of a kubelet message fits in it. */
 export const SHORT_REASON_MAX = 60;
@@ -45,4 +46,18 @@ export function shortReason(ready: ReadyFacts): string {
   if (clause !== '') return `${what} (${clause})`;
   if (reason !== '') return `${what} (${reason})`;
   return what;
+}
+
+/**
+ * shortReason() of an inventory entry: the card, the tray, the alerts and `scan -o wide` all call this.
+ * An entry without `readiness` (an inventory saved before the field existed) reads as Unknown.
+ */
+export function entryReason(
+  n: Pick<GpuNodeEntry, 'readiness' | 'not_ready_reason' | 'not_ready_message'>,
+): string {
+  return shortReason({
+    status: n.readiness ?? 'Unknown',
+    reason: n.not_ready_reason ?? null,
+    message: n.not_ready_message ?? null,
+  });
 }

@@ -90,4 +90,22 @@ describe('the ready-drop alert', () => {
     expect(t.short.length).toBeLessThanOrEqual(NOTIFICATION_BODY_MAX);
     expect(t.short.startsWith('omen: xxx')).toBe(true);
   });
+
+  it('fits a drop of thousands of nodes by reading each node a bounded number of times (not n² work)', () => {
+    const n = 4000;
+    let reads = 0;
+    const down = Array.from({ length: n }, (_, i) => ({
+      get node() {
+        reads++;
+        return `gpu-${i}`;
+      },
+      reason: 'kubelet stopped posting node status',
+    }));
+    const t = dropText('big', down, n, 0);
+    expect(t.short.length).toBeLessThanOrEqual(NOTIFICATION_BODY_MAX);
+    expect(t.short).toMatch(
+      /^gpu-0: kubelet stopped posting node status; .*; \+\d+ more\. Ready GPU nodes 4000 → 0\.$/,
+    );
+    expect(reads).toBeLessThan(10 * n);
+  });
 });

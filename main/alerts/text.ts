@@ -59,13 +59,24 @@ function reasonList(down: readonly DownNode[]): string {
   return down.map((d) => `${d.node}: ${d.reason}`).join('; ');
 }
 
-/** The same list cut to fit `max` characters with "+N more" (at least the first node is named). */
+/**
+ * The same list cut to fit `max` characters with "+N more" (at least the first node is named). The longest
+ * prefix that fits is grown from the front: the text only gets longer with each node named, and a drop of
+ * thousands of nodes must not rebuild the whole list once per node.
+ */
 function fittedReasonList(down: readonly DownNode[], max: number): string {
-  for (let n = down.length; n > 1; n--) {
-    const more = n < down.length ? `; +${down.length - n} more` : '';
-    const text = `${reasonList(down.slice(0, n))}${more}`;
-    if (text.length <= max) return text;
+  const all = reasonList(down);
+  if (all.length <= max) return all;
+  let fitted: string | null = null;
+  let text = '';
+  for (let n = 1; n < down.length; n++) {
+    const d = down[n - 1] as DownNode;
+    text = n === 1 ? `${d.node}: ${d.reason}` : `${text}; ${d.node}: ${d.reason}`;
+    const candidate = `${text}; +${down.length - n} more`;
+    if (candidate.length > max) break;
+    if (n > 1) fitted = candidate;
   }
+  if (fitted !== null) return fitted;
   const more = down.length > 1 ? `; +${down.length - 1} more` : '';
   return `${clusterText(reasonList(down.slice(0, 1)), Math.max(20, max - more.length))}${more}`;
 }

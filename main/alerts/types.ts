@@ -3,7 +3,7 @@
 import type { Alert } from '../../common/alerts.ts';
 import { dict } from '../../common/dict.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
-import { shortReason } from '../../common/node-reason.ts';
+import { entryReason } from '../../common/node-reason.ts';
 
 /** What the engine saw of one context at one instant (epoch ms). */
 export interface Observation {
@@ -81,8 +81,7 @@ export function initialContextPolicy(): ContextPolicy {
 }
 
 function whyOf(n: GpuInventoryStatus['nodes'][number]): string {
-  const status = n.readiness ?? 'Unknown';
-  return shortReason({ status, reason: n.not_ready_reason ?? null, message: n.not_ready_message ?? null });
+  return entryReason(n);
 }
 
 export function viewOf(inventory: GpuInventoryStatus): InventoryView {

@@ -1,8 +1,10 @@
 /**
  * `gpu-fleet describe NODE` as text, in the manner of `kubectl describe node`: the node's state and why,
  * its conditions, taints, system info, GPU facts, the GPU pods on it and its recent events. Pure: the
- * detail is already sanitized (clusterText) when it arrives; `now` (epoch ms) gives the ages.
+ * cluster's text in the detail is already sanitized (clusterText) when it arrives; the context's name is
+ * the kubeconfig's, as written, so it passes the gate here. `now` (epoch ms) gives the ages.
  */
+import { clusterText } from '../../common/cluster-text.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { shortReason } from '../../common/node-reason.ts';
 import { alignColumns } from '../inventory/text-table.ts';
@@ -82,8 +84,8 @@ export function formatDescribe(d: NodeDetail, now: number): string {
     message: ready?.message ?? null,
   });
   const lines = [
-    field('Name', d.name),
-    field('Context', d.context),
+    field('Name', clusterText(d.name, 253)),
+    field('Context', clusterText(d.context, 253)),
     field(
       'Ready',
       ready === undefined ? `Unknown — ${why}` : why === '' ? 'True' : `${ready.status} — ${why}`,

@@ -11,6 +11,8 @@ export const INJECTED_CLOCK = Symbol.for('gpu-fleet.injected-clock');
 export function injectedClock(): Clock | undefined {
   const c: unknown = Reflect.get(globalThis, INJECTED_CLOCK);
   if (typeof c !== 'object' || c === null) return undefined;
-  const ok = ['now', 'setTimeout', 'clearTimeout'].every((k) => typeof Reflect.get(c, k) === 'function');
+  const ok = ['now', 'setTimeout', 'clearTimeout', 'sleep'].every(
+    (k) => typeof Reflect.get(c, k) === 'function',
+  );
   return ok ? (c as Clock) : undefined;
 }

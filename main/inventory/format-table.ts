@@ -3,7 +3,7 @@
  * without a trailing newline (callers print it with console.log).
  */
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
-import { shortReason } from '../../common/node-reason.ts';
+import { entryReason } from '../../common/node-reason.ts';
 import { shortProduct } from '../../common/product-name.ts';
 import { describe } from './derive-mig.ts';
 import { alignColumns } from './text-table.ts';
@@ -61,11 +61,7 @@ function wideCells(e: GpuNodeEntry): string[] {
 
 /** Why the node is not Ready, in the words every surface uses (common/node-reason.ts). */
 function reasonCell(e: GpuNodeEntry): string {
-  const why = shortReason({
-    status: e.readiness ?? 'Unknown',
-    reason: e.not_ready_reason ?? null,
-    message: e.not_ready_message ?? null,
-  });
+  const why = entryReason(e);
   return why === '' ? NONE : why;
 }
 

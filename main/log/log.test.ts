@@ -64,6 +64,12 @@ const SECRETS: [string, string, string, string][] = [
     'ghp_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78',
     'now',
   ],
+  [
+    'a base64url token with dashes',
+    'token sha256~Xq3-k9ZpT2vLm8NwQe4R-yB7cHd1fJs6aUo0iGt5E then',
+    'Xq3-k9ZpT2vLm8NwQe4R-yB7cHd1fJs6aUo0iGt5E',
+    'then',
+  ],
 ];
 // Text that must come through untouched.
 const HARMLESS = [
@@ -73,6 +79,9 @@ const HARMLESS = [
   'node 123e4567-e89b-12d3-a456-426614174000 is NotReady',
   'image sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 pulled',
   'Not allowed listing nodes: nodes is forbidden: User "system:anonymous" cannot list resource "nodes"',
+  // GPU products (GFD labels) of MIG and time-slicing nodes are long, mixed-case, with digits.
+  'omen: NVIDIA-A100-SXM4-40GB-MIG-1g.5gb-SHARED x1',
+  'allocated NVIDIA-H100-80GB-HBM3-MIG-3g.40gb to pod ml/train-0',
 ];
 
 describe('redactSecrets', () => {

@@ -49,10 +49,15 @@ const PATTERNS: readonly [RegExp, string][] = [
 ];
 
 // A long run of token characters mixing upper case, lower case and digits: base64 / base64url secrets
-// (GitHub, cloud and OpenShift tokens). Paths, UUIDs, hashes in lower-case hex and words are left alone.
+// (GitHub, cloud and OpenShift tokens). Paths, UUIDs, hashes in lower-case hex and words are left alone,
+// and so are names made of many short parts joined by '-' or '.', as GPU products are
+// ("NVIDIA-A100-SXM4-40GB-MIG-1g.5gb-SHARED"): a random base64url token practically never has four or
+// more parts all of at most 8 characters (it would need a '-' every few characters).
 const LONG_TOKEN = /[A-Za-z0-9+/_=~.-]{32,}/g;
 function looksLikeToken(run: string): boolean {
   if (run.includes('/') && run.split('/').every((part) => part.length < 24)) return false;
+  const parts = run.split(/[-.]/);
+  if (parts.length >= 4 && parts.every((part) => part.length <= 8)) return false;
   return /[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run);
 }
 

@@ -6,7 +6,7 @@ import type { SnoozeUntil } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
 import { PHASE_LABELS } from '../../common/connection.ts';
 import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
-import { shortReason } from '../../common/node-reason.ts';
+import { entryReason } from '../../common/node-reason.ts';
 import { contextHealth } from '../fleet/health.ts';
 
 export type TrayAction =
@@ -62,11 +62,7 @@ export function downNodeLines(ctx: ContextSnapshot): TrayMenuItem[] {
   if (!inv || contextHealth(ctx) === 'unreachable') return [];
   const down = inv.nodes.filter((n) => !n.ready);
   const lines: TrayMenuItem[] = down.slice(0, TRAY_DOWN_NODES_MAX).map((n) => {
-    const why = shortReason({
-      status: n.readiness ?? 'Unknown',
-      reason: n.not_ready_reason ?? null,
-      message: n.not_ready_message ?? null,
-    });
+    const why = entryReason(n);
     return {
       label: `${INDENT}${clusterText(`${clusterText(n.name, 63)} — ${why}`, TRAY_LINE_MAX - INDENT.length)}`,
       enabled: false,

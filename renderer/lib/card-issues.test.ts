@@ -12,6 +12,13 @@ const down = (name: string, msAgo = 3 * 3600_000) =>
   });
 
 describe('cardIssues', () => {
+  it('words an entry without `readiness` (saved before it existed) as every other surface does', () => {
+    const old = node('omen', { ready: false, not_ready_reason: null, not_ready_message: null });
+    delete old.readiness;
+    // The tray, the alerts and `scan -o wide` read a missing readiness as Unknown (entryReason).
+    expect(cardIssues(inventory([old]), NOW).down[0]?.reason).toBe('readiness unknown');
+  });
+
   it('names each not-ready GPU node with its short reason and how long', () => {
     const issues = cardIssues(inventory([down('omen'), node('ok')]), NOW);
     expect(issues.down).toEqual([

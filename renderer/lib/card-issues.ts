@@ -3,7 +3,7 @@
  * (name, short reason, how long) and the GPU problems of ready and not-ready nodes alike. Pure.
  */
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
-import { shortReason } from '../../common/node-reason.ts';
+import { entryReason } from '../../common/node-reason.ts';
 import { ageSince, lastSeenText } from './format.ts';
 
 /** How many lines of each list a card shows before "+N more". */
@@ -29,15 +29,6 @@ export interface CardIssues {
   moreProblems: number;
 }
 
-/** Why a node is not Ready in a few words, by the one rule every surface shares. */
-export function reasonWords(node: GpuNodeEntry): string {
-  return shortReason({
-    status: node.readiness ?? 'False',
-    reason: node.not_ready_reason ?? null,
-    message: node.not_ready_message ?? null,
-  });
-}
-
 /** Stale GFD labels: the node lost its product label but was seen with GPUs before. */
 function staleLabels(node: GpuNodeEntry): string | null {
   if (node.product !== null || !node.last_seen) return null;
@@ -54,7 +45,7 @@ export function cardIssues(inv: GpuInventoryStatus | null, now: number): CardIss
     if (!node.ready) {
       downCount++;
       if (down.length < CARD_LIMIT)
-        down.push({ name: node.name, reason: reasonWords(node), age: ageSince(node.not_ready_since, now) });
+        down.push({ name: node.name, reason: entryReason(node), age: ageSince(node.not_ready_since, now) });
     }
     // No copies per node: a 5,000-node context runs this on every snapshot.
     const stale = staleLabels(node);

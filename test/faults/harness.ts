@@ -13,7 +13,8 @@ import type { PolicyAlert } from '../../main/alerts/types.ts';
 import { type EngineEvent, type EngineOptions, FleetEngine } from '../../main/fleet/engine.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
 import type { ResolvedContext } from '../../main/kube/kubeconfig-types.ts';
-import type { RunningSim } from '../../sim/index.ts';
+import { type RunningSim, type SimOptions, startSim } from '../../sim/index.ts';
+import { caData, contextFor, tempDir } from './kubeconfig.ts';
 
 export const FAST: EngineOptions = {
   watcher: {
@@ -36,6 +37,25 @@ export const GPU_NODES = ['nuc1', 'nuc2', 'omen', 'omen2'];
 /** The homelab with its four GPU nodes Ready, so that a false drop would show. */
 export function allReady(sim: RunningSim): void {
   for (const n of GPU_NODES) sim.control.setNodeReady(n, 'True');
+}
+
+/**
+ * A simulator (homelab by default) with its GPU nodes Ready and an engine live on it through a throwaway
+ * kubeconfig of its admin token. The caller stops the run and closes the sim.
+ */
+export async function liveOnSim(
+  options: SimOptions = { scenario: 'homelab' },
+): Promise<{ sim: RunningSim; run: EngineRun }> {
+  const sim = await startSim(options);
+  allReady(sim);
+  const ctx = contextFor(
+    tempDir(),
+    { server: sim.url, 'certificate-authority-data': caData(sim.caPem) },
+    { token: sim.tokens.admin },
+  );
+  const run = startRun([ctx]);
+  await run.live();
+  return { sim, run };
 }
 
 /** An engine with FAST options (overridable) monitoring these contexts, recorded. */

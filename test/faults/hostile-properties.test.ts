@@ -20,19 +20,12 @@ import { LABEL } from '../../main/inventory/labels.ts';
 import type { NodeFacts } from '../../main/inventory/node-facts.ts';
 import { migrate } from '../../main/settings/migrations.ts';
 import { rawNode } from '../fixtures/nodes.ts';
+import { PROTO_NAMES } from './proto-names.ts';
 
 const SEED = 20261201;
 const RUNS = { seed: SEED, numRuns: 150 };
 
-const PROTO_KEYS = [
-  'constructor',
-  '__proto__',
-  'toString',
-  'hasOwnProperty',
-  'valueOf',
-  'isPrototypeOf',
-  '__defineGetter__',
-];
+const PROTO_KEYS = [...PROTO_NAMES, '__defineGetter__'];
 
 /** DNS-1123 subdomains, with the Object.prototype keys that are valid ones weighted in. */
 const nodeName = fc.oneof(

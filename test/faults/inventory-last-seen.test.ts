@@ -5,24 +5,15 @@
  * real watch path against the simulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSim, startSim } from '../../sim/index.ts';
+import type { RunningSim } from '../../sim/index.ts';
 import { rawNode } from '../fixtures/nodes.ts';
-import { allReady, type EngineRun, startRun } from './harness.ts';
-import { caData, contextFor, tempDir } from './kubeconfig.ts';
+import { type EngineRun, liveOnSim } from './harness.ts';
 
 let sim: RunningSim;
 let run: EngineRun;
 
 beforeAll(async () => {
-  sim = await startSim({ scenario: 'homelab' });
-  allReady(sim);
-  const ctx = contextFor(
-    tempDir(),
-    { server: sim.url, 'certificate-authority-data': caData(sim.caPem) },
-    { token: sim.tokens.admin },
-  );
-  run = startRun([ctx]);
-  await run.live();
+  ({ sim, run } = await liveOnSim());
 });
 afterAll(async () => {
   run?.stop();

@@ -6,23 +6,14 @@
 import { Value } from '@sinclair/typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
-import { type RunningSim, startSim } from '../../sim/index.ts';
-import { allReady, type EngineRun, settle, startRun } from './harness.ts';
-import { caData, contextFor, tempDir } from './kubeconfig.ts';
+import type { RunningSim } from '../../sim/index.ts';
+import { type EngineRun, liveOnSim, settle } from './harness.ts';
 
 let sim: RunningSim;
 let run: EngineRun;
 
 beforeAll(async () => {
-  sim = await startSim({ scenario: 'homelab' });
-  allReady(sim);
-  const ctx = contextFor(
-    tempDir(),
-    { server: sim.url, 'certificate-authority-data': caData(sim.caPem) },
-    { token: sim.tokens.admin },
-  );
-  run = startRun([ctx]);
-  await run.live();
+  ({ sim, run } = await liveOnSim());
 });
 afterAll(async () => {
   run?.stop();

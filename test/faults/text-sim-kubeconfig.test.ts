@@ -3,6 +3,7 @@
  * `~/.kube/config`, so an existing file is refused in one sentence (and left as it was) unless --force.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliOnce, startCli } from '../helpers/cli-harness.ts';
@@ -60,5 +61,20 @@ describe('sim --kubeconfig-out', () => {
     expect(text).toContain('gpu-fleet-sim');
     expect(text).not.toContain('old ');
     expect(fs.statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it('with --force, a simulator that cannot start leaves the old file as it was', async () => {
+    const file = path.join(tempDir(), 'config');
+    fs.writeFileSync(file, 'my real kubeconfig\n');
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (busy.address() as net.AddressInfo).port;
+      const r = await runCliOnce(['sim', '--kubeconfig-out', file, '--force', '--port', String(port)]);
+      expect(r.code).not.toBe(0);
+      expect(fs.readFileSync(file, 'utf8')).toBe('my real kubeconfig\n');
+    } finally {
+      await new Promise<void>((resolve) => busy.close(() => resolve()));
+    }
   });
 });

@@ -7,9 +7,10 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContextClient } from '../../main/kube/context-client.ts';
-import { buildCrd, DEFAULT_CRD_GROUP } from '../../main/writeback/crd.ts';
+import { DEFAULT_CRD_GROUP } from '../../main/writeback/crd.ts';
 import { startSimContext } from '../helpers/sim-context.ts';
 import { useCleanups } from './scope.ts';
+import { otherSchemaCrd } from './writeback-sim.ts';
 
 const cleanup = useCleanups();
 const BIN = path.resolve(import.meta.dirname, '../../bin/gpu-fleet.mjs');
@@ -49,27 +50,7 @@ describe('crd --install as a process', () => {
   it('a CRD of that name with another schema: exit 1 with what differs, never "same shape"', async () => {
     const s = await startSimContext({ scenario: 'empty' });
     cleanup(() => s.cleanup());
-    const crd = buildCrd(DEFAULT_CRD_GROUP);
-    const v = crd.spec.versions[0];
-    if (!v) throw new Error('no version');
-    const other = {
-      ...crd,
-      metadata: { name: crd.metadata.name },
-      spec: {
-        ...crd.spec,
-        versions: [
-          {
-            ...v,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: { status: { type: 'object', properties: { total_gpus: { type: 'string' } } } },
-              },
-            },
-          },
-        ],
-      },
-    };
+    const other = otherSchemaCrd();
     const client = new ContextClient(s.context());
     const posted = await client.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       body: JSON.stringify(other),

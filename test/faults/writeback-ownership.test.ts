@@ -6,34 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
-import { scanContext } from '../../main/cli/commands/scan.ts';
-import { systemClock } from '../../main/kube/clock.ts';
-import { ContextClient } from '../../main/kube/context-client.ts';
 import { configMapPath } from '../../main/writeback/configmap-writer.ts';
-import { buildCrd, crdName } from '../../main/writeback/crd.ts';
-import {
-  ContextWriteback,
-  DEFAULT_CRD_GROUP,
-  installWriteback,
-  type WriteEvent,
-} from '../../main/writeback/index.ts';
+import { DEFAULT_CRD_GROUP, type WriteEvent } from '../../main/writeback/index.ts';
 import { inventoryPath } from '../../main/writeback/status-writer.ts';
 import { TAKE_OVER_HINT } from '../../main/writeback/write-error.ts';
-import { startSimContext } from '../helpers/sim-context.ts';
 import { useCleanups } from './scope.ts';
+import { getObject, otherSchemaCrd, startWritebackSim, startWriter, WB_NAMESPACE } from './writeback-sim.ts';
 
 const cleanup = useCleanups();
-const NS = 'kube-system';
+const NS = WB_NAMESPACE;
 const CM = configMapPath(NS);
 
 async function setup(install = true) {
-  const s = await startSimContext({ scenario: 'homelab' });
-  cleanup(() => s.cleanup());
-  const client = new ContextClient(s.context());
-  cleanup(() => client.close());
-  if (install) await installWriteback(client, { group: DEFAULT_CRD_GROUP, clock: systemClock });
-  const scanned = await scanContext(s.context());
-  if (!scanned.inventory) throw new Error(scanned.error ?? 'no inventory');
+  const { s, client, inventory } = await startWritebackSim(cleanup, { scenario: 'homelab' }, install);
   const send = async (method: string, path: string, body: unknown, type: string, agent = 'helm/v3.16') => {
     const r = await client.request(method, path, {
       body: JSON.stringify(body),
@@ -41,32 +26,15 @@ async function setup(install = true) {
     });
     if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.body}`);
   };
-  const getJson = async (path: string) =>
-    JSON.parse((await client.request('GET', path, { headers: { Accept: 'application/json' } })).body) as {
-      metadata: { labels?: Record<string, string> };
-      data: Record<string, string>;
-      status?: GpuInventoryStatus;
-    };
+  const getJson = (path: string) => getObject(client, path);
   const start = (takeOver = false) => {
     const events: WriteEvent[] = [];
-    const writer = new ContextWriteback(
-      {
-        context: 'sim-admin',
-        client,
-        group: DEFAULT_CRD_GROUP,
-        configMapNamespace: NS,
-        clock: systemClock,
-        minIntervalMs: 10,
-        takeOver,
-      },
-      (e) => events.push(e),
-    );
-    cleanup(() => writer.stop());
+    const writer = startWriter(cleanup, client, (e) => events.push(e), { takeOver });
     const outcome = (target: string) =>
       expect.poll(() => events.find((e) => e.target === target)?.action, { timeout: 10_000, interval: 5 });
     return { writer, events, outcome };
   };
-  return { s, client, inventory: scanned.inventory, send, getJson, start };
+  return { s, client, inventory, send, getJson, start };
 }
 
 const helmConfigMap = {
@@ -158,29 +126,7 @@ describe('write-back never takes over what it did not create', () => {
 
   it('a CRD of that name with another schema is crd-mismatch before anything is written', async () => {
     const { send, inventory, start, s } = await setup(false);
-    const crd = buildCrd(DEFAULT_CRD_GROUP);
-    const v = crd.spec.versions[0];
-    if (!v) throw new Error('no version');
-    const status = structuredClone(v.schema.openAPIV3Schema.properties.status);
-    if (status.properties?.total_gpus) status.properties.total_gpus = { type: 'string' };
-    const other = {
-      ...crd,
-      metadata: { name: crdName(DEFAULT_CRD_GROUP) },
-      spec: {
-        ...crd.spec,
-        versions: [
-          {
-            ...v,
-            schema: {
-              openAPIV3Schema: {
-                ...v.schema.openAPIV3Schema,
-                properties: { ...v.schema.openAPIV3Schema.properties, status },
-              },
-            },
-          },
-        ],
-      },
-    };
+    const other = otherSchemaCrd();
     await send(
       'POST',
       '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',

@@ -6,9 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
-import { scanContext } from '../../main/cli/commands/scan.ts';
-import { systemClock } from '../../main/kube/clock.ts';
-import { ContextClient } from '../../main/kube/context-client.ts';
 import {
   CONFIGMAP_FIELD_MANAGER,
   configMapApplyBody,
@@ -16,59 +13,36 @@ import {
   configMapPath,
 } from '../../main/writeback/configmap-writer.ts';
 import type { FitLimits } from '../../main/writeback/fit.ts';
-import {
-  ContextWriteback,
-  DEFAULT_CRD_GROUP,
-  installWriteback,
-  type WriteEvent,
-} from '../../main/writeback/index.ts';
+import { DEFAULT_CRD_GROUP, type WriteEvent } from '../../main/writeback/index.ts';
 import { applyObject } from '../../main/writeback/ssa.ts';
 import { inventoryPath } from '../../main/writeback/status-writer.ts';
 import type { SimOptions } from '../../sim/index.ts';
-import { startSimContext } from '../helpers/sim-context.ts';
 import { useCleanups } from './scope.ts';
+import { getObject, startWritebackSim, startWriter } from './writeback-sim.ts';
 
 const cleanup = useCleanups();
 
 async function writeBackOnce(options: SimOptions, fitLimits?: FitLimits) {
-  const s = await startSimContext(options);
-  cleanup(() => s.cleanup());
-  const scanned = await scanContext(s.context());
-  if (!scanned.inventory) throw new Error(scanned.error ?? 'no inventory');
-  const inventory = scanned.inventory;
-  const client = new ContextClient(s.context());
-  cleanup(() => client.close());
-  await installWriteback(client, { group: DEFAULT_CRD_GROUP, clock: systemClock });
+  const { s, client, inventory } = await startWritebackSim(cleanup, options);
   const events: WriteEvent[] = [];
   let settle: () => void = () => undefined;
   const settled = new Promise<void>((r) => {
     settle = r;
   });
-  const writer = new ContextWriteback(
-    {
-      context: 'sim-admin',
-      client,
-      group: DEFAULT_CRD_GROUP,
-      configMapNamespace: 'kube-system',
-      clock: systemClock,
-      minIntervalMs: 10,
-      ...(fitLimits ? { fitLimits } : {}),
-    },
+  const writer = startWriter(
+    cleanup,
+    client,
     (e) => {
       events.push(e);
       if (['status', 'configmap'].every((t) => events.some((w) => w.target === t))) settle();
     },
+    fitLimits ? { fitLimits } : {},
   );
-  cleanup(() => writer.stop());
   writer.update(inventory, false);
   await settled;
-  const get = async (path: string) =>
-    JSON.parse((await client.request('GET', path, { headers: { Accept: 'application/json' } })).body) as {
-      data: Record<string, string>;
-      status: GpuInventoryStatus;
-    };
-  const cm = await get(configMapPath('kube-system'));
-  const inv = await get(inventoryPath(DEFAULT_CRD_GROUP));
+  const cm = await getObject(client, configMapPath('kube-system'));
+  const inv = await getObject(client, inventoryPath(DEFAULT_CRD_GROUP));
+  if (!inv.status) throw new Error('the GpuInventory has no status');
   return { s, client, inventory, events, writer, cm, status: inv.status };
 }
 

@@ -5,34 +5,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
-import { scanContext } from '../../main/cli/commands/scan.ts';
-import { systemClock } from '../../main/kube/clock.ts';
-import { ContextClient } from '../../main/kube/context-client.ts';
 import { configMapPath } from '../../main/writeback/configmap-writer.ts';
 import { WritebackHub } from '../../main/writeback/hub.ts';
-import {
-  ContextWriteback,
-  DEFAULT_CRD_GROUP,
-  installWriteback,
-  type WriteEvent,
-} from '../../main/writeback/index.ts';
+import { DEFAULT_CRD_GROUP, type WriteEvent } from '../../main/writeback/index.ts';
 import { crdMissingMessage, inventoryPath } from '../../main/writeback/status-writer.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { startSimContext } from '../helpers/sim-context.ts';
 import { allReady, type EngineRun, startRun } from './harness.ts';
 import { useCleanups } from './scope.ts';
+import { startWritebackSim, startWriter } from './writeback-sim.ts';
 
 const cleanup = useCleanups();
 
 async function liveWithWriteback(install: boolean) {
-  const s = await startSimContext({ scenario: 'homelab' });
-  cleanup(() => s.cleanup());
+  const { s } = await startWritebackSim(cleanup, { scenario: 'homelab' }, install);
   allReady(s.sim);
-  if (install) {
-    const client = new ContextClient(s.context());
-    await installWriteback(client, { group: DEFAULT_CRD_GROUP, clock: systemClock });
-    client.close();
-  }
   const run: EngineRun = startRun([s.context()]);
   const before = await run.live();
   const writes: WriteEvent[] = [];
@@ -88,14 +74,7 @@ describe('write-back faults never touch monitoring', () => {
   });
 
   it('stale inventories are never written: virtual time passes and no PATCH reaches the server', async () => {
-    const s = await startSimContext({ scenario: 'homelab' });
-    cleanup(() => s.cleanup());
-    const client = new ContextClient(s.context());
-    cleanup(() => client.close());
-    await installWriteback(client, { group: DEFAULT_CRD_GROUP, clock: systemClock });
-    const scanned = await scanContext(s.context());
-    if (!scanned.inventory) throw new Error(scanned.error ?? 'no inventory');
-    const fresh = scanned.inventory;
+    const { s, client, inventory: fresh } = await startWritebackSim(cleanup);
     // The last-known inventory of an unreachable cluster: something else than what is there now.
     const stale: GpuInventoryStatus = {
       ...fresh,
@@ -104,18 +83,7 @@ describe('write-back faults never touch monitoring', () => {
     };
     const clock = new ManualClock();
     const events: WriteEvent[] = [];
-    const writer = new ContextWriteback(
-      {
-        context: 'sim-admin',
-        client,
-        group: DEFAULT_CRD_GROUP,
-        configMapNamespace: 'kube-system',
-        clock,
-        minIntervalMs: 10,
-      },
-      (e) => events.push(e),
-    );
-    cleanup(() => writer.stop());
+    const writer = startWriter(cleanup, client, (e) => events.push(e), { clock });
     // Moves virtual time on while real requests get their turn, until `done` (or gives up).
     const pump = async (done: () => boolean, rounds: number) => {
       for (let i = 0; i < rounds && !done(); i++) {

@@ -9,10 +9,14 @@ import { runSimCommand } from '../../../sim/cli.ts';
 import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo } from '../io.ts';
 
-/** Opens the kubeconfig file before the simulator starts, so a refusal costs nothing. */
+/**
+ * Opens the kubeconfig file before the simulator starts, so a refusal costs nothing. With --force the
+ * file is opened without truncating it ('a'): it is emptied only once there is a kubeconfig to write, so a
+ * simulator that cannot start (a port in use) leaves the old file as it was.
+ */
 async function openKubeconfigOut(file: string, force: boolean): Promise<FileHandle> {
   try {
-    return await open(file, force ? 'w' : 'wx', 0o600);
+    return await open(file, force ? 'a' : 'wx', 0o600);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'EEXIST')
@@ -40,16 +44,18 @@ export async function simCommand(args: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
   const out = flags['kubeconfig-out'];
   const file = out ? await openKubeconfigOut(out, flags.force === true) : null;
-  let sim: Awaited<ReturnType<typeof runSimCommand>>;
+  let sim: Awaited<ReturnType<typeof runSimCommand>> | undefined;
   try {
     sim = await runSimCommand({ scenario: flags.scenario ?? 'homelab', port }, io.stdout);
     if (file) {
+      // Opened for appending: after the truncate every write lands at the start.
       await file.truncate(0);
       await file.writeFile(sim.kubeconfigYaml());
       await file.chmod(0o600);
     }
   } catch (error) {
     await file?.close();
+    await sim?.close();
     // A file we created for this run is not left behind empty.
     if (out && flags.force !== true) await rm(out, { force: true });
     throw error;
