@@ -1,10 +1,10 @@
 /**
  * One server-sent-events client of the loopback bridge, with backpressure. While the socket takes what it
  * is given, frames go straight out. Once `write` returns false (a frozen tab, a sleeping laptop), nothing
- * more is written until 'drain': each channel keeps only its newest frame (a newer snapshot replaces an
- * older one), so what waits for a slow client is at most one frame per channel. A client that stays
- * blocked past `maxBlockedMs`, or whose waiting frames pass `maxHeldBytes`, is dropped; the window
- * reconnects and reads a fresh snapshot.
+ * more is written until 'drain'. Frames of a state channel (`fleet:snapshot`: each one replaces the last)
+ * are coalesced, so only the newest waits; every other frame (an alert, a notice, a focus request) is news
+ * and waits in order. A client that stays blocked past `maxBlockedMs`, or whose waiting frames pass
+ * `maxHeldBytes`, is dropped; the window reconnects and reads a fresh snapshot and the alert log.
  */
 import type http from 'node:http';
 import type { Clock } from '../kube/clock.ts';
@@ -16,12 +16,21 @@ export interface SseLimits {
 
 export const DEFAULT_SSE_LIMITS: SseLimits = { maxBlockedMs: 60_000, maxHeldBytes: 32 * 1024 * 1024 };
 
+/** Channels whose newest frame makes every older one obsolete. */
+const STATE_CHANNELS: ReadonlySet<string> = new Set(['fleet:snapshot']);
+
+interface Held {
+  channel: string;
+  frame: string;
+  bytes: number;
+}
+
 export class SseClient {
   readonly #res: http.ServerResponse;
   readonly #clock: Clock;
   readonly #limits: SseLimits;
-  /** Newest waiting frame per channel, in first-held order. */
-  readonly #held = new Map<string, string>();
+  /** Frames waiting for 'drain', in order; at most one of each state channel. */
+  #held: Held[] = [];
   #heldBytes = 0;
   #blockedSince: number | null = null;
   #closed = false;
@@ -33,7 +42,7 @@ export class SseClient {
     res.on('drain', () => this.#flush());
     res.on('close', () => {
       this.#closed = true;
-      this.#held.clear();
+      this.#held = [];
       this.#heldBytes = 0;
     });
   }
@@ -47,18 +56,23 @@ export class SseClient {
     return this.#res.writableLength + this.#heldBytes;
   }
 
-  /** Sends a frame, or holds it (replacing an older one of the same channel) while the client is slow. */
+  /** Sends a frame, or holds it while the client is slow (a state frame replaces the older one held). */
   send(channel: string, frame: string): void {
     if (this.#closed) return;
     if (this.#blockedSince === null) {
       this.#write(frame);
       return;
     }
-    const before = this.#held.get(channel);
-    if (before !== undefined) this.#heldBytes -= Buffer.byteLength(before);
-    this.#held.delete(channel);
-    this.#held.set(channel, frame);
-    this.#heldBytes += Buffer.byteLength(frame);
+    if (STATE_CHANNELS.has(channel)) {
+      const i = this.#held.findIndex((h) => h.channel === channel);
+      if (i >= 0) {
+        this.#heldBytes -= this.#held[i]?.bytes ?? 0;
+        this.#held.splice(i, 1);
+      }
+    }
+    const bytes = Buffer.byteLength(frame);
+    this.#held.push({ channel, frame, bytes });
+    this.#heldBytes += bytes;
     this.check();
   }
 
@@ -78,7 +92,7 @@ export class SseClient {
 
   drop(): void {
     this.#closed = true;
-    this.#held.clear();
+    this.#held = [];
     this.#heldBytes = 0;
     this.#res.destroy();
   }
@@ -95,10 +109,10 @@ export class SseClient {
   #flush(): void {
     if (this.#closed) return;
     this.#blockedSince = null;
-    const frames = [...this.#held.entries()];
-    this.#held.clear();
+    const frames = this.#held;
+    this.#held = [];
     this.#heldBytes = 0;
-    for (const [channel, frame] of frames) {
+    for (const { channel, frame } of frames) {
       if (this.#blockedSince === null) this.#write(frame);
       else this.send(channel, frame);
     }
