@@ -177,4 +177,34 @@ describe('ApplyLoop', () => {
     await step(0);
     expect([clock.pending, outcomes.map((o) => o.action)]).toEqual([0, []]);
   });
+
+  it('a listener that throws leaves a named state, not an unhandled rejection', async () => {
+    const clock = new ManualClock();
+    const fake = fakeTarget(0);
+    fake.failWith = new WriteError('forbidden', 'The user "u" may not patch gpuinventories.', 403);
+    const loop = new ApplyLoop(
+      fake.target,
+      { clock, minIntervalMs: 5000, random: () => 0 },
+      () => {
+        throw new Error('listener broke');
+      },
+      () => undefined,
+    );
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      loop.want(1);
+      clock.advance(0);
+      await flush();
+      await flush();
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    expect(loop.state()).toMatchObject({
+      phase: 'error',
+      message: expect.stringContaining('listener broke'),
+    });
+  });
 });

@@ -93,7 +93,22 @@ export class ApplyLoop<T> {
     const now = this.opts.clock.now();
     const delay =
       this.#lastApplyAt === null ? 0 : Math.max(0, this.#lastApplyAt + this.opts.minIntervalMs - now);
-    this.#timer = this.opts.clock.setTimeout(() => void this.#run(), delay);
+    this.#timer = this.opts.clock.setTimeout(() => this.#runCaught(), delay);
+  }
+
+  /**
+   * #run catches the write's own failures; this catches what escapes it (a throwing outcome or state
+   * listener), so a timer callback never leaves an unhandled rejection, which would end a CLI process.
+   */
+  #runCaught(): void {
+    this.#run().catch((e: unknown) => {
+      this.#running = false;
+      this.#state = {
+        ...this.#state,
+        phase: 'error',
+        message: `Write-back hit an internal error: ${String(e)}`,
+      };
+    });
   }
 
   async #run(): Promise<void> {
@@ -160,7 +175,7 @@ export class ApplyLoop<T> {
       if (!changed) this.#dirty = false;
       return;
     }
-    this.#timer = this.opts.clock.setTimeout(() => void this.#run(), this.#backoff.next());
+    this.#timer = this.opts.clock.setTimeout(() => this.#runCaught(), this.#backoff.next());
   }
 
   /** Owners belong to one conflict: a state set without them has none. */
