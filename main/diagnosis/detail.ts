@@ -9,7 +9,13 @@ import type { NodeDetail } from '../../common/node-detail.ts';
 import { deriveEntry, isGpuNode, trimNode } from '../inventory/index.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { KubeError } from '../kube/errors.ts';
-import { getNode, listNodeEvents, listNodePods } from '../kube/node-detail-requests.ts';
+import {
+  EVENTS_LIMIT,
+  getNode,
+  listNodeEvents,
+  listNodePods,
+  PODS_LIMIT,
+} from '../kube/node-detail-requests.ts';
 import { readEvents, readGpuPods } from './events-pods.ts';
 import { readConditions, readGpuFacts, readSystem, readTaints, readUnschedulable } from './node-parts.ts';
 
@@ -28,6 +34,15 @@ export function partSentence(part: 'events' | 'pods', err: unknown): string {
   return `${part}: could not be read`;
 }
 
+/** True when a list answer says more items follow (a `continue` token): the detail shows one page only. */
+function hasMore(list: unknown): boolean {
+  if (typeof list !== 'object' || list === null) return false;
+  const meta = (list as { metadata?: unknown }).metadata;
+  if (typeof meta !== 'object' || meta === null) return false;
+  const token = (meta as { continue?: unknown }).continue;
+  return typeof token === 'string' && token !== '';
+}
+
 /** The raw Node as the detail (pure: no I/O), with events and pods already read or failed. */
 export function assembleDetail(
   context: string,
@@ -41,6 +56,8 @@ export function assembleDetail(
   const partial: string[] = [];
   if (!events.ok) partial.push(partSentence('events', events.error));
   if (!pods.ok) partial.push(partSentence('pods', pods.error));
+  if (events.ok && hasMore(events.list)) partial.push(`events: only the first ${EVENTS_LIMIT} were read`);
+  if (pods.ok && hasMore(pods.list)) partial.push(`pods: only the first ${PODS_LIMIT} were read`);
   return {
     context,
     name,
