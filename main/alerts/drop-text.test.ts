@@ -5,7 +5,7 @@ import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts
 import { evaluate, tick } from './policy.ts';
 import { DEFAULT_ALERT_RULES } from './rules.ts';
 import { NO_SNOOZE } from './snooze.ts';
-import { dropText } from './text.ts';
+import { dropText, makeAlert } from './text.ts';
 import { INITIAL_POLICY_STATE } from './types.ts';
 
 const entry = (name: string, down?: Partial<GpuNodeEntry>): GpuNodeEntry => ({
@@ -107,5 +107,24 @@ describe('the ready-drop alert', () => {
       /^gpu-0: kubelet stopped posting node status; .*; \+\d+ more\. Ready GPU nodes 4000 → 0\.$/,
     );
     expect(reads).toBeLessThan(10 * n);
+  });
+});
+
+describe('alert titles', () => {
+  it('carry a hostile kubeconfig context name as one clean line', () => {
+    const alert = makeAlert(
+      {
+        at: T0,
+        context: 'lab\u001b[2J\nERROR fake',
+        kind: 'unreachable',
+        nodes: [],
+        before: null,
+        after: null,
+        title: 'lab\u001b[2J\nERROR fake: cluster unreachable',
+        body: 'x',
+      },
+      false,
+    );
+    expect(alert.title).toBe('lab ERROR fake: cluster unreachable');
   });
 });

@@ -34,7 +34,8 @@ export function makeAlert(f: AlertFacts, suppressed: boolean): PolicyAlert {
     at,
     context: f.context,
     kind: f.kind,
-    title: f.title,
+    // Titles carry the kubeconfig's context name: one clean line before it reaches a notification.
+    title: clusterText(f.title, 200),
     body: f.body,
     nodes: f.nodes,
     before: f.before,

@@ -57,4 +57,9 @@ describe('tray model', () => {
     expect(paused.menu.find((i) => i.label === 'Resume alerts')?.action).toEqual({ kind: 'resume' });
     expect(paused.tooltip).toContain('Alerts paused');
   });
+
+  it('writes a kubeconfig context name with control characters as one clean line', () => {
+    const line = contextLine(contextSnapshot('home\u001b]0;owned\u0007\nfake line', 'live', inventory(3, 4)));
+    expect(line).toBe('home fake line — 3/4 ready GPU nodes, 4 GPUs');
+  });
 });

@@ -35,16 +35,18 @@ export interface TrayModel {
 
 /** One line per context: "home-lab — Live, 3/4 ready GPU nodes". Unreachable is never "0 ready". */
 export function contextLine(ctx: ContextSnapshot): string {
+  // The kubeconfig names the context: one line, no control characters, before it reaches the OS menu.
+  const name = clusterText(ctx.context, 100);
   const phase = PHASE_LABELS[ctx.connection.phase];
   const inv = ctx.inventory;
   if (contextHealth(ctx) === 'unreachable') {
     return inv
-      ? `${ctx.context} — ${phase} (last seen ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes})`
-      : `${ctx.context} — ${phase}`;
+      ? `${name} — ${phase} (last seen ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes})`
+      : `${name} — ${phase}`;
   }
-  if (!inv) return `${ctx.context} — ${phase}`;
+  if (!inv) return `${name} — ${phase}`;
   const gpus = `${inv.total_gpus} GPU${inv.total_gpus === 1 ? '' : 's'}`;
-  return `${ctx.context} — ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${gpus}`;
+  return `${name} — ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${gpus}`;
 }
 
 /** Down GPU nodes listed under a context in the menu; the rest are counted. */
