@@ -8,9 +8,10 @@ export const MAX_BODY = 64 * 1024;
 const ORIGIN = 'http://127.0.0.1';
 
 /**
- * The path and query of an origin-form request target (`/path?query`). Anything else — `*`, an absolute
- * URL, `//[`, a target the URL parser refuses — is null. The target is appended to a fixed origin, so a
- * leading `//` stays part of the path instead of naming a host.
+ * The path and query of an origin-form request target (`/path?query`). A target that does not start with
+ * `/` (`*`, an absolute URL) or that the URL parser refuses is null. The target is appended to a fixed
+ * origin, so a leading `//` (as in `//[`) stays part of the path instead of naming a host: such a path
+ * simply matches no route.
  */
 export function parseTarget(target: string | undefined): URL | null {
   if (target === undefined || !target.startsWith('/')) return null;
