@@ -15,6 +15,15 @@ function policy() {
 }
 
 describe('WatchErrorPolicy', () => {
+  it('410s without progress back off even when they come slower than the free-relist interval', () => {
+    const { p, clock } = policy();
+    expect(p.decide(gone())).toEqual({ next: 'relist', delayMs: 0, report: null });
+    clock.advance(RELIST_FREE_INTERVAL_MS * 3);
+    const d = p.decide(gone());
+    expect(d).toMatchObject({ next: 'relist', report: { status: 410 } });
+    expect(d.next === 'relist' && d.delayMs).toBeGreaterThan(0);
+  });
+
   it('relists at once on a first 410, then backs off while 410s keep coming without progress', () => {
     const { p } = policy();
     expect(p.decide(gone())).toEqual({ next: 'relist', delayMs: 0, report: null });
