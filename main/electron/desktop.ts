@@ -6,7 +6,7 @@ import path from 'node:path';
 import { app, shell } from 'electron';
 import { AppCore } from '../fleet/app-core.ts';
 import { demoIfWanted } from '../fleet/demo.ts';
-import { logEngine } from '../log/engine-log.ts';
+import { logEngine } from '../fleet/engine-log.ts';
 import { Logger } from '../log/logger.ts';
 import { RotatingFileSink } from '../log/rotating-file.ts';
 import { openSettings } from '../settings/store.ts';
