@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_ALERT_RULES } from '../common/alert-rules.ts';
 import type { ConnectionPhase } from '../common/connection.ts';
-import { DEFAULT_ALERT_RULES } from '../main/alerts/rules.ts';
 import { syncEngine } from './lib/engine-sync.ts';
 import { startSimHost } from './lib/sim-remote.ts';
 import { linearFit, ms } from './lib/stats.ts';

@@ -1,5 +1,11 @@
 /** The user-editable settings as the window shows and edits them (no credentials, ever). */
 
+/** Our default API group for write-back (after the app id io.gpufleet.app); users of an earlier operator's CRD set theirs. */
+export const DEFAULT_CRD_GROUP = 'gpufleet.io';
+
+/** Where the write-back ConfigMap goes unless the user chose another namespace. */
+export const DEFAULT_CONFIGMAP_NAMESPACE = 'kube-system';
+
 export type Theme = 'system' | 'light' | 'dark';
 
 export interface AlertRulesView {

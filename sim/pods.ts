@@ -3,7 +3,6 @@
 // rules for nvidia.com/gpu (limit required, request equal to it: 422), graceful deletion of a pod bound to
 // a node, and the pod field selectors (spec.nodeName and its old alias spec.host, status.phase, …).
 import { randomBytes } from 'node:crypto';
-import type { Core } from './core.ts';
 import type { Cause } from './errors.ts';
 import { apiError, invalid, notFound } from './errors.ts';
 import type { Ctx } from './http.ts';
@@ -12,6 +11,18 @@ import { obj, str } from './json.ts';
 import { objectJson } from './serialize.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
 import { isObj, storeKey } from './types.ts';
+
+/**
+ * The slice of Core the pod handlers use, declared here: core.ts builds its Registry from resources.ts,
+ * which lists POD_DEFS from this file, so importing Core back would close a cycle.
+ */
+export interface PodCore {
+  readonly registry: { find(group: string, version: string, resource: string): ResourceDef | undefined };
+  readonly store: { put(skey: string, key: string, obj: KObj): KObj };
+  get(def: ResourceDef, namespace: string, name: string): KObj | undefined;
+  keyOfObj(def: ResourceDef, o: KObj): string;
+  remove(def: ResourceDef, o: KObj): KObj | undefined;
+}
 
 const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -110,7 +121,7 @@ const DEFAULT_TOLERATIONS: Json[] = ['not-ready', 'unreachable'].map((k) => ({
 }));
 
 /** Admission and defaults of a Pod create; throws the 403/422 a real server sends. */
-export function podCreate(core: Core, o: KObj): void {
+export function podCreate(core: PodCore, o: KObj): void {
   const ns = String(o.metadata.namespace ?? '');
   const name = String(o.metadata.name ?? '');
   const spec = obj(o.spec);
@@ -244,7 +255,7 @@ export function podField(o: KObj, field: string): string | undefined {
 
 /** DELETE of a pod: graceful for a pod bound to a node (marked, kept), else at once; answers the pod. */
 export async function deletePod(
-  core: Core,
+  core: PodCore,
   ctx: Ctx,
   def: ResourceDef,
   ns: string,

@@ -6,7 +6,7 @@
  * engine's inventory event that first shows the drop to the alert, minus the hold-down.
  */
 import type { Browser } from 'playwright-core';
-import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import { startServe } from '../../main/cli/commands/serve.ts';
 import { launchChromium } from '../../test/e2e/browser.ts';
 import { max, median, ms } from '../lib/stats.ts';

@@ -2,10 +2,11 @@
  * One context's step: what an observation (or a due tick) does to that context's policy state,
  * as alert facts still to be worded and marked suppressed by the caller.
  */
+
+import type { AlertRules } from '../../common/alert-rules.ts';
 import { dict } from '../../common/dict.ts';
 import { nextUnflapAt, trackFlaps } from './flap.ts';
 import { judgeReadiness } from './readiness.ts';
-import type { AlertRules } from './rules.ts';
 import { type AlertFacts, flapText, reachableText, unreachableText } from './text.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';
 import { judgeWithdrawn } from './withdrawn.ts';

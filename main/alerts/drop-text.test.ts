@@ -1,9 +1,9 @@
 /** A ready drop names each node with why it is down: in full for the log, fitted for the notification. */
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import { NOTIFICATION_BODY_MAX } from '../../common/alerts.ts';
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
 import { evaluate, tick } from './policy.ts';
-import { DEFAULT_ALERT_RULES } from './rules.ts';
 import { NO_SNOOZE } from './snooze.ts';
 import { dropText, makeAlert } from './text.ts';
 import { INITIAL_POLICY_STATE } from './types.ts';

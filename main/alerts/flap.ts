@@ -3,8 +3,9 @@
  * `flapWindowMs` is flapping. It gets one alert, then the policy ignores it until it has not
  * changed for a whole window; after that it is judged like any other node again.
  */
+
+import type { AlertRules } from '../../common/alert-rules.ts';
 import { copyDict, dict, hasKey, own } from '../../common/dict.ts';
-import type { AlertRules } from './rules.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';
 
 export interface FlapResult {

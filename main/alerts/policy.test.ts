@@ -1,6 +1,6 @@
 /** Table tests of the alert policy on a virtual clock (seconds from T0; host ticks at nextCheckAt). */
 import { describe, expect, it } from 'vitest';
-import type { AlertRules } from './rules.ts';
+import type { AlertRules } from '../../common/alert-rules.ts';
 import { play, type Step, summary } from './scenario.testkit.ts';
 
 const ALL = { nuc1: true, nuc2: true, omen: true, omen2: true };

@@ -5,9 +5,10 @@
  * While a context is unreachable its (last known) inventory is ignored: unreachability is never
  * reported as a ready drop, and a drop still pending when the cluster went away is dropped.
  */
+
+import type { AlertRules } from '../../common/alert-rules.ts';
 import { hasKey, own, withKey, withoutKey } from '../../common/dict.ts';
 import { contextNextCheck, reachableStep, unreachableStep } from './context-step.ts';
-import type { AlertRules } from './rules.ts';
 import { isSnoozed, type SnoozeState } from './snooze.ts';
 import { makeAlert } from './text.ts';
 import {

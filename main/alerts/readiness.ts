@@ -5,8 +5,8 @@
  * Flapping nodes are left out of both sides; they have their own alert.
  */
 
+import type { AlertRules } from '../../common/alert-rules.ts';
 import { hasKey, own } from '../../common/dict.ts';
-import type { AlertRules } from './rules.ts';
 import type { AlertFacts } from './text.ts';
 import { dropText, LEFT_THE_CLUSTER, recoveryText } from './text.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';

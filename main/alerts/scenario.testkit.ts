@@ -3,10 +3,11 @@
  * like a host would, calling `tick` whenever `nextCheckAt` falls before the next step.
  * Each alert is summarised as "<t>s kind [nodes] before→after" (+ " (suppressed)").
  */
+
+import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { evaluate, tick } from './policy.ts';
 import { countsAsReachable } from './reachability.ts';
-import { type AlertRules, DEFAULT_ALERT_RULES } from './rules.ts';
 import { NO_SNOOZE, type SnoozeState } from './snooze.ts';
 import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from './types.ts';
 

@@ -1,6 +1,6 @@
 /** GPUs withdrawn by the device plugin: alerted once per level, again only when more are withdrawn. */
 import { describe, expect, it } from 'vitest';
-import type { AlertRules } from './rules.ts';
+import type { AlertRules } from '../../common/alert-rules.ts';
 import { play, type Step, summary } from './scenario.testkit.ts';
 
 const g = (alloc: number, ready = true) => ({ g1: { ready, cap: 16, alloc } });

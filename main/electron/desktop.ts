@@ -5,11 +5,11 @@
 import path from 'node:path';
 import { app, shell } from 'electron';
 import { AppCore } from '../fleet/app-core.ts';
-import { demoIfWanted } from '../fleet/demo.ts';
-import { logEngine } from '../log/engine-log.ts';
+import { logEngine } from '../fleet/engine-log.ts';
 import { Logger } from '../log/logger.ts';
 import { RotatingFileSink } from '../log/rotating-file.ts';
 import { openSettings } from '../settings/store.ts';
+import { demoIfWanted } from '../shell/demo.ts';
 import type { TrayAction } from '../shell/tray-model.ts';
 import { injectedClock } from './injected-clock.ts';
 import { setupIpc } from './ipc.ts';
@@ -33,8 +33,14 @@ export async function runDesktop(): Promise<void> {
   const settings = openElectronSettings();
   for (const n of settings.notices) logger.warn('settings', { notice: n.message });
 
-  // No kubeconfig at all: the built-in demo cluster, so the app shows something useful at once.
-  const demo = (await demoIfWanted(false, { env: process.env }))?.demo ?? null;
+  // No kubeconfig at all: the built-in demo clusters, so the app shows something useful at once. The
+  // simulator is a dynamic import, loaded only then: a separate chunk, not linked into the main bundle.
+  const demo =
+    (
+      await demoIfWanted(false, { env: process.env }, async () =>
+        (await import('../../sim/demo.ts')).startDemoClusters(),
+      )
+    )?.demo ?? null;
   if (demo) logger.info('no kubeconfig found: started the demo cluster');
   const core = new AppCore({
     settings: demo ? openSettings({ cwd: demo.settingsDir }) : settings,

@@ -1,11 +1,29 @@
 /** The invoke handlers of the contract, on top of the app core (validated arguments arrive here). */
+import type { KubeContextInfo } from '../../common/fleet.ts';
+import type { AppInfo } from '../../common/ipc.ts';
+import type { SettingsStore } from '../settings/store.ts';
 import { SettingsError } from '../settings/validate.ts';
 import { validateGroup } from '../writeback/crd.ts';
-import type { AppCore } from './app-core.ts';
+import type { FleetEngine } from './engine.ts';
 import type { InvokeHandlers } from './host.ts';
 import { fromViewPatch, toSettingsView } from './settings-view.ts';
 
-export function createHandlers(core: AppCore): InvokeHandlers {
+/**
+ * What the handlers need of the app core, declared here so this file does not import app-core.ts (which
+ * builds the handlers from itself): AppCore satisfies it structurally.
+ */
+export interface HandlerCore {
+  readonly engine: FleetEngine;
+  readonly settings: SettingsStore;
+  info(): AppInfo;
+  contextList(): KubeContextInfo[];
+  applyContexts(): void;
+  applyWriteback(): void;
+  installCrd(context: string): Promise<{ crd: 'created' | 'existing'; object: 'created' | 'existing' }>;
+  setTakeOver(context: string, on: boolean): void;
+}
+
+export function createHandlers(core: HandlerCore): InvokeHandlers {
   // With nothing saved, the current context is monitored: the window shows that, not an empty choice.
   // Saved names the kubeconfig no longer has stay in the list (a notice says so), so a save keeps them.
   const view = (s: Parameters<typeof toSettingsView>[0]) => {

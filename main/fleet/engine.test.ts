@@ -4,10 +4,10 @@
  * themselves, so "within one throttle pass" means no engine time passed at all.
  */
 import { afterEach, expect, it } from 'vitest';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
-import { DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
 import { FleetEngine } from './engine.ts';
 

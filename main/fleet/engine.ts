@@ -4,16 +4,17 @@
  * browser mode (and one day an in-cluster controller) host the same engine.
  */
 
+import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import type { SnoozeUntil } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import { own } from '../../common/dict.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
+import { fleetHealth } from '../../common/health.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
 import { countsAsReachable } from '../alerts/reachability.ts';
-import { type AlertRules, DEFAULT_ALERT_RULES } from '../alerts/rules.ts';
 import {
   NO_SNOOZE,
   type OffsetMinutes,
@@ -33,7 +34,6 @@ import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { NodeWatcherOptions } from '../kube/node-watcher.ts';
 import { shownText } from '../log/redact.ts';
 import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
-import { fleetHealth } from './health.ts';
 import { Throttle } from './throttle.ts';
 
 export type EngineEvent =

@@ -8,7 +8,6 @@
  */
 import path from 'node:path';
 import Conf from 'conf';
-import { trimLog } from '../alerts/alert-log.ts';
 import { loadSettingsFile, type SettingsNotice } from './file.ts';
 import { SETTINGS_VERSION, type Settings, SettingsSchema } from './schema.ts';
 import { assertSettings, SettingsError } from './validate.ts';
@@ -110,7 +109,8 @@ export function openSettings(opts: OpenSettingsOptions): SettingsStore {
         );
       }
       const merged: Record<string, unknown> = { ...current, ...patch, version: SETTINGS_VERSION };
-      if (Array.isArray(merged.alertLog)) merged.alertLog = trimLog(merged.alertLog, ALERT_LOG_LIMIT);
+      // The newest ALERT_LOG_LIMIT entries are kept (what alerts/alert-log.ts trimLog does; settings sit below alerts).
+      if (Array.isArray(merged.alertLog)) merged.alertLog = merged.alertLog.slice(-ALERT_LOG_LIMIT);
       const next = assertSettings(structuredClone(merged));
       if (backend !== null) {
         try {

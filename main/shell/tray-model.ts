@@ -6,8 +6,8 @@ import type { SnoozeUntil } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
 import { PHASE_LABELS } from '../../common/connection.ts';
 import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
+import { contextHealth } from '../../common/health.ts';
 import { entryReason } from '../../common/node-reason.ts';
-import { contextHealth } from '../fleet/health.ts';
 
 export type TrayAction =
   | { kind: 'open-window' }
@@ -39,7 +39,7 @@ export function contextLine(ctx: ContextSnapshot): string {
   const name = clusterText(ctx.context, 100);
   const phase = PHASE_LABELS[ctx.connection.phase];
   const inv = ctx.inventory;
-  if (contextHealth(ctx) === 'unreachable') {
+  if (contextHealth(ctx) === 'error') {
     return inv
       ? `${name} — ${phase} (last seen ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes})`
       : `${name} — ${phase}`;
@@ -61,7 +61,7 @@ const INDENT = '    ';
  */
 export function downNodeLines(ctx: ContextSnapshot): TrayMenuItem[] {
   const inv = ctx.inventory;
-  if (!inv || contextHealth(ctx) === 'unreachable') return [];
+  if (!inv || contextHealth(ctx) === 'error') return [];
   const down = inv.nodes.filter((n) => !n.ready);
   const lines: TrayMenuItem[] = down.slice(0, TRAY_DOWN_NODES_MAX).map((n) => {
     const why = entryReason(n);

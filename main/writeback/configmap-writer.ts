@@ -15,6 +15,7 @@
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import { DEFAULT_CONFIGMAP_NAMESPACE } from '../../common/settings.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import type { ApplyTarget } from './apply-loop.ts';
 import { DEFAULT_FIT_LIMITS, fitNodes } from './fit.ts';
@@ -22,7 +23,8 @@ import { applyObject, asRecord, hasManager, type KubeObject, otherManagers, read
 import { type ResponseContext, TAKE_OVER_HINT, WriteError } from './write-error.ts';
 
 export const CONFIGMAP_NAME = 'gpu-node-status';
-export const DEFAULT_CONFIGMAP_NAMESPACE = 'kube-system';
+// The default namespace is a settings default, so it lives in common/ (settings import nothing of write-back).
+export { DEFAULT_CONFIGMAP_NAMESPACE };
 export const CONFIGMAP_FIELD_MANAGER = 'gpu-fleet-configmap';
 export const SUMMARY_KEY = 'summary';
 

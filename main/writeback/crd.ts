@@ -4,10 +4,11 @@
  * point the app at it.
  */
 import { GpuInventoryStatus } from '../../common/inventory.ts';
+import { DEFAULT_CRD_GROUP } from '../../common/settings.ts';
 import { toOpenApi } from './openapi.ts';
 
-/** Our default API group (after the app id io.gpufleet.app); users of an earlier operator's CRD set theirs. */
-export const DEFAULT_CRD_GROUP = 'gpufleet.io';
+// The default group is a settings default, so it lives in common/ (settings import nothing of write-back).
+export { DEFAULT_CRD_GROUP };
 export const CRD_VERSION = 'v1';
 export const CRD_KIND = 'GpuInventory';
 export const CRD_PLURAL = 'gpuinventories';

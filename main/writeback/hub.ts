@@ -8,20 +8,34 @@
  * settings changed restart, the rest are left alone.
  */
 import type { WritebackState } from '../../common/fleet.ts';
-import type { EngineEvent } from '../fleet/engine.ts';
+import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { contextFingerprint } from '../kube/fingerprint.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { ContextWriteback, type WriteEvent } from './index.ts';
 
-/** The slice of FleetEngine the hub needs. */
-export interface WritebackHost {
-  on(listener: (e: EngineEvent) => void): () => void;
-  setWriteback(context: string, state: WritebackState): void;
-  snapshot(): { contexts: { context: string; inventory: EngineInventory | null; stale: boolean }[] };
+/** The one host event the hub acts on: a context's new inventory. */
+export interface HostInventoryEvent {
+  type: 'inventory';
+  context: string;
+  inventory: GpuInventoryStatus;
+  stale: boolean;
 }
-type EngineInventory = Extract<EngineEvent, { type: 'inventory' }>['inventory'];
+
+/**
+ * The slice of an engine the hub needs, declared here so write-back imports nothing of fleet/ (the
+ * engine satisfies it structurally). Events other than `inventory` are passed by and ignored.
+ */
+export interface WritebackHost {
+  on(listener: (e: HostInventoryEvent | { readonly type: string }) => void): () => void;
+  setWriteback(context: string, state: WritebackState): void;
+  snapshot(): { contexts: { context: string; inventory: GpuInventoryStatus | null; stale: boolean }[] };
+}
+
+function isInventoryEvent(e: HostInventoryEvent | { readonly type: string }): e is HostInventoryEvent {
+  return e.type === 'inventory';
+}
 
 export interface WritebackSettings {
   group: string;
@@ -60,7 +74,7 @@ export class WritebackHub {
     private readonly onEvent: (e: WriteEvent) => void = () => undefined,
   ) {
     this.#unsubscribe = host.on((e) => {
-      if (e.type === 'inventory') this.#running.get(e.context)?.writer.update(e.inventory, e.stale);
+      if (isInventoryEvent(e)) this.#running.get(e.context)?.writer.update(e.inventory, e.stale);
     });
   }
 

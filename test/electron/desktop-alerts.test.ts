@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import { type RunningSim, startSim } from '../../sim/index.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { pollUntil } from '../helpers/poll.ts';

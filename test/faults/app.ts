@@ -1,5 +1,5 @@
 /** An AppCore (settings + kubeconfig watching + engine) with the fault matrix's fast engine, recorded. */
-import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import { AppCore } from '../../main/fleet/app-core.ts';
 import type { KubeconfigLocateOptions } from '../../main/kube/kubeconfig.ts';
 import { openSettings } from '../../main/settings/store.ts';

@@ -5,10 +5,10 @@
  * fault must keep: no ready-drop alert, the last inventory kept and marked stale.
  */
 import { expect } from 'vitest';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import type { ConnectionPhase, ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot } from '../../common/fleet.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
-import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
 import type { PolicyAlert } from '../../main/alerts/types.ts';
 import { type EngineEvent, type EngineOptions, FleetEngine } from '../../main/fleet/engine.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import { writeBackOptedIn } from '../../common/settings.ts';
 import { evaluate, forgetContext, tick } from '../../main/alerts/policy.ts';
-import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
 import { play, summary } from '../../main/alerts/scenario.testkit.ts';
 import { isSnoozed, NO_SNOOZE, pruneSnooze, resume, snooze } from '../../main/alerts/snooze.ts';
 import { jsonEqual } from '../../main/inventory/json-equal.ts';

@@ -9,9 +9,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import { takeOverOptedIn, writeBackOptedIn } from '../../common/settings.ts';
 import { evaluate, tick } from '../../main/alerts/policy.ts';
-import { DEFAULT_ALERT_RULES } from '../../main/alerts/rules.ts';
 import { play, type Step } from '../../main/alerts/scenario.testkit.ts';
 import { NO_SNOOZE } from '../../main/alerts/snooze.ts';
 import { INITIAL_POLICY_STATE } from '../../main/alerts/types.ts';

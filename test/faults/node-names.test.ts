@@ -6,7 +6,7 @@
  * snapshot, and are counted, not dropped silently: the snapshot and an engine event say how many.
  */
 import { describe, expect, it } from 'vitest';
-import { logEngine } from '../../main/log/engine-log.ts';
+import { logEngine } from '../../main/fleet/engine-log.ts';
 import { Logger, type LogSink } from '../../main/log/logger.ts';
 import { rawNode } from '../fixtures/nodes.ts';
 import { nodeList, sendJson, startBrokenApi, watchLines } from './broken-api.ts';

@@ -1,9 +1,10 @@
 /** `gpu-fleet serve`: the app's window in a browser, on 127.0.0.1 only, with the engine behind it. */
 import { fileURLToPath } from 'node:url';
+import type { DemoClusters } from '../../../sim/demo.ts';
 import { AppCore } from '../../fleet/app-core.ts';
-import { type Demo, demoIfWanted } from '../../fleet/demo.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
+import { type Demo, demoIfWanted } from '../../shell/demo.ts';
 import { startWebBridge, type WebBridge } from '../../web/server.ts';
 import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo } from '../io.ts';
@@ -14,7 +15,7 @@ export const RENDERER_DIR = fileURLToPath(new URL('../../../.vite/renderer/main_
 export interface Served {
   bridge: WebBridge;
   core: AppCore;
-  demo: Demo | null;
+  demo: Demo<DemoClusters> | null;
   close(): Promise<void>;
 }
 
@@ -29,10 +30,15 @@ export async function startServe(
   },
   say: (line: string) => void,
 ): Promise<Served> {
-  const chosen = await demoIfWanted(opts.demo, { explicitPath: opts.kubeconfig ?? null, env: opts.env });
+  // The simulator is loaded only when the demo is chosen (a dynamic import: no other command links it).
+  const chosen = await demoIfWanted(
+    opts.demo,
+    { explicitPath: opts.kubeconfig ?? null, env: opts.env },
+    async () => (await import('../../../sim/demo.ts')).startDemoClusters(),
+  );
   if (chosen?.reason === 'no-kubeconfig')
     say('No kubeconfig found: starting the built-in demo clusters (home-lab, small-lab).');
-  const demo: Demo | null = chosen?.demo ?? null;
+  const demo = chosen?.demo ?? null;
   const settings = openSettings({ cwd: demo ? demo.settingsDir : defaultConfigDir(opts.env) });
   const core = new AppCore({
     settings,

@@ -1,8 +1,8 @@
 /** `gpu-fleet watch`: run the engine until Ctrl-C, printing inventory, connection and alert lines. */
-import { DEFAULT_ALERT_RULES } from '../../alerts/rules.ts';
+import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
 import { type EngineEvent, FleetEngine } from '../../fleet/engine.ts';
+import { logEngine } from '../../fleet/engine-log.ts';
 import { formatInventoryTable } from '../../inventory/index.ts';
-import { logEngine } from '../../log/engine-log.ts';
 import { Logger } from '../../log/logger.ts';
 import { validateGroup } from '../../writeback/crd.ts';
 import { WritebackHub, type WritebackSettings } from '../../writeback/hub.ts';

@@ -1,4 +1,4 @@
-/** The user-tunable alert rules and their defaults; persisted by settings, read by the policy. */
+/** The user-tunable alert rules and their defaults: persisted by settings, read by the alert policy (here so both import it from below). */
 
 export interface AlertRules {
   /** How long `ready_gpu_nodes` must stay dropped before we alert; 0 alerts on the first observation. */

@@ -1,14 +1,15 @@
 /** The demo: two simulated clusters, both monitored, the small lab's L4 flapping with reasons and events. */
 import { afterAll, describe, expect, it } from 'vitest';
+import { type DemoClusters, startDemoClusters } from '../../sim/demo.ts';
 import { PLEG_MESSAGE } from '../../sim/scenarios/smalllab.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
+import { AppCore } from '../fleet/app-core.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { loadKubeconfig } from '../kube/kubeconfig.ts';
 import { openSettings } from '../settings/store.ts';
-import { AppCore } from './app-core.ts';
 import { type Demo, startDemo } from './demo.ts';
 
-let demo: Demo | null = null;
+let demo: Demo<DemoClusters> | null = null;
 let flapping: SimContext | null = null;
 let core: AppCore | null = null;
 afterAll(async () => {
@@ -24,7 +25,7 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
 
 describe('the demo', () => {
   it('monitors a home lab and a small lab from one kubeconfig, with throwaway settings', async () => {
-    demo = await startDemo();
+    demo = await startDemo(startDemoClusters);
     const load = loadKubeconfig({ explicitPath: demo.kubeconfigPath });
     expect(load.kind === 'loaded' ? load.contexts.map((c) => c.name) : []).toEqual(['home-lab', 'small-lab']);
     core = new AppCore({

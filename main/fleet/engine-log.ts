@@ -1,6 +1,7 @@
 /** Writes what the engine does to a logger: connection changes, alerts, inventory changes (debug). */
-import type { FleetEngine } from '../fleet/engine.ts';
-import type { Logger } from './logger.ts';
+
+import type { Logger } from '../log/logger.ts';
+import type { FleetEngine } from './engine.ts';
 
 export function logEngine(engine: FleetEngine, logger: Logger): () => void {
   const log = logger.child('engine');

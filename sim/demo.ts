@@ -1,25 +1,27 @@
 /**
- * The built-in demo: two simulated clusters in-process — `home-lab` (the seed story: four GPU nodes down,
+ * The built-in demo clusters: two simulators in-process — `home-lab` (the seed story: four GPU nodes down,
  * the kubelets stopped posting status) and `small-lab` (MIG, time-slicing, and an L4 node that flaps about
  * every 40 s, so a drop, its alert, the recovery and the history show within the first minute) — with one
- * kubeconfig naming both and throwaway settings monitoring both, in a temporary folder, so trying the app
- * never touches the user's real settings.
+ * kubeconfig naming both, in a new temporary folder. The app's side of the demo (throwaway settings, when
+ * to start it) is main/shell/demo.ts; the shells load this file only when a demo is chosen, so nothing of
+ * the simulator is linked into the engine.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { type RunningSim, startSim } from '../../sim/index.ts';
-import { type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
-import { openSettings } from '../settings/store.ts';
+import { type RunningSim, startSim } from './index.ts';
 
-export interface Demo {
+export interface DemoClusters {
   /** The home lab (kept as `sim` for the tests and benchmarks that drive it). */
   sim: RunningSim;
   /** Every demo cluster by its context name. */
   sims: ReadonlyMap<string, RunningSim>;
+  /** The context names, in kubeconfig order. */
+  contexts: readonly string[];
+  /** The temporary folder holding the kubeconfig; removed by close(). */
+  dir: string;
   kubeconfigPath: string;
-  settingsDir: string;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,7 @@ export function demoKubeconfig(sims: readonly { context: string; sim: RunningSim
   });
 }
 
-export async function startDemo(): Promise<Demo> {
+export async function startDemoClusters(): Promise<DemoClusters> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-demo-'));
   const started: { context: string; sim: RunningSim }[] = [];
   try {
@@ -60,33 +62,16 @@ export async function startDemo(): Promise<Demo> {
   }
   const kubeconfigPath = path.join(dir, 'kubeconfig');
   writeFileSync(kubeconfigPath, demoKubeconfig(started), { mode: 0o600 });
-  const settingsDir = path.join(dir, 'settings');
-  // Both clusters monitored from the start (with nothing saved only the current context would be).
-  openSettings({ cwd: settingsDir }).update({ contexts: started.map((s) => s.context) });
   const first = started[0] as { sim: RunningSim };
   return {
     sim: first.sim,
     sims: new Map(started.map((s) => [s.context, s.sim])),
+    contexts: started.map((s) => s.context),
+    dir,
     kubeconfigPath,
-    settingsDir,
     close: async () => {
       for (const s of started) await s.sim.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-export type DemoReason = 'asked' | 'no-kubeconfig';
-
-/**
- * The demo when the user asked for it, or when no kubeconfig exists at all (so the app shows
- * something useful at once); null when the user's own clusters are there to monitor.
- */
-export async function demoIfWanted(
-  asked: boolean,
-  kubeconfig: KubeconfigLocateOptions,
-): Promise<{ demo: Demo; reason: DemoReason } | null> {
-  if (asked) return { demo: await startDemo(), reason: 'asked' };
-  if (loadKubeconfig(kubeconfig).kind === 'none') return { demo: await startDemo(), reason: 'no-kubeconfig' };
-  return null;
 }

@@ -1,0 +1,133 @@
+/**
+ * The one-way import rule (test/architecture/layers.ts) holds over every import of main/, common/,
+ * renderer/, preload/ and sim/, and the check itself catches each kind of leak it is there for.
+ */
+import { describe, expect, it } from 'vitest';
+import { type ImportEdge, importGraph, importsOf } from './import-graph.ts';
+import { layerViolations } from './layers.ts';
+
+/**
+ * KNOWN VIOLATIONS, to delete: main/kube still takes NodeFacts/trimNode/jsonEqual from main/inventory.
+ * The `arch-kube` branch (issue 16) makes the watcher generic over a trim function and removes exactly
+ * these edges; once both branches are merged this list must be empty — delete it (the test below fails
+ * on an entry that no longer occurs, so it cannot go stale).
+ */
+const KNOWN_KUBE_TO_INVENTORY = [
+  'main/kube/node-cache.ts → main/inventory/json-equal.ts (import): upward import, main/kube (layer 2) below main/inventory (layer 3)',
+  'main/kube/node-cache.ts → main/inventory/node-facts.ts (import type): upward import, main/kube (layer 2) below main/inventory (layer 3)',
+  'main/kube/node-list.ts → main/inventory/node-facts.ts (import type): upward import, main/kube (layer 2) below main/inventory (layer 3)',
+  'main/kube/node-watch-stream.ts → main/inventory/node-facts.ts (import type): upward import, main/kube (layer 2) below main/inventory (layer 3)',
+  'main/kube/node-watcher-types.ts → main/inventory/node-facts.ts (import type): upward import, main/kube (layer 2) below main/inventory (layer 3)',
+  'main/kube/node-watcher.ts → main/inventory/node-facts.ts (import): upward import, main/kube (layer 2) below main/inventory (layer 3)',
+];
+
+describe('the source tree', () => {
+  const graph = importGraph(process.cwd());
+
+  it('reads a realistic number of imports (the parser sees the tree)', () => {
+    expect(graph.length).toBeGreaterThan(500);
+    expect(graph.some((e) => e.from.endsWith('.svelte'))).toBe(true);
+  });
+
+  it('imports only along the layers, with no cycle', () => {
+    const found = layerViolations(graph);
+    expect(found.filter((v) => !KNOWN_KUBE_TO_INVENTORY.includes(v))).toEqual([]);
+    const gone = KNOWN_KUBE_TO_INVENTORY.filter((v) => !found.includes(v));
+    expect(gone, 'these known violations are fixed: delete them from KNOWN_KUBE_TO_INVENTORY').toEqual([]);
+  });
+});
+
+const edge = (from: string, to: string, extra: Partial<ImportEdge> = {}): ImportEdge => ({
+  from,
+  to,
+  typeOnly: false,
+  dynamic: false,
+  ...extra,
+});
+
+describe('the check', () => {
+  it.each([
+    [
+      'an upward type import',
+      edge('main/writeback/hub.ts', 'main/fleet/engine.ts', { typeOnly: true }),
+      'upward import',
+    ],
+    ['settings importing alerts', edge('main/settings/schema.ts', 'main/alerts/rules.ts'), 'upward import'],
+    [
+      'log importing fleet',
+      edge('main/log/engine-log.ts', 'main/fleet/engine.ts', { typeOnly: true }),
+      'upward import',
+    ],
+    [
+      'kube importing inventory',
+      edge('main/kube/node-cache.ts', 'main/inventory/json-equal.ts'),
+      'upward import',
+    ],
+    ['siblings', edge('main/alerts/policy.ts', 'main/writeback/crd.ts'), 'siblings'],
+    ['the engine importing sim', edge('main/fleet/demo.ts', 'sim/index.ts'), 'only the CLI'],
+    ['a shell importing sim statically', edge('main/electron/desktop.ts', 'sim/demo.ts'), 'only the CLI'],
+    [
+      'the renderer importing main',
+      edge('renderer/lib/x.ts', 'main/fleet/health.ts'),
+      'imports only common/',
+    ],
+    ['the preload importing main', edge('preload/index.ts', 'main/fleet/host.ts'), 'imports only common/'],
+    ['sim importing main', edge('sim/x.ts', 'main/kube/clock.ts'), 'sim/ imports only itself'],
+    ['electron outside the shell', edge('main/fleet/engine.ts', 'electron'), "import 'electron'"],
+    ['a folder in no layer', edge('main/newthing/a.ts', 'common/dict.ts'), 'in no layer'],
+    ['source importing test helpers', edge('main/fleet/engine.ts', 'test/helpers/poll.ts'), 'in no layer'],
+  ])('fails on %s', (_name, e, words) => {
+    const found = layerViolations([e]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain(words);
+  });
+
+  it.each([
+    ['a downward import', edge('main/fleet/engine.ts', 'main/kube/clock.ts')],
+    ['common from the renderer', edge('renderer/lib/x.ts', 'common/health.ts')],
+    ["the CLI's sim command", edge('main/cli/commands/sim.ts', 'sim/cli.ts')],
+    ['a shell loading the demo lazily', edge('main/electron/desktop.ts', 'sim/demo.ts', { dynamic: true })],
+    ['electron in the shell', edge('main/electron/tray.ts', 'electron')],
+    ['a test importing anything', edge('main/kube/node-list.test.ts', 'sim/index.ts')],
+    ['a package', edge('main/kube/auth-options.ts', '@kubernetes/client-node')],
+  ])('allows %s', (_name, e) => {
+    expect(layerViolations([e])).toEqual([]);
+  });
+
+  it('fails on a cycle, type-only edges included', () => {
+    const found = layerViolations([
+      edge('main/fleet/app-core.ts', 'main/fleet/app-handlers.ts'),
+      edge('main/fleet/app-handlers.ts', 'main/fleet/app-core.ts', { typeOnly: true }),
+    ]);
+    expect(found).toEqual(['import cycle: main/fleet/app-core.ts → main/fleet/app-handlers.ts']);
+  });
+
+  it('reads every form of import, in TypeScript and in Svelte scripts', () => {
+    const ts = importsOf(
+      'main/fleet/x.ts',
+      [
+        "import a from './a.ts';",
+        "import type { B } from '../kube/b.ts';",
+        "import { type C, type D } from './c.ts';",
+        "export { e } from './e.ts';",
+        "const f = await import('../../sim/demo.ts');",
+        "type G = import('./g.ts').G;",
+        "import 'electron';",
+      ].join('\n'),
+    );
+    expect(ts.map((e) => [e.to, e.typeOnly, e.dynamic])).toEqual([
+      ['main/fleet/a.ts', false, false],
+      ['main/kube/b.ts', true, false],
+      ['main/fleet/c.ts', true, false],
+      ['main/fleet/e.ts', false, false],
+      ['sim/demo.ts', false, true],
+      ['main/fleet/g.ts', true, false],
+      ['electron', false, false],
+    ]);
+    const svelte = importsOf(
+      'renderer/components/X.svelte',
+      '<script lang="ts">\nimport { y } from "../../main/fleet/engine.ts";\n</script>\n<p>{y}</p>',
+    );
+    expect(svelte.map((e) => e.to)).toEqual(['main/fleet/engine.ts']);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The one-way import rule of the source tree, as data and one pure check over the import graph
+ * (import-graph.ts). Each violation is one sentence naming the file, the import and the rule it breaks.
+ *
+ * main/ is layered; a file may import its own area and any area of a LOWER rank, never a sibling of the
+ * same rank and never one above (rank: what it is for):
+ *   0 common/                       shared types and pure helpers (also the renderer's)
+ *   1 main/log, main/settings       redaction and logging; the settings file (its defaults come from common/)
+ *   2 main/kube                     kubeconfig, client, list+watch+cache
+ *   3 main/inventory                GPU facts from nodes
+ *   4 main/alerts, main/writeback, main/diagnosis    pure alert policy; writing back; one node's detail
+ *   5 main/fleet                    the engine and app core that wire them
+ *   6 main/shell, main/web          the tray model and the demo choice; the HTTP bridge
+ *   7 main/cli, main/electron, main/controller       the processes
+ *   8 main/index.ts                 the Electron entry
+ * Beside the layers: renderer/ and preload/ import only common/ and themselves; sim/ imports only itself;
+ * main/ reaches sim/ only from the CLI's `sim` command statically, and from the two shells that offer the
+ * demo (main/electron/desktop.ts, main/cli/commands/serve.ts) by `import()` or `import type`, so no bundle
+ * links the simulator. Only main/electron/, main/index.ts and the preload script import 'electron'.
+ * Test files (*.test.ts, *.testkit.ts) may import anything and are not checked against the layers.
+ */
+import { cycles, type ImportEdge } from './import-graph.ts';
+
+const RANKS: ReadonlyMap<string, number> = new Map([
+  ['common', 0],
+  ['main/log', 1],
+  ['main/settings', 1],
+  ['main/kube', 2],
+  ['main/inventory', 3],
+  ['main/alerts', 4],
+  ['main/writeback', 4],
+  ['main/diagnosis', 4],
+  ['main/fleet', 5],
+  ['main/shell', 6],
+  ['main/web', 6],
+  ['main/cli', 7],
+  ['main/electron', 7],
+  ['main/controller', 7],
+  ['main/index.ts', 8],
+]);
+
+const SIM_STATIC = new Set(['main/cli/commands/sim.ts']);
+const SIM_LAZY = new Set(['main/electron/desktop.ts', 'main/cli/commands/serve.ts']);
+const ELECTRON_OK = (file: string) =>
+  file.startsWith('main/electron/') || file === 'main/index.ts' || file === 'preload/index.ts';
+
+export function isTestFile(file: string): boolean {
+  return /\.(test|testkit)\.ts$/.test(file);
+}
+
+/** The layer area of a file: `common`, `main/<folder>`, `main/index.ts`, or the top folder (renderer, preload, sim, test). */
+export function areaOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] !== 'main') return parts[0] as string;
+  return parts.length === 2 ? file : `main/${parts[1]}`;
+}
+
+const isLocal = (to: string) =>
+  to.startsWith('.') || /^(main|common|renderer|preload|sim|test|bench|scripts)\//.test(to);
+
+function describeEdge(e: ImportEdge): string {
+  const how = e.dynamic ? 'import()' : e.typeOnly ? 'import type' : 'import';
+  return `${e.from} → ${e.to} (${how})`;
+}
+
+/** Every broken rule, one sentence each, sorted. */
+export function layerViolations(edges: readonly ImportEdge[]): string[] {
+  const out = new Set<string>();
+  for (const e of edges) {
+    const from = areaOf(e.from);
+    if (e.to === 'electron' || e.to.startsWith('electron/')) {
+      if (!ELECTRON_OK(e.from) && !isTestFile(e.from))
+        out.add(`${describeEdge(e)}: only main/electron/, main/index.ts and the preload import 'electron'`);
+      continue;
+    }
+    if (!isLocal(e.to) || isTestFile(e.from)) continue;
+    const to = areaOf(e.to);
+    if (from === to) continue;
+    if (to === 'sim') {
+      const ok = SIM_STATIC.has(e.from) || (SIM_LAZY.has(e.from) && (e.dynamic || e.typeOnly));
+      if (!ok)
+        out.add(
+          `${describeEdge(e)}: only the CLI's sim command imports sim/; the demo shells load it with import() (the engine and app core never import it)`,
+        );
+      continue;
+    }
+    if (from === 'renderer' || from === 'preload') {
+      if (to !== 'common') out.add(`${describeEdge(e)}: ${from}/ imports only common/ and itself`);
+      continue;
+    }
+    if (from === 'sim') {
+      out.add(`${describeEdge(e)}: sim/ imports only itself`);
+      continue;
+    }
+    const rf = RANKS.get(from);
+    const rt = RANKS.get(to);
+    if (rf === undefined) {
+      out.add(`${describeEdge(e)}: ${from} is in no layer (add it to RANKS in test/architecture/layers.ts)`);
+      continue;
+    }
+    if (rt === undefined) {
+      out.add(`${describeEdge(e)}: source outside test files imports ${to}, which is in no layer`);
+      continue;
+    }
+    if (rt === rf)
+      out.add(
+        `${describeEdge(e)}: ${from} and ${to} are siblings (layer ${rf}) and do not import each other`,
+      );
+    else if (rt > rf)
+      out.add(`${describeEdge(e)}: upward import, ${from} (layer ${rf}) below ${to} (layer ${rt})`);
+  }
+  for (const c of cycles(edges)) out.add(`import cycle: ${c.join(' → ')}`);
+  return [...out].sort();
+}
