@@ -26,7 +26,7 @@ const GUARDS = {
     'WatchErrorPolicy.decide',
     'WatchErrorPolicy.#expired',
   ],
-  'main/kube/node-watcher.ts': ['NodeWatcher.#run', 'NodeWatcher.#loop', 'NodeWatcher.#failed'],
+  'main/kube/list-watcher.ts': ['ListWatcher.#run', 'ListWatcher.#loop', 'ListWatcher.#failed'],
 };
 
 function memberName(node, sf) {

@@ -4,9 +4,9 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { EngineOptions } from '../../main/fleet/engine.ts';
+import { NODES, watchContextNodes } from '../../main/fleet/node-watch.ts';
 import type { ResolvedContext } from '../../main/kube/kubeconfig-types.ts';
-import { NodeCache } from '../../main/kube/node-cache.ts';
-import { watchContextNodes } from '../../main/kube/node-watcher.ts';
+import { ObjectCache } from '../../main/kube/object-cache.ts';
 import { startInformer } from '../baselines/plain-list.ts';
 import { syncEngine } from './engine-sync.ts';
 
@@ -25,7 +25,7 @@ export async function engineHolder(
 
 export function watcherHolder(ctx: ResolvedContext): Promise<Holder> {
   return new Promise((resolve, reject) => {
-    const cache = new NodeCache();
+    const cache = new ObjectCache(NODES);
     const timer = setTimeout(() => reject(new Error('bench: the watcher never went live')), 180_000);
     const w = watchContextNodes(ctx, (e) => {
       if (e.type !== 'connection' && e.type !== 'refused') cache.apply(e);

@@ -4,13 +4,12 @@
  * are bounded, and both lists are capped however long the server's answer was.
  */
 
+import { isObj, type JsonRecord } from '../../common/json-guards.ts';
 import type { GpuPodView, NodeEventView } from '../../common/node-detail.ts';
 import { isGpuSlotResource } from '../inventory/labels.ts';
 import { parseCountQuantity } from '../inventory/parse.ts';
 import { shownText } from '../log/redact.ts';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const time = (v: unknown): string | null =>
   typeof v === 'string' && v.length <= 40 && Number.isFinite(Date.parse(v)) ? v : null;
 const itemsOf = (list: unknown): unknown[] => (isObj(list) && Array.isArray(list.items) ? list.items : []);
@@ -25,7 +24,7 @@ function count(v: unknown): number | null {
 }
 
 /** The last time an event was seen: lastTimestamp, a series' last observation, eventTime, or creation. */
-function lastSeen(e: Obj): string | null {
+function lastSeen(e: JsonRecord): string | null {
   const series = isObj(e.series) ? e.series : {};
   const meta = isObj(e.metadata) ? e.metadata : {};
   return (
@@ -74,7 +73,7 @@ function containerGpus(c: unknown): number {
 }
 
 /** What the scheduler counts: the sum over containers, or the largest init container if that is more. */
-function podGpus(spec: Obj): number {
+function podGpus(spec: JsonRecord): number {
   const sum = (Array.isArray(spec.containers) ? spec.containers : []).reduce<number>(
     (n, c) => n + containerGpus(c),
     0,

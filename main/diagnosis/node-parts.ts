@@ -4,6 +4,7 @@
  * the inventory entry. Every string from the cluster passes the text gate (`shownText()`: clusterText and secret redaction); lists are capped.
  */
 
+import { isObj, type JsonRecord } from '../../common/json-guards.ts';
 import type {
   NodeConditionView,
   NodeGpuFacts,
@@ -12,8 +13,6 @@ import type {
 } from '../../common/node-detail.ts';
 import { shownText } from '../log/redact.ts';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown, max?: number): string | null => {
   const t = shownText(v, max);
   return t === '' ? null : t;
@@ -89,15 +88,15 @@ export function readSystem(node: unknown): NodeSystemView {
   };
 }
 
-function labelsOf(node: unknown): Obj {
+function labelsOf(node: unknown): JsonRecord {
   return isObj(node) && isObj(node.metadata) && isObj(node.metadata.labels) ? node.metadata.labels : {};
 }
 
-const label = (labels: Obj, key: string): string | null =>
+const label = (labels: JsonRecord, key: string): string | null =>
   Object.hasOwn(labels, key) ? text(labels[key], 63) : null;
 
 /** "major.minor.rev" from GFD's split labels, when the `.full` label is missing (older GFD). */
-function version(labels: Obj, prefix: string, parts: readonly string[]): string | null {
+function version(labels: JsonRecord, prefix: string, parts: readonly string[]): string | null {
   const values = parts.map((p) => label(labels, `${prefix}.${p}`));
   if (values[0] === null) return null;
   return values.filter((v): v is string => v !== null).join('.');

@@ -19,8 +19,9 @@ import {
 import type { NodeFacts } from '../inventory/node-facts.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
-import { NodeCache } from '../kube/node-cache.ts';
-import { NodeWatcher, type NodeWatcherOptions, type WatcherEvent } from '../kube/node-watcher.ts';
+import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
+import { ObjectCache } from '../kube/object-cache.ts';
+import { NODES, type NodeWatcher, type NodeWatcherEvent } from './node-watch.ts';
 import { Throttle } from './throttle.ts';
 
 export interface ContextMonitorOptions {
@@ -28,7 +29,7 @@ export interface ContextMonitorOptions {
   server: string | null;
   makeClient: () => ContextClient;
   clock: Clock;
-  watcher?: Omit<NodeWatcherOptions, 'clock'>;
+  watcher?: Omit<ListWatcherOptions, 'clock'>;
   /** Recompute at most this often while events stream in. */
   coalesceMs?: number;
   historyMax?: number;
@@ -43,7 +44,7 @@ const OFF: WritebackState = { phase: 'off', message: null, lastWriteAt: null, wr
 
 export class ContextMonitor {
   readonly #opts: ContextMonitorOptions;
-  readonly #cache = new NodeCache();
+  readonly #cache = new ObjectCache(NODES);
   readonly #watcher: NodeWatcher;
   #lastSeen: ReadonlyMap<string, LastSeenLabels> = new Map();
   #inventory: GpuInventoryStatus | null;
@@ -66,7 +67,7 @@ export class ContextMonitor {
     this.#shownServer = opts.server === null ? null : displayServerUrl(opts.server);
     this.#inventory = opts.lastKnown?.inventory ?? null;
     this.#history = opts.lastKnown?.history ? [...opts.lastKnown.history] : [];
-    this.#watcher = new NodeWatcher(opts.makeClient, (event) => this.#onWatcher(event), {
+    this.#watcher = new ListWatcher(NODES, opts.makeClient, (event) => this.#onWatcher(event), {
       ...opts.watcher,
       clock: opts.clock,
     });
@@ -133,7 +134,7 @@ export class ContextMonitor {
     };
   }
 
-  #onWatcher(event: WatcherEvent): void {
+  #onWatcher(event: NodeWatcherEvent): void {
     if (event.type === 'connection') {
       this.#connection = event.state;
       this.onChange('connection', this);
@@ -149,11 +150,12 @@ export class ContextMonitor {
     // while the watch was down shows as a new uid under a known name (in a relist or an upsert).
     if (event.type === 'delete') this.#lastSeen = forgetLabels(this.#lastSeen, event.name);
     else
-      for (const node of event.type === 'upsert' ? [event.node] : event.nodes) this.#forgetIfReplaced(node);
+      for (const node of event.type === 'upsert' ? [event.object] : event.objects)
+        this.#forgetIfReplaced(node);
     this.#cache.apply(event);
     if (event.type === 'replace') {
       this.#synced = true;
-      this.#lastSeen = retainLabels(this.#lastSeen, new Set(event.nodes.map((n) => n.name)));
+      this.#lastSeen = retainLabels(this.#lastSeen, new Set(event.objects.map((n) => n.name)));
       // The first full list must show at once; later relists are coalesced like any change.
       if (this.#builtVersion === -1) {
         this.#recompute();

@@ -31,7 +31,7 @@ import { ContextClient } from '../kube/context-client.ts';
 import { KubeError } from '../kube/errors.ts';
 import { contextFingerprint } from '../kube/fingerprint.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
-import type { NodeWatcherOptions } from '../kube/node-watcher.ts';
+import type { ListWatcherOptions } from '../kube/list-watcher.ts';
 import { shownText } from '../log/redact.ts';
 import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
 import { Throttle } from './throttle.ts';
@@ -54,7 +54,7 @@ export interface EngineOptions {
   rules?: AlertRules;
   offset?: OffsetMinutes;
   makeClient?: (ctx: ResolvedContext) => ContextClient;
-  watcher?: Omit<NodeWatcherOptions, 'clock'>;
+  watcher?: Omit<ListWatcherOptions, 'clock'>;
   /** Coalescing of `snapshot` events for windows and the tray (alerts are never delayed). */
   snapshotMs?: number;
   coalesceMs?: number;

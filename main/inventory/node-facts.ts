@@ -14,7 +14,9 @@
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { NodeReadiness } from '../../common/inventory.ts';
+import { isObj, type JsonRecord, str } from '../../common/json-guards.ts';
 import { intern } from './intern.ts';
+import { jsonEqual } from './json-equal.ts';
 import { isInventoryLabel, RESOURCE_PREFIX } from './labels.ts';
 
 export interface NodeFacts {
@@ -57,9 +59,13 @@ export const MAX_TAINTS = 32;
 const MAX_REASON = 64;
 const MAX_TIMESTAMP = 64;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+/**
+ * True when `b` says nothing new over `a`: equal apart from the resourceVersion (a kubelet heartbeat moves
+ * it and touches only fields we do not keep), so the node cache does not count it as a change.
+ */
+export function sameNodeFacts(a: NodeFacts, b: NodeFacts): boolean {
+  return jsonEqual({ ...a, resourceVersion: '' }, { ...b, resourceVersion: '' });
+}
 
 /** Validates a raw v1 Node and keeps what the inventory needs; null when it is not a named object. */
 export function trimNode(raw: unknown): NodeFacts | null {
@@ -130,7 +136,7 @@ const NO_READY_CONDITION: NodeFacts['ready'] = Object.freeze({
 function readyCondition(conditions: unknown): NodeFacts['ready'] {
   if (!Array.isArray(conditions)) return NO_READY_CONDITION;
   // Last one wins should a broken API ever send two.
-  const ready = conditions.filter((c): c is Obj => isObj(c) && c.type === 'Ready').at(-1);
+  const ready = conditions.filter((c): c is JsonRecord => isObj(c) && c.type === 'Ready').at(-1);
   if (ready === undefined) return NO_READY_CONDITION;
   const s = ready.status;
   // Kubelet (or whoever patched the status) wrote these: one line through the text gate, capped.

@@ -7,7 +7,21 @@ import { WatcherRecorder } from '../../test/helpers/watcher-recorder.ts';
 import { ContextClient } from './context-client.ts';
 import { KubeError } from './errors.ts';
 import { findContext, loadKubeconfig } from './kubeconfig.ts';
-import { NodeWatcher } from './node-watcher.ts';
+import { ListWatcher } from './list-watcher.ts';
+import type { WatchedResource } from './watched-resource.ts';
+
+/** Only the names of the nodes: this layer knows nothing of what the engine keeps of a Node. */
+const NODE_NAMES: WatchedResource<string> = {
+  path: '/api/v1/nodes',
+  singular: 'node',
+  plural: 'nodes',
+  trim: (raw) => {
+    const name = (raw as { metadata?: { name?: unknown } } | null)?.metadata?.name;
+    return typeof name === 'string' ? name : null;
+  },
+  nameOf: (name) => name,
+  same: (a, b) => a === b,
+};
 
 let sims: SimContext[] = [];
 afterEach(async () => {
@@ -185,8 +199,10 @@ describe('exec credential plugins', () => {
         },
       },
     );
-    const rec = new WatcherRecorder();
-    const w = new NodeWatcher(() => new ContextClient(ctx), rec.on, { backoff: { initialMs: 10 } });
+    const rec = new WatcherRecorder(NODE_NAMES);
+    const w = new ListWatcher(NODE_NAMES, () => new ContextClient(ctx), rec.on, {
+      backoff: { initialMs: 10 },
+    });
     w.start();
     await rec.waitForPhase('config-error');
     w.stop();

@@ -9,11 +9,11 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { Cluster } from '@kubernetes/client-node';
+import { isObj } from '../../common/json-guards.ts';
 import { shownText } from '../log/redact.ts';
 import type { Clock } from './clock.ts';
 import { KubeError } from './errors.ts';
 import { findExecutable, pluginPath } from './exec-path.ts';
-import { isObj } from './kubeconfig-entries.ts';
 import type { ExecSpec } from './kubeconfig-types.ts';
 
 export interface ExecCredential {

@@ -5,16 +5,14 @@
  */
 import path from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
+import { isObj, type JsonRecord } from '../../common/json-guards.ts';
 import { displayServerUrl } from '../../common/server-url.ts';
 import type { ExecSpec } from './kubeconfig-types.ts';
 
-type Obj = Record<string, unknown>;
+type Obj = JsonRecord;
 
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function str(o: Obj, key: string, where: string): string | undefined {
+/** The string at `key`, undefined when absent or empty; anything else throws a sentence naming the entry. */
+function stringField(o: Obj, key: string, where: string): string | undefined {
   const v = o[key];
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v !== 'string') throw new Error(`${where}.${key} must be a string`);
@@ -29,7 +27,7 @@ function abs(dir: string, p: string | undefined): string | undefined {
 export function named(entry: unknown, kind: string, i: number): [string, Obj] {
   const where = `${kind}s[${i}]`;
   if (!isObj(entry)) throw new Error(`${where} is not a mapping`);
-  const name = str(entry, 'name', where);
+  const name = stringField(entry, 'name', where);
   if (!name) throw new Error(`${where} has no name`);
   const body = entry[kind] ?? {};
   if (!isObj(body)) throw new Error(`${kind} "${name}" has no ${kind} mapping`);
@@ -38,7 +36,7 @@ export function named(entry: unknown, kind: string, i: number): [string, Obj] {
 
 export function parseCluster(name: string, c: Obj, dir: string): Cluster {
   const where = `cluster "${name}"`;
-  const server = str(c, 'server', where);
+  const server = stringField(c, 'server', where);
   if (!server) throw new Error(`${where} has no server`);
   let url: URL;
   try {
@@ -52,11 +50,11 @@ export function parseCluster(name: string, c: Obj, dir: string): Cluster {
   return {
     name,
     server: server.replace(/\/$/, ''),
-    caData: str(c, 'certificate-authority-data', where),
-    caFile: abs(dir, str(c, 'certificate-authority', where)),
+    caData: stringField(c, 'certificate-authority-data', where),
+    caFile: abs(dir, stringField(c, 'certificate-authority', where)),
     skipTLSVerify: c['insecure-skip-tls-verify'] === true,
-    tlsServerName: str(c, 'tls-server-name', where),
-    proxyUrl: str(c, 'proxy-url', where),
+    tlsServerName: stringField(c, 'tls-server-name', where),
+    proxyUrl: stringField(c, 'proxy-url', where),
   };
 }
 
@@ -67,21 +65,21 @@ export function parseUser(name: string, u: Obj, dir: string): { user: User; exec
   if (authProvider !== undefined && authProvider !== null && !isObj(authProvider)) {
     throw new Error(`${where}.auth-provider must be a mapping`);
   }
-  const token = str(u, 'token', where);
-  const tokenFile = abs(dir, str(u, 'token-file', where));
+  const token = stringField(u, 'token', where);
+  const tokenFile = abs(dir, stringField(u, 'token-file', where));
   // client-node's FileAuth re-reads a token file every minute (rotated service-account tokens keep working).
   if (tokenFile && !token && !authProvider && !exec)
     authProvider = { name: 'tokenFile', config: { tokenFile } };
   const user: User = {
     name,
-    certData: str(u, 'client-certificate-data', where),
-    certFile: abs(dir, str(u, 'client-certificate', where)),
-    keyData: str(u, 'client-key-data', where),
-    keyFile: abs(dir, str(u, 'client-key', where)),
+    certData: stringField(u, 'client-certificate-data', where),
+    certFile: abs(dir, stringField(u, 'client-certificate', where)),
+    keyData: stringField(u, 'client-key-data', where),
+    keyFile: abs(dir, stringField(u, 'client-key', where)),
     token,
-    username: str(u, 'username', where),
-    password: str(u, 'password', where),
-    impersonateUser: str(u, 'as', where),
+    username: stringField(u, 'username', where),
+    password: stringField(u, 'password', where),
+    impersonateUser: stringField(u, 'as', where),
     authProvider: authProvider ?? undefined,
   };
   return { user, exec };
@@ -90,7 +88,7 @@ export function parseUser(name: string, u: Obj, dir: string): { user: User; exec
 function parseExec(e: unknown, dir: string, where: string): ExecSpec {
   const w = `${where}.exec`;
   if (!isObj(e)) throw new Error(`${w} must be a mapping`);
-  const command = str(e, 'command', w);
+  const command = stringField(e, 'command', w);
   if (!command) throw new Error(`${w} has no command`);
   const args = e.args ?? [];
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string'))
@@ -103,7 +101,7 @@ function parseExec(e: unknown, dir: string, where: string): ExecSpec {
     }
     return { name: v.name, value: v.value };
   });
-  const mode = str(e, 'interactiveMode', w) ?? 'IfAvailable';
+  const mode = stringField(e, 'interactiveMode', w) ?? 'IfAvailable';
   if (mode !== 'Never' && mode !== 'IfAvailable' && mode !== 'Always')
     throw new Error(`${w}.interactiveMode is invalid`);
   const hasDirPart = command.includes('/') || command.includes('\\');
@@ -111,10 +109,10 @@ function parseExec(e: unknown, dir: string, where: string): ExecSpec {
     command: hasDirPart && !path.isAbsolute(command) ? path.resolve(dir, command) : command,
     args,
     env,
-    apiVersion: str(e, 'apiVersion', w) ?? 'client.authentication.k8s.io/v1',
+    apiVersion: stringField(e, 'apiVersion', w) ?? 'client.authentication.k8s.io/v1',
     interactiveMode: mode,
     provideClusterInfo: e.provideClusterInfo === true,
-    installHint: str(e, 'installHint', w) ?? null,
+    installHint: stringField(e, 'installHint', w) ?? null,
   };
 }
 
@@ -127,12 +125,12 @@ export interface RawContext {
 
 export function parseContext(name: string, c: Obj): RawContext {
   const where = `context "${name}"`;
-  const cluster = str(c, 'cluster', where);
+  const cluster = stringField(c, 'cluster', where);
   if (!cluster) throw new Error(`${where} names no cluster`);
   return {
     name,
     cluster,
-    user: str(c, 'user', where) ?? null,
-    namespace: str(c, 'namespace', where) ?? null,
+    user: stringField(c, 'user', where) ?? null,
+    namespace: stringField(c, 'namespace', where) ?? null,
   };
 }

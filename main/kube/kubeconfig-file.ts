@@ -5,14 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import {
-  isObj,
-  named,
-  parseCluster,
-  parseContext,
-  parseUser,
-  type RawContext,
-} from './kubeconfig-entries.ts';
+import { isObj } from '../../common/json-guards.ts';
+import { named, parseCluster, parseContext, parseUser, type RawContext } from './kubeconfig-entries.ts';
 import type { KubeconfigWarning, SourcedCluster, SourcedUser } from './kubeconfig-types.ts';
 
 export interface ParsedKubeconfigFile {

@@ -13,6 +13,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { isObj } from '../../common/json-guards.ts';
 import { defaultSettings, SETTINGS_VERSION, type Settings } from './schema.ts';
 import { assertSettings, dotted, SettingsError } from './validate.ts';
 
@@ -59,12 +60,9 @@ export type MigrationResult =
   | { ok: true; settings: Settings; from: number; changed: boolean }
   | { ok: false; reason: 'invalid' | 'newer'; message: string };
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Brings a parsed settings file to the current version; never throws. */
 export function migrate(raw: unknown): MigrationResult {
-  if (!isRecord(raw))
+  if (!isObj(raw))
     return { ok: false, reason: 'invalid', message: 'the file does not hold a settings object' };
   const from = raw.version === undefined ? 1 : raw.version;
   if (typeof from !== 'number' || !Number.isInteger(from) || from < 1) {
@@ -83,7 +81,7 @@ export function migrate(raw: unknown): MigrationResult {
     // Fields added within this version get their defaults; rules are filled key by key.
     const d = defaultSettings();
     // A present but malformed value is kept as it is, so validation rejects it rather than hiding it.
-    const rules = isRecord(doc.alertRules)
+    const rules = isObj(doc.alertRules)
       ? { ...d.alertRules, ...doc.alertRules }
       : (doc.alertRules ?? d.alertRules);
     const filled = { ...d, ...doc, alertRules: rules };

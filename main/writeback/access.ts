@@ -4,10 +4,11 @@
  * The answer is a list of what is missing, each in words ("create customresourcedefinitions in API group
  * "apiextensions.k8s.io" at the cluster scope"), so the UI can say exactly what to grant.
  */
+
+import { asRecord } from '../../common/json-guards.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { CONFIGMAP_NAME } from './configmap-writer.ts';
 import { CRD_PLURAL, INVENTORY_OBJECT_NAME } from './crd.ts';
-import { asRecord } from './ssa.ts';
 import { toWriteError, WriteError, writeErrorFromResponse } from './write-error.ts';
 
 export interface AccessNeed {

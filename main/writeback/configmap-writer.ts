@@ -15,11 +15,12 @@
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import { asRecord } from '../../common/json-guards.ts';
 import { DEFAULT_CONFIGMAP_NAMESPACE } from '../../common/settings.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import type { ApplyTarget } from './apply-loop.ts';
 import { DEFAULT_FIT_LIMITS, fitNodes } from './fit.ts';
-import { applyObject, asRecord, hasManager, type KubeObject, otherManagers, readObject } from './ssa.ts';
+import { applyObject, hasManager, type KubeObject, otherManagers, readObject } from './ssa.ts';
 import { type ResponseContext, TAKE_OVER_HINT, WriteError } from './write-error.ts';
 
 export const CONFIGMAP_NAME = 'gpu-node-status';

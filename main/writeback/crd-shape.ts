@@ -9,9 +9,9 @@
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
+import { asRecord } from '../../common/json-guards.ts';
 import { CRD_KIND, CRD_PLURAL, CRD_VERSION } from './crd.ts';
 import { type OpenApiSchema, toOpenApi } from './openapi.ts';
-import { asRecord } from './ssa.ts';
 import { WriteError } from './write-error.ts';
 
 /** The fields whose meaning SPEC.md fixes: a CRD without them cannot hold an inventory. */

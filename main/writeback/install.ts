@@ -10,12 +10,13 @@
  *    text 404 and then 429 "storage is (re)initializing" for a few ms (06-crd step 3): both are retried
  *    until the timeout.
  */
+
+import { asRecord } from '../../common/json-guards.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient, KubeResponse } from '../kube/context-client.ts';
 import { ACCESS, requireAccess } from './access.ts';
 import { buildCrd, CRD_KIND, CRD_PLURAL, CRD_VERSION, crdName, INVENTORY_OBJECT_NAME } from './crd.ts';
 import { crdMismatch, crdSchemaFit, crdShapeProblems, isEstablished } from './crd-shape.ts';
-import { asRecord } from './ssa.ts';
 import { inventoryPath } from './status-writer.ts';
 import { toWriteError, WriteError, writeErrorFromResponse } from './write-error.ts';
 

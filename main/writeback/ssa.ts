@@ -4,6 +4,7 @@
  * server (same resourceVersion, no watch event), but we still avoid sending it: every PATCH is a
  * request the API server must admit, and the benchmark counts them.
  */
+import { asRecord, isObj } from '../../common/json-guards.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import {
   parseStatusBody,
@@ -105,12 +106,9 @@ export function hasManager(object: KubeObject, manager: string): boolean {
 function parseObject(body: string, what: string): KubeObject {
   try {
     const o: unknown = JSON.parse(body);
-    if (typeof o === 'object' && o !== null && !Array.isArray(o)) return o as KubeObject;
+    if (isObj(o)) return o as KubeObject;
   } catch {
     // fall through
   }
   throw new WriteError('error', `The API server did not answer with an object while ${what}.`);
 }
-
-export const asRecord = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

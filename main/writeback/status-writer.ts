@@ -8,13 +8,14 @@
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import { asRecord } from '../../common/json-guards.ts';
 import { inventoriesEqual } from '../inventory/aggregate.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import type { ApplyTarget } from './apply-loop.ts';
 import { CRD_KIND, CRD_PLURAL, CRD_VERSION, crdName, INVENTORY_OBJECT_NAME } from './crd.ts';
 import { crdMismatch, crdShapeProblems } from './crd-shape.ts';
 import { DEFAULT_FIT_LIMITS, fitNodes } from './fit.ts';
-import { applyObject, asRecord, ObjectMissing, otherManagers, readObject } from './ssa.ts';
+import { applyObject, ObjectMissing, otherManagers, readObject } from './ssa.ts';
 import {
   type ResponseContext,
   TAKE_OVER_HINT,

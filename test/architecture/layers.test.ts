@@ -6,21 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { type ImportEdge, importGraph, importsOf } from './import-graph.ts';
 import { layerViolations } from './layers.ts';
 
-/**
- * KNOWN VIOLATIONS, to delete: main/kube still takes NodeFacts/trimNode/jsonEqual from main/inventory.
- * The `arch-kube` branch (issue 16) makes the watcher generic over a trim function and removes exactly
- * these edges; once both branches are merged this list must be empty — delete it (the test below fails
- * on an entry that no longer occurs, so it cannot go stale).
- */
-const KNOWN_KUBE_TO_INVENTORY = [
-  'main/kube/node-cache.ts → main/inventory/json-equal.ts (import): upward import, main/kube (layer 2) below main/inventory (layer 3)',
-  'main/kube/node-cache.ts → main/inventory/node-facts.ts (import type): upward import, main/kube (layer 2) below main/inventory (layer 3)',
-  'main/kube/node-list.ts → main/inventory/node-facts.ts (import type): upward import, main/kube (layer 2) below main/inventory (layer 3)',
-  'main/kube/node-watch-stream.ts → main/inventory/node-facts.ts (import type): upward import, main/kube (layer 2) below main/inventory (layer 3)',
-  'main/kube/node-watcher-types.ts → main/inventory/node-facts.ts (import type): upward import, main/kube (layer 2) below main/inventory (layer 3)',
-  'main/kube/node-watcher.ts → main/inventory/node-facts.ts (import): upward import, main/kube (layer 2) below main/inventory (layer 3)',
-];
-
 describe('the source tree', () => {
   const graph = importGraph(process.cwd());
 
@@ -31,9 +16,7 @@ describe('the source tree', () => {
 
   it('imports only along the layers, with no cycle', () => {
     const found = layerViolations(graph);
-    expect(found.filter((v) => !KNOWN_KUBE_TO_INVENTORY.includes(v))).toEqual([]);
-    const gone = KNOWN_KUBE_TO_INVENTORY.filter((v) => !found.includes(v));
-    expect(gone, 'these known violations are fixed: delete them from KNOWN_KUBE_TO_INVENTORY').toEqual([]);
+    expect(found).toEqual([]);
   });
 });
 

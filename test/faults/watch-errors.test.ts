@@ -8,9 +8,10 @@
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { ConnectionPhase } from '../../common/connection.ts';
+import { NODES, type NodeWatcher } from '../../main/fleet/node-watch.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
-import { MAX_LIST_ITEMS, MAX_LIST_PAGES } from '../../main/kube/node-list.ts';
-import { NodeWatcher } from '../../main/kube/node-watcher.ts';
+import { MAX_LIST_ITEMS, MAX_LIST_PAGES } from '../../main/kube/list-pages.ts';
+import { ListWatcher } from '../../main/kube/list-watcher.ts';
 import { MAX_WATCH_LINE_BYTES } from '../../main/kube/stream-request.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { WatcherRecorder } from '../helpers/watcher-recorder.ts';
@@ -46,7 +47,7 @@ async function start(answers: { list: Answer; watch?: Answer }): Promise<Run> {
   );
   const clock = new ManualClock();
   const rec = new WatcherRecorder();
-  const w = new NodeWatcher(() => new ContextClient(ctx, { clock }), rec.on, {
+  const w = new ListWatcher(NODES, () => new ContextClient(ctx, { clock }), rec.on, {
     clock,
     random: () => 0.5,
     watchSeconds: [30, 30],

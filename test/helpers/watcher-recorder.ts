@@ -1,17 +1,28 @@
 /**
- * Collects a NodeWatcher's events into a NodeCache and lets a test wait for a condition (event-driven,
- * with a generous safety limit that fails the test rather than asserting any speed).
+ * Collects a watcher's events into an ObjectCache (of NodeFacts unless told another resource) and lets a
+ * test wait for a condition (event-driven, with a generous safety limit that fails the test rather than
+ * asserting any speed).
  */
 import type { ConnectionPhase, ConnectionState } from '../../common/connection.ts';
-import { NodeCache } from '../../main/kube/node-cache.ts';
-import type { WatcherEvent } from '../../main/kube/node-watcher.ts';
+import { NODES } from '../../main/fleet/node-watch.ts';
+import type { NodeFacts } from '../../main/inventory/node-facts.ts';
+import type { WatcherEvent } from '../../main/kube/list-watcher.ts';
+import { ObjectCache } from '../../main/kube/object-cache.ts';
+import type { WatchedResource } from '../../main/kube/watched-resource.ts';
 
-export class WatcherRecorder {
-  readonly events: WatcherEvent[] = [];
-  readonly cache = new NodeCache();
+export class WatcherRecorder<T = NodeFacts> {
+  readonly events: WatcherEvent<T>[] = [];
+  readonly cache: ObjectCache<T>;
   #waiters: { check: () => boolean; resolve: () => void }[] = [];
 
-  readonly on = (e: WatcherEvent): void => {
+  /** Without a resource, T is NodeFacts (the default type parameter) and the cache is keyed as NODES is. */
+  constructor(resource?: Pick<WatchedResource<T>, 'nameOf' | 'same'>) {
+    this.cache = new ObjectCache(
+      resource ?? (NODES as unknown as Pick<WatchedResource<T>, 'nameOf' | 'same'>),
+    );
+  }
+
+  readonly on = (e: WatcherEvent<T>): void => {
     this.events.push(e);
     if (e.type !== 'connection' && e.type !== 'refused') this.cache.apply(e);
     this.#waiters = this.#waiters.filter((w) => {
@@ -33,7 +44,7 @@ export class WatcherRecorder {
     return this.states.at(-1)?.phase;
   }
 
-  count(type: WatcherEvent['type']): number {
+  count(type: WatcherEvent<T>['type']): number {
     return this.events.filter((e) => e.type === type).length;
   }
 

@@ -1,11 +1,12 @@
 /** `gpu-fleet scan`: one pass — connect, list nodes, print the inventory — per chosen context. */
 import type { GpuInventoryStatus } from '../../../common/inventory.ts';
-import { buildInventory, formatInventoryTable, trimNode } from '../../inventory/index.ts';
+import { NODES } from '../../fleet/node-watch.ts';
+import { buildInventory, formatInventoryTable } from '../../inventory/index.ts';
 import { systemClock } from '../../kube/clock.ts';
 import { ContextClient } from '../../kube/context-client.ts';
 import { toKubeError } from '../../kube/error-classify.ts';
 import type { ResolvedContext } from '../../kube/kubeconfig-types.ts';
-import { listNodes } from '../../kube/node-list.ts';
+import { listObjects } from '../../kube/list-pages.ts';
 import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
@@ -24,7 +25,7 @@ export async function scanContext(
   let client: ContextClient | null = null;
   try {
     client = new ContextClient(ctx);
-    const listed = await listNodes(client, trimNode, {
+    const listed = await listObjects(client, NODES, {
       pageSize: 500,
       requestTimeoutMs: LIST_TIMEOUT_MS,
       clock: systemClock,
@@ -33,7 +34,7 @@ export async function scanContext(
     if (!listed) throw new Error('the node list was cancelled');
     return {
       context: ctx.name,
-      inventory: buildInventory(listed.nodes, new Map(), now().toISOString()),
+      inventory: buildInventory(listed.items, new Map(), now().toISOString()),
       error: null,
     };
   } catch (error) {

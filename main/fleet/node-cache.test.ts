@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeFacts } from '../inventory/node-facts.ts';
-import { NodeCache } from './node-cache.ts';
+import { ObjectCache } from '../kube/object-cache.ts';
+import { NODES } from './node-watch.ts';
 
 const facts = (name: string, over: Partial<NodeFacts> = {}): NodeFacts => ({
   name,
@@ -15,12 +16,12 @@ const facts = (name: string, over: Partial<NodeFacts> = {}): NodeFacts => ({
   ...over,
 });
 
-describe('NodeCache', () => {
+describe('ObjectCache of NODES', () => {
   it.each([
-    { name: 'new node', ev: { type: 'upsert' as const, node: facts('c') }, changed: true, size: 3 },
+    { name: 'new node', ev: { type: 'upsert' as const, object: facts('c') }, changed: true, size: 3 },
     {
       name: 'rv-only change (heartbeat)',
-      ev: { type: 'upsert' as const, node: facts('a', { resourceVersion: '9' }) },
+      ev: { type: 'upsert' as const, object: facts('a', { resourceVersion: '9' }) },
       changed: false,
       size: 2,
     },
@@ -28,14 +29,14 @@ describe('NodeCache', () => {
       name: 'ready flips',
       ev: {
         type: 'upsert' as const,
-        node: facts('a', { ready: { status: 'False', reason: 'X', message: null, since: null } }),
+        object: facts('a', { ready: { status: 'False', reason: 'X', message: null, since: null } }),
       },
       changed: true,
       size: 2,
     },
     {
       name: 'label change',
-      ev: { type: 'upsert' as const, node: facts('a', { labels: {} }) },
+      ev: { type: 'upsert' as const, object: facts('a', { labels: {} }) },
       changed: true,
       size: 2,
     },
@@ -43,26 +44,26 @@ describe('NodeCache', () => {
     { name: 'delete unknown', ev: { type: 'delete' as const, name: 'zz' }, changed: false, size: 2 },
     {
       name: 'identical relist',
-      ev: { type: 'replace' as const, nodes: [facts('b', { resourceVersion: '5' }), facts('a')] },
+      ev: { type: 'replace' as const, objects: [facts('b', { resourceVersion: '5' }), facts('a')] },
       changed: false,
       size: 2,
     },
     {
       name: 'relist drops one',
-      ev: { type: 'replace' as const, nodes: [facts('a')] },
+      ev: { type: 'replace' as const, objects: [facts('a')] },
       changed: true,
       size: 1,
     },
     {
       name: 'relist swaps one',
-      ev: { type: 'replace' as const, nodes: [facts('a'), facts('x')] },
+      ev: { type: 'replace' as const, objects: [facts('a'), facts('x')] },
       changed: true,
       size: 2,
     },
-    { name: 'relist to empty', ev: { type: 'replace' as const, nodes: [] }, changed: true, size: 0 },
+    { name: 'relist to empty', ev: { type: 'replace' as const, objects: [] }, changed: true, size: 0 },
   ])('$name: changed=$changed', ({ ev, changed, size }) => {
-    const cache = new NodeCache();
-    cache.apply({ type: 'replace', nodes: [facts('a'), facts('b')] });
+    const cache = new ObjectCache(NODES);
+    cache.apply({ type: 'replace', objects: [facts('a'), facts('b')] });
     const before = cache.view.version;
     expect(cache.apply(ev)).toBe(changed);
     expect(cache.view.version).toBe(before + (changed ? 1 : 0));
@@ -70,17 +71,17 @@ describe('NodeCache', () => {
   });
 
   it('stores the newest resourceVersion even when nothing else changed', () => {
-    const cache = new NodeCache();
-    cache.apply({ type: 'upsert', node: facts('a') });
-    cache.apply({ type: 'upsert', node: facts('a', { resourceVersion: '7' }) });
+    const cache = new ObjectCache(NODES);
+    cache.apply({ type: 'upsert', object: facts('a') });
+    cache.apply({ type: 'upsert', object: facts('a', { resourceVersion: '7' }) });
     expect(cache.view.get('a')?.resourceVersion).toBe('7');
     expect(cache.view.version).toBe(1);
   });
 
   it('the view reads live data', () => {
-    const cache = new NodeCache();
+    const cache = new ObjectCache(NODES);
     const v = cache.view;
-    cache.apply({ type: 'replace', nodes: [facts('a'), facts('b')] });
+    cache.apply({ type: 'replace', objects: [facts('a'), facts('b')] });
     expect([...v.values()].map((n) => n.name)).toEqual(['a', 'b']);
     expect(v.has('a')).toBe(true);
     expect(v.get('nope')).toBeUndefined();

@@ -1,9 +1,10 @@
 /**
- * The list+watch loop of one context (our own, not client-node's informer, which stops on most errors):
- * list in pages and hand the whole set over at once, watch from the list's resourceVersion with bookmarks,
+ * The list+watch loop of one collection in one context (our own, not client-node's informer, which stops
+ * on most errors), generic over what is kept: the caller hands in a WatchedResource (path, words, trim),
+ * and the watcher knows nothing of what the objects mean. List in pages and hand the whole set over at once, watch from the list's resourceVersion with bookmarks,
  * a server timeout and a stall timer; re-watch from the last resourceVersion when a stream ends, while
  * reporting the ConnectionState. Failures never
- * empty the node set: the last inventory stays until the cluster answers again.
+ * empty the set: the last objects stay until the cluster answers again.
  *
  * The loop never throws out: every failure of a list or watch (a thrown error, an ERROR event, a 410, a
  * stall, a watch that ends at once) goes to the one error policy (watch-error-policy.ts), which decides
@@ -11,13 +12,12 @@
  * watch opens, but after a failure only with the first event or bookmark (or once the watch has held for
  * LIVE_AFTER_MS), so a server that fails every watch at once never shows as live.
  *
- * Nodes the trim refuses (a name no real API server stores, not an object) are not dropped silently:
- * the watcher counts them (by name, so a MODIFIED is not counted twice and a DELETED takes one back)
+ * Objects the trim refuses (for nodes: a name no real API server stores, not an object) are not dropped
+ * silently: the watcher counts them (by name, so a MODIFIED is not counted twice and a DELETED takes one back)
  * and reports the count in a `refused` event whenever it changes.
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
-import { type NodeFacts, trimNode } from '../inventory/node-facts.ts';
 import { Backoff } from './backoff.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { ConnectionTracker, DEFAULT_THRESHOLDS } from './connection-tracker.ts';
@@ -25,12 +25,13 @@ import { ContextClient, type ContextClientOptions } from './context-client.ts';
 import { toKubeError } from './error-classify.ts';
 import { KubeError } from './errors.ts';
 import type { ResolvedContext } from './kubeconfig-types.ts';
-import { listNodes } from './node-list.ts';
-import { type RunningWatch, watchNodes } from './node-watch-stream.ts';
-import { type NodeWatcherOptions, pickThresholds, type WatcherEvent } from './node-watcher-types.ts';
+import { listObjects } from './list-pages.ts';
+import { type ListWatcherOptions, pickThresholds, type WatcherEvent } from './list-watcher-types.ts';
 import { WatchErrorPolicy } from './watch-error-policy.ts';
+import { type RunningWatch, watchObjects } from './watch-stream.ts';
+import type { WatchedResource } from './watched-resource.ts';
 
-export type { NodeWatcherOptions, WatcherEvent } from './node-watcher-types.ts';
+export type { ListWatcherOptions, WatcherEvent } from './list-watcher-types.ts';
 
 /** A watch that ended sooner than this after opening counts as a failure (no hot re-watch loop). */
 const MIN_WATCH_MS = 1000;
@@ -42,27 +43,28 @@ const LIVE_AFTER_MS = 5000;
 const MAX_REFUSED = 10_000;
 const REFUSED_KEY = 300;
 
-export class NodeWatcher {
+export class ListWatcher<T> {
   readonly #clock: Clock;
   readonly #tracker: ConnectionTracker;
   readonly #backoff: Backoff;
   readonly #policy: WatchErrorPolicy;
-  readonly #opts: NodeWatcherOptions;
+  readonly #opts: ListWatcherOptions;
   #client: ContextClient | null = null;
   #gen = 0;
   #running = false;
   #rv: string | null = null;
   #watch: RunningWatch | null = null;
   #sleep: { timer: unknown; wake: () => void } | null = null;
-  /** Refused nodes of the current list and watch: their (cut) names, and those without a string name. */
+  /** Refused objects of the current list and watch: their (cut) names, and those without a string name. */
   #refused = new Set<string>();
   #refusedNameless = 0;
   #refusedShown = 0;
 
   constructor(
+    private readonly resource: WatchedResource<T>,
     private readonly makeClient: () => ContextClient,
-    private readonly onEvent: (e: WatcherEvent) => void,
-    opts: NodeWatcherOptions = {},
+    private readonly onEvent: (e: WatcherEvent<T>) => void,
+    opts: ListWatcherOptions = {},
   ) {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
@@ -167,7 +169,10 @@ export class NodeWatcher {
     try {
       return toKubeError(err, this.#client?.server ?? '');
     } catch {
-      return new KubeError('protocol', `The node watch failed unexpectedly (${clusterText(String(err))}).`);
+      return new KubeError(
+        'protocol',
+        `The ${this.resource.singular} watch failed unexpectedly (${clusterText(String(err))}).`,
+      );
     }
   }
 
@@ -179,25 +184,29 @@ export class NodeWatcher {
     const pageSize = this.#opts.pageSize ?? 100;
     const refused = new Set<string>();
     let nameless = 0;
-    const trim = (raw: unknown): NodeFacts | null => {
-      const facts = this.#trim(raw);
-      if (facts === null) {
+    const trim = (raw: unknown): T | null => {
+      const kept = this.resource.trim(raw);
+      if (kept === null) {
         const key = refusedKey(raw);
         if (key === null) nameless++;
         else if (refused.size < MAX_REFUSED) refused.add(key);
       }
-      return facts;
+      return kept;
     };
-    const r = await listNodes(client, trim, {
-      pageSize,
-      requestTimeoutMs: this.#opts.listTimeoutMs ?? 60_000,
-      clock: this.#clock,
-      deadlineMs: this.#opts.listDeadlineMs,
-      isCancelled: () => this.#gen !== gen,
-    });
+    const r = await listObjects(
+      client,
+      { ...this.resource, trim },
+      {
+        pageSize,
+        requestTimeoutMs: this.#opts.listTimeoutMs ?? 60_000,
+        clock: this.#clock,
+        deadlineMs: this.#opts.listDeadlineMs,
+        isCancelled: () => this.#gen !== gen,
+      },
+    );
     if (!r || this.#gen !== gen) return;
     this.#rv = r.resourceVersion;
-    this.onEvent({ type: 'replace', nodes: r.nodes });
+    this.onEvent({ type: 'replace', objects: r.items });
     this.#refused = refused;
     this.#refusedNameless = nameless;
     this.#reportRefused();
@@ -221,20 +230,23 @@ export class NodeWatcher {
       this.#clock.clearTimeout(liveTimer);
       if (this.#gen === gen) this.#tracker.live();
     };
-    const w = watchNodes({
+    const w = watchObjects({
       client,
       clock: this.#clock,
       resourceVersion: rv,
       timeoutSeconds: Math.round(lo + random() * (hi - lo)),
       stallTimeoutMs: this.#opts.stallTimeoutMs ?? 90_000,
-      trim: (raw) => {
-        const facts = this.#trim(raw);
-        const key = facts === null ? refusedKey(raw) : null;
-        if (key !== null && this.#refused.size < MAX_REFUSED) {
-          this.#refused.add(key);
-          this.#reportRefused();
-        }
-        return facts;
+      resource: {
+        ...this.resource,
+        trim: (raw) => {
+          const kept = this.resource.trim(raw);
+          const key = kept === null ? refusedKey(raw) : null;
+          if (key !== null && this.#refused.size < MAX_REFUSED) {
+            this.#refused.add(key);
+            this.#reportRefused();
+          }
+          return kept;
+        },
       },
       onOpen: () => {
         openedAt = this.#clock.now();
@@ -258,7 +270,10 @@ export class NodeWatcher {
       const { outcome, error } = await w.done;
       if (this.#gen !== gen || outcome === 'stopped') return null;
       if (outcome === 'expired')
-        return new KubeError('expired', `The API server expired the node watch on ${host} (410).`);
+        return new KubeError(
+          'expired',
+          `The API server expired the ${this.resource.singular} watch on ${host} (410).`,
+        );
       if (outcome === 'stalled')
         return new KubeError('timeout', `The watch on ${host} went silent; reconnecting.`);
       if (error) return error;
@@ -296,8 +311,6 @@ export class NodeWatcher {
     });
   }
 
-  #trim = (raw: unknown): NodeFacts | null => (this.#opts.trim ?? trimNode)(raw);
-
   #reportRefused(): void {
     const count = this.#refused.size + this.#refusedNameless;
     if (count === this.#refusedShown) return;
@@ -307,20 +320,26 @@ export class NodeWatcher {
 }
 
 /**
- * A watcher for one kubeconfig context. The client is built on each (re)connect attempt, so a context
- * that cannot be used as written reports config-error instead of throwing here.
+ * A watcher of one resource in one kubeconfig context. The client is built on each (re)connect attempt, so
+ * a context that cannot be used as written reports config-error instead of throwing here.
  */
-export function watchContextNodes(
+export function watchContext<T>(
+  resource: WatchedResource<T>,
   context: ResolvedContext,
-  onEvent: (e: WatcherEvent) => void,
-  opts: NodeWatcherOptions & { client?: ContextClientOptions } = {},
-): NodeWatcher {
+  onEvent: (e: WatcherEvent<T>) => void,
+  opts: ListWatcherOptions & { client?: ContextClientOptions } = {},
+): ListWatcher<T> {
   const { client, ...watcherOpts } = opts;
   const clock = opts.clock;
-  return new NodeWatcher(() => new ContextClient(context, { clock, ...client }), onEvent, watcherOpts);
+  return new ListWatcher(
+    resource,
+    () => new ContextClient(context, { clock, ...client }),
+    onEvent,
+    watcherOpts,
+  );
 }
 
-/** The name a refused node is remembered by (cut), or null when it has no string name. */
+/** The name a refused object is remembered by (cut), or null when it has no string name. */
 function refusedKey(raw: unknown): string | null {
   const meta = typeof raw === 'object' && raw !== null ? (raw as { metadata?: unknown }).metadata : null;
   const name = typeof meta === 'object' && meta !== null ? (meta as { name?: unknown }).name : null;

@@ -1,20 +1,20 @@
 /**
- * LIST /api/v1/nodes in pages (limit + continue), trimming each item as its page arrives so only
- * NodeFacts are held. When a continue token expires (410) the list starts over: pages of one list are one
- * consistent snapshot, and mixing two snapshots could lose or duplicate nodes.
+ * LIST one collection (the resource's path, e.g. /api/v1/nodes) in pages (limit + continue), trimming each
+ * item as its page arrives so only what the resource's trim keeps is held. When a continue token expires (410) the list starts over: pages of one list are one
+ * consistent snapshot, and mixing two snapshots could lose or duplicate objects.
  *
  * A server that never stops paging cannot hold the list forever: pages, items, the length of a continue
  * token and the time of the whole list (on the injected clock) are capped, and a continue token seen before
  * in the same list ends it at once. Each cap ends the list with a KubeError that says which in one sentence.
  */
-import type { NodeFacts } from '../inventory/node-facts.ts';
+import { isObj } from '../../common/json-guards.ts';
 import type { Clock } from './clock.ts';
 import type { ContextClient } from './context-client.ts';
 import { KubeError } from './errors.ts';
-import { isObj } from './kubeconfig-entries.ts';
+import type { WatchedResource } from './watched-resource.ts';
 
-export interface NodeListResult {
-  nodes: NodeFacts[];
+export interface ListResult<T> {
+  items: T[];
   resourceVersion: string;
   pages: number;
 }
@@ -39,16 +39,20 @@ export const MAX_CONTINUE_LENGTH = 4096;
 /** 5,000 nodes take 50 pages; even at 2 s a page that is under 2 minutes. */
 export const LIST_DEADLINE_MS = 5 * 60_000;
 
-export async function listNodes(
+/** The words and path of the collection, and the trim each item goes through (null: refused, not kept). */
+export type ListedResource<T> = Pick<WatchedResource<T>, 'path' | 'singular' | 'plural' | 'trim'>;
+
+export async function listObjects<T>(
   client: ContextClient,
-  trim: (raw: unknown) => NodeFacts | null,
+  resource: ListedResource<T>,
   o: ListOptions,
-): Promise<NodeListResult | null> {
+): Promise<ListResult<T> | null> {
+  const { path, singular, plural, trim } = resource;
   const host = new URL(client.server).host;
   const deadlineMs = o.deadlineMs ?? LIST_DEADLINE_MS;
   const startedAt = o.clock.now();
   let restarts = 0;
-  let nodes: NodeFacts[] = [];
+  let kept: T[] = [];
   let items = 0;
   let cont: string | null = null;
   let seen = new Set<string>();
@@ -57,18 +61,18 @@ export async function listNodes(
     if (o.clock.now() - startedAt > deadlineMs) {
       throw new KubeError(
         'timeout',
-        `Listing the nodes of ${host} took longer than ${Math.round(deadlineMs / 1000)} s; stopped.`,
+        `Listing the ${plural} of ${host} took longer than ${Math.round(deadlineMs / 1000)} s; stopped.`,
       );
     }
     const q = new URLSearchParams({ limit: String(o.pageSize) });
     if (cont) q.set('continue', cont);
     let page: unknown;
     try {
-      page = await client.getJson(`/api/v1/nodes?${q}`, 'listing nodes', o.requestTimeoutMs);
+      page = await client.getJson(`${path}?${q}`, `listing ${plural}`, o.requestTimeoutMs);
     } catch (err) {
       if (err instanceof KubeError && err.kind === 'expired' && cont && restarts < MAX_RESTARTS) {
         restarts++;
-        nodes = [];
+        kept = [];
         items = 0;
         cont = null;
         seen = new Set();
@@ -78,23 +82,23 @@ export async function listNodes(
     }
     if (o.isCancelled()) return null;
     pages++;
-    const { items: raw, resourceVersion, next } = readPage(page, host);
+    const { items: raw, resourceVersion, next } = readPage(page, host, singular);
     items += raw.length;
     if (items > MAX_LIST_ITEMS) {
-      throw new KubeError('server', `${host} listed more than ${MAX_LIST_ITEMS} nodes; stopped listing.`);
+      throw new KubeError('server', `${host} listed more than ${MAX_LIST_ITEMS} ${plural}; stopped listing.`);
     }
     for (const r of raw) {
-      const facts = trim(r);
-      if (facts) nodes.push(facts);
+      const item = trim(r);
+      if (item !== null) kept.push(item);
     }
-    if (!next) return { nodes, resourceVersion, pages };
+    if (!next) return { items: kept, resourceVersion, pages };
     if (seen.has(next)) {
-      throw new KubeError('protocol', `${host} sent the same continue token twice while listing nodes.`);
+      throw new KubeError('protocol', `${host} sent the same continue token twice while listing ${plural}.`);
     }
     if (pages >= MAX_LIST_PAGES) {
       throw new KubeError(
         'protocol',
-        `${host} kept paging the node list past ${MAX_LIST_PAGES} pages; stopped listing.`,
+        `${host} kept paging the ${singular} list past ${MAX_LIST_PAGES} pages; stopped listing.`,
       );
     }
     seen.add(next);
@@ -105,18 +109,22 @@ export async function listNodes(
 function readPage(
   page: unknown,
   host: string,
+  singular: string,
 ): { items: unknown[]; resourceVersion: string; next: string | null } {
   const meta = isObj(page) ? page.metadata : null;
   const items = isObj(page) ? page.items : null;
   const rv = isObj(meta) ? meta.resourceVersion : null;
-  if (!Array.isArray(items) && items !== null) throw notANodeList(host);
-  if (typeof rv !== 'string' || rv === '' || rv.length > 64) throw notANodeList(host);
+  if (!Array.isArray(items) && items !== null) throw notAList(host, singular);
+  if (typeof rv !== 'string' || rv === '' || rv.length > 64) throw notAList(host, singular);
   const c = isObj(meta) ? meta.continue : null;
   const next = typeof c === 'string' && c !== '' ? c : null;
-  if (next !== null && next.length > MAX_CONTINUE_LENGTH) throw notANodeList(host);
+  if (next !== null && next.length > MAX_CONTINUE_LENGTH) throw notAList(host, singular);
   return { items: items ?? [], resourceVersion: rv, next };
 }
 
-function notANodeList(host: string): KubeError {
-  return new KubeError('protocol', `${host} did not answer the node list like a Kubernetes API server.`);
+function notAList(host: string, singular: string): KubeError {
+  return new KubeError(
+    'protocol',
+    `${host} did not answer the ${singular} list like a Kubernetes API server.`,
+  );
 }

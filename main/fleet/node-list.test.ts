@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
-import { trimNode } from '../inventory/node-facts.ts';
-import { systemClock } from './clock.ts';
-import { ContextClient } from './context-client.ts';
-import { listNodes } from './node-list.ts';
+import { systemClock } from '../kube/clock.ts';
+import { ContextClient } from '../kube/context-client.ts';
+import { listObjects } from '../kube/list-pages.ts';
+import { NODES } from './node-watch.ts';
 
 let s: SimContext | null = null;
 const opts = (pageSize: number, isCancelled: () => boolean) => ({
@@ -17,7 +17,7 @@ afterEach(async () => {
   s = null;
 });
 
-describe('listNodes against the simulator', () => {
+describe('listObjects of NODES against the simulator', () => {
   it('starts the list over when a continue token expires (410), never mixing two snapshots', async () => {
     s = await startSimContext({ scenario: 'large:600' });
     const { control } = s.sim;
@@ -31,10 +31,10 @@ describe('listNodes against the simulator', () => {
       }
       return false;
     };
-    const r = await listNodes(client, trimNode, opts(250, afterPage));
+    const r = await listObjects(client, NODES, opts(250, afterPage));
     client.close();
-    expect(r?.nodes).toHaveLength(599);
-    expect(new Set(r?.nodes.map((n) => n.name)).size).toBe(599);
+    expect(r?.items).toHaveLength(599);
+    expect(new Set(r?.items.map((n) => n.name)).size).toBe(599);
     expect(r?.pages).toBe(4);
     const lists = control.requestLog().filter((x) => x.path.startsWith('/api/v1/nodes?limit='));
     expect(lists.map((x) => [x.path.includes('continue='), x.status])).toEqual([
@@ -49,9 +49,9 @@ describe('listNodes against the simulator', () => {
   it('returns null when cancelled between pages', async () => {
     s = await startSimContext({ scenario: 'large:60' });
     const client = new ContextClient(s.context());
-    const r = await listNodes(
+    const r = await listObjects(
       client,
-      trimNode,
+      NODES,
       opts(10, () => true),
     );
     client.close();

@@ -1,20 +1,22 @@
-/** The events and options of NodeWatcher (node-watcher.ts). */
+/** The events and options of ListWatcher (list-watcher.ts). */
 import type { ConnectionState } from '../../common/connection.ts';
-import type { NodeFacts } from '../inventory/node-facts.ts';
 import type { BackoffOptions } from './backoff.ts';
 import type { Clock } from './clock.ts';
 import type { ConnectionThresholds } from './connection-tracker.ts';
 
-/** What leaves a watcher: only trimmed NodeFacts, whole sets on (re)list, and connection states. */
-export type WatcherEvent =
-  | { type: 'replace'; nodes: NodeFacts[] }
-  | { type: 'upsert'; node: NodeFacts }
+/**
+ * What leaves a watcher: only trimmed objects (what the resource's trim kept), whole sets on (re)list, and
+ * connection states.
+ */
+export type WatcherEvent<T> =
+  | { type: 'replace'; objects: T[] }
+  | { type: 'upsert'; object: T }
   | { type: 'delete'; name: string }
   | { type: 'connection'; state: ConnectionState }
-  /** How many nodes the server sent that were refused (an invalid name, not an object); sent on change. */
+  /** How many objects the server sent that were refused (the trim said null); sent on change. */
   | { type: 'refused'; count: number };
 
-export interface NodeWatcherOptions extends Partial<ConnectionThresholds> {
+export interface ListWatcherOptions extends Partial<ConnectionThresholds> {
   clock?: Clock;
   random?: () => number;
   backoff?: Partial<BackoffOptions>;
@@ -22,16 +24,15 @@ export interface NodeWatcherOptions extends Partial<ConnectionThresholds> {
   pageSize?: number;
   /** Time allowed for each LIST page request. */
   listTimeoutMs?: number;
-  /** Time allowed for a whole paged list (node-list.ts LIST_DEADLINE_MS by default). */
+  /** Time allowed for a whole paged list (list-pages.ts LIST_DEADLINE_MS by default). */
   listDeadlineMs?: number;
   /** The server ends each watch after a random time in this range (seconds). */
   watchSeconds?: [number, number];
   /** No complete line (bookmarks count) for this long: abort and re-watch. Bookmark interval (~60 s) + margin. */
   stallTimeoutMs?: number;
-  trim?: (raw: unknown) => NodeFacts | null;
 }
 
-export function pickThresholds(o: NodeWatcherOptions): Partial<ConnectionThresholds> {
+export function pickThresholds(o: ListWatcherOptions): Partial<ConnectionThresholds> {
   const t: Partial<ConnectionThresholds> = {};
   if (o.unreachableAfterAttempts !== undefined) t.unreachableAfterAttempts = o.unreachableAfterAttempts;
   if (o.unreachableAfterMs !== undefined) t.unreachableAfterMs = o.unreachableAfterMs;

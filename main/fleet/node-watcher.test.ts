@@ -6,10 +6,11 @@ import type { SimOptions } from '../../sim/index.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { WatcherRecorder } from '../../test/helpers/watcher-recorder.ts';
-import { ContextClient } from './context-client.ts';
-import { NodeWatcher, type NodeWatcherOptions, watchContextNodes } from './node-watcher.ts';
+import { ContextClient } from '../kube/context-client.ts';
+import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
+import { NODES, type NodeWatcher, watchContextNodes } from './node-watch.ts';
 
-const FAST: NodeWatcherOptions = {
+const FAST: ListWatcherOptions = {
   backoff: { initialMs: 20, maxMs: 200 },
   watchSeconds: [30, 30],
   // drive() moves virtual time on; only the stall tests want the stall timer to fire.
@@ -27,7 +28,7 @@ afterEach(async () => {
   open = [];
 });
 
-async function setup(sim: SimOptions, opts: NodeWatcherOptions = {}, context = 'sim-admin') {
+async function setup(sim: SimOptions, opts: ListWatcherOptions = {}, context = 'sim-admin') {
   const s = await startSimContext(sim);
   const clock = new ManualClock();
   const rec = new WatcherRecorder();
@@ -207,14 +208,17 @@ describe('NodeWatcher against the simulator', () => {
     expect(rec.states.at(-1)?.message).toMatch(/refused the connection/);
     expect(rec.states.at(-1)?.lastLiveAt).not.toBeNull();
     expect(rec.cache.view.size).toBe(8);
-    expect(rec.events.filter((e) => e.type === 'replace' && e.nodes.length === 0)).toHaveLength(0);
+    expect(rec.events.filter((e) => e.type === 'replace' && e.objects.length === 0)).toHaveLength(0);
   });
 
   it('stop() aborts the watch and leaves no timers', async () => {
     const s = await startSimContext({ scenario: 'homelab' });
     const clock = new ManualClock();
     const rec = new WatcherRecorder();
-    const w = new NodeWatcher(() => new ContextClient(s.context(), { clock }), rec.on, { ...FAST, clock });
+    const w = new ListWatcher(NODES, () => new ContextClient(s.context(), { clock }), rec.on, {
+      ...FAST,
+      clock,
+    });
     open.push({ s, w });
     w.start();
     await rec.waitForPhase('live');
@@ -234,7 +238,10 @@ describe('NodeWatcher against the simulator', () => {
     s.sim.control.setLatency(2000);
     const clock = new ManualClock();
     const rec = new WatcherRecorder();
-    const w = new NodeWatcher(() => new ContextClient(s.context(), { clock }), rec.on, { ...FAST, clock });
+    const w = new ListWatcher(NODES, () => new ContextClient(s.context(), { clock }), rec.on, {
+      ...FAST,
+      clock,
+    });
     open.push({ s, w });
     w.start();
     await rec.waitFor(() => clock.pending > 0, 'the list request');

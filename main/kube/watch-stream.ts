@@ -1,35 +1,36 @@
 /**
- * One WATCH of /api/v1/nodes from a resourceVersion: parses each line, trims the node at once (the raw
- * object is dropped right there), advances the resourceVersion (bookmarks too) and reports how the watch
+ * One WATCH of a collection (the resource's path, e.g. /api/v1/nodes) from a resourceVersion: parses each
+ * line, trims the object at once with the resource's trim (the raw object is dropped right there), advances the resourceVersion (bookmarks too) and reports how the watch
  * ended. A stall timer aborts a watch that sends no complete line for stallTimeoutMs (bytes of an unfinished
  * line and blank lines do not count, so a trickle of bytes cannot hold a dead watch open).
  */
-import type { NodeFacts } from '../inventory/node-facts.ts';
+import { isObj } from '../../common/json-guards.ts';
 import type { Clock } from './clock.ts';
 import type { ContextClient, StreamHandle } from './context-client.ts';
 import { errorFromResponse } from './error-classify.ts';
 import { KubeError } from './errors.ts';
-import { isObj } from './kubeconfig-entries.ts';
+import type { WatchedResource } from './watched-resource.ts';
 
 /** Real resourceVersions are decimal etcd revisions; anything longer is not one. */
 export const MAX_RESOURCE_VERSION = 64;
 
-export type WatchChange = { type: 'upsert'; node: NodeFacts } | { type: 'delete'; name: string };
+export type WatchChange<T> = { type: 'upsert'; object: T } | { type: 'delete'; name: string };
 
 /** ended: the stream finished (cleanly or cut off) after lasting a while; expired: 410, relist. */
 export type WatchOutcome = 'ended' | 'expired' | 'stalled' | 'stopped';
 
-export interface WatchStreamParams {
+export interface WatchStreamParams<T> {
   client: ContextClient;
+  /** The collection watched and the words for it; trim refuses an object by returning null (not reported). */
+  resource: Pick<WatchedResource<T>, 'path' | 'plural' | 'trim'>;
   clock: Clock;
   resourceVersion: string;
   timeoutSeconds: number;
   stallTimeoutMs: number;
-  trim: (raw: unknown) => NodeFacts | null;
   onOpen: () => void;
   /** A real event or a bookmark arrived (what tells a working server from one that only opens watches). */
   onProgress: () => void;
-  onChange: (c: WatchChange) => void;
+  onChange: (c: WatchChange<T>) => void;
   onResourceVersion: (rv: string) => void;
 }
 
@@ -38,7 +39,8 @@ export interface RunningWatch {
   stop(): void;
 }
 
-export function watchNodes(p: WatchStreamParams): RunningWatch {
+export function watchObjects<T>(p: WatchStreamParams<T>): RunningWatch {
+  const what = `watching ${p.resource.plural}`;
   let handle: StreamHandle | null = null;
   let stall: unknown = null;
   let lines = 0;
@@ -92,13 +94,13 @@ export function watchNodes(p: WatchStreamParams): RunningWatch {
     if (type === 'ERROR') {
       const code = obj && typeof obj.code === 'number' ? obj.code : 500;
       if (code === 410) return finish('expired');
-      return fail(errorFromResponse(code, JSON.stringify(obj ?? {}), {}, 'watching nodes'));
+      return fail(errorFromResponse(code, JSON.stringify(obj ?? {}), {}, what));
     }
     const meta = obj && isObj(obj.metadata) ? obj.metadata : null;
     const rv = meta && typeof meta.resourceVersion === 'string' ? meta.resourceVersion : null;
     if (type === 'ADDED' || type === 'MODIFIED') {
-      const node = p.trim(obj);
-      if (node) p.onChange({ type: 'upsert', node });
+      const object = p.resource.trim(obj);
+      if (object !== null) p.onChange({ type: 'upsert', object });
     } else if (type === 'DELETED') {
       if (meta && typeof meta.name === 'string') p.onChange({ type: 'delete', name: meta.name });
     } else if (type !== 'BOOKMARK') {
@@ -118,12 +120,12 @@ export function watchNodes(p: WatchStreamParams): RunningWatch {
   });
   p.client
     .stream(
-      `/api/v1/nodes?${q}`,
+      `${p.resource.path}?${q}`,
       {
         onLine,
         onEnd: (err) => (err ? finish('ended', err) : finish('ended')),
       },
-      'watching nodes',
+      what,
     )
     .then((h) => {
       handle = h;

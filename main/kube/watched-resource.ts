@@ -1,0 +1,22 @@
+/**
+ * What the list+watch machinery (list-pages.ts, watch-stream.ts, list-watcher.ts, object-cache.ts) is told
+ * about the one kind of object it follows, by the caller that knows that kind: where the collection lives,
+ * the words for it in sentences, and how to turn the API's raw JSON into what is kept. The machinery itself
+ * knows nothing of what the objects mean (as kube-rs's watcher is generic over its Resource).
+ */
+export interface WatchedResource<T> {
+  /** The collection's path, e.g. `/api/v1/nodes` (no query). */
+  readonly path: string;
+  /** One object and several, as sentences name them: `node`, `nodes`. */
+  readonly singular: string;
+  readonly plural: string;
+  /** Validates one raw object and keeps only what the caller needs; null refuses it (it is never cached). */
+  readonly trim: (raw: unknown) => T | null;
+  /** The object's name: its key in the cache. */
+  readonly nameOf: (object: T) => string;
+  /**
+   * True when `b` says nothing new over `a` (e.g. only its resourceVersion moved): the cache stores it but
+   * does not count it as a change.
+   */
+  readonly same: (a: T, b: T) => boolean;
+}
