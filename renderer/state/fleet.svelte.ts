@@ -6,6 +6,7 @@ import type { Alert } from '../../common/alerts.ts';
 import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
 import type { AppInfo, FleetApi, PushEvents } from '../../common/ipc.ts';
 import { sortContexts } from '../lib/contexts.ts';
+import { invokeErrorText } from '../lib/invoke-error.ts';
 
 export interface Notice {
   id: number;
@@ -14,10 +15,6 @@ export interface Notice {
 }
 
 export type LoadState = 'disconnected' | 'loading' | 'ready' | 'failed';
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class FleetStore {
   #api: FleetApi | undefined;
@@ -90,14 +87,14 @@ export class FleetStore {
       for (const m of info.notices) this.#addNotice('warning', m);
       this.#load = 'ready';
     } catch (e) {
-      this.#error = errorText(e);
+      this.#error = invokeErrorText(e);
       this.#load = 'failed';
     }
     api.invoke('alerts:log').then(
       (log) => {
         if (Array.isArray(log)) for (const a of log) this.#addAlert(a);
       },
-      (e: unknown) => this.#addNotice('error', `Could not load the alert log: ${errorText(e)}`),
+      (e: unknown) => this.#addNotice('error', `Could not load the alert log: ${invokeErrorText(e)}`),
     );
     return () => this.stop();
   }
@@ -114,7 +111,7 @@ export class FleetStore {
     try {
       this.#setSnapshot(await this.#api.invoke('fleet:focus', context));
     } catch (e) {
-      this.#addNotice('error', `Could not focus ${context}: ${errorText(e)}`);
+      this.#addNotice('error', `Could not focus ${context}: ${invokeErrorText(e)}`);
     }
   }
 
@@ -139,7 +136,7 @@ export class FleetStore {
         ? 'CRD installed; writing the inventory.'
         : 'The CRD was already there; writing the inventory.';
     } catch (e) {
-      return `Could not install the CRD: ${errorText(e)}`;
+      return `Could not install the CRD: ${invokeErrorText(e)}`;
     }
   }
 
@@ -150,7 +147,7 @@ export class FleetStore {
       this.#setSnapshot(await this.#api.invoke('writeback:take-over', context, true));
       return 'Take-over is on for this context; writing the inventory.';
     } catch (e) {
-      return `Could not turn take-over on: ${errorText(e)}`;
+      return `Could not turn take-over on: ${invokeErrorText(e)}`;
     }
   }
 
@@ -164,7 +161,7 @@ export class FleetStore {
           : await this.#api.invoke('alerts:snooze', null, { kind: 'for', ms }),
       );
     } catch (e) {
-      this.#addNotice('error', `Could not change alert pause: ${errorText(e)}`);
+      this.#addNotice('error', `Could not change alert pause: ${invokeErrorText(e)}`);
     }
   }
 

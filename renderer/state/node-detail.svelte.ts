@@ -4,6 +4,7 @@
  * the timer, so a closed panel costs nothing, and a hidden window (the tray popover put away) pauses it. An answer that arrives after the user closed or switched nodes is dropped.
  */
 import type { NodeDetail } from '../../common/node-detail.ts';
+import { invokeErrorText } from '../lib/invoke-error.ts';
 
 export type LoadDetail = (context: string, node: string) => Promise<NodeDetail>;
 export type DetailPhase = 'closed' | 'loading' | 'ready' | 'error';
@@ -14,10 +15,6 @@ export interface DetailTarget {
 }
 
 export const REFRESH_MS = 10_000;
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class NodeDetailState {
   #load: LoadDetail;
@@ -112,7 +109,7 @@ export class NodeDetailState {
       },
       (e: unknown) => {
         if (generation !== this.#generation) return;
-        this.#error = `Could not read ${target.node} in ${target.context}: ${errorText(e)}`;
+        this.#error = `Could not read ${target.node} in ${target.context}: ${invokeErrorText(e)}`;
         this.#pending = null;
       },
     );

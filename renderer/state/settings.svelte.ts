@@ -5,6 +5,7 @@
 import type { KubeContextInfo } from '../../common/fleet.ts';
 import type { FleetApi } from '../../common/ipc.ts';
 import type { SettingsView, Theme } from '../../common/settings.ts';
+import { invokeErrorText } from '../lib/invoke-error.ts';
 import {
   draftFrom,
   type FieldErrors,
@@ -18,12 +19,6 @@ export type SaveState =
   | { kind: 'saving' }
   | { kind: 'saved' }
   | { kind: 'error'; message: string };
-
-function errorText(e: unknown): string {
-  const raw = e instanceof Error ? e.message : String(e);
-  // Electron wraps handler errors as "Error invoking remote method 'x': Error: …"; keep the sentence.
-  return raw.replace(/^Error invoking remote method '[^']*': (?:\w*Error: )?/, '');
-}
 
 export class SettingsStore {
   #api: FleetApi | undefined;
@@ -76,7 +71,7 @@ export class SettingsStore {
       this.#setSaved(settings);
       this.#loadError = null;
     } catch (e) {
-      this.#loadError = errorText(e);
+      this.#loadError = invokeErrorText(e);
     }
   }
 
@@ -114,7 +109,7 @@ export class SettingsStore {
       this.#touched = false;
       return true;
     } catch (e) {
-      this.#save = { kind: 'error', message: errorText(e) };
+      this.#save = { kind: 'error', message: invokeErrorText(e) };
       return false;
     }
   }
