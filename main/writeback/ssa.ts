@@ -4,14 +4,9 @@
  * server (same resourceVersion, no watch event), but we still avoid sending it: every PATCH is a
  * request the API server must admit, and the benchmark counts them.
  */
+import { parseApiStatus } from '../kube/api-status.ts';
 import type { ContextClient } from '../kube/context-client.ts';
-import {
-  parseStatusBody,
-  type ResponseContext,
-  toWriteError,
-  WriteError,
-  writeErrorFromResponse,
-} from './write-error.ts';
+import { type ResponseContext, toWriteError, WriteError, writeErrorFromResponse } from './write-error.ts';
 
 export const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
 
@@ -34,7 +29,7 @@ export async function readObject(
     throw toWriteError(e, ctx.what);
   }
   if (res.status === 404) {
-    const s = parseStatusBody(res.body);
+    const s = parseApiStatus(res.body);
     if (s.json && s.reason === 'NotFound' && s.name === name) return null;
   }
   if (res.status < 200 || res.status > 299) throw writeErrorFromResponse(res.status, res.body, ctx);
@@ -72,7 +67,7 @@ export async function applyObject(
     throw toWriteError(e, ctx.what);
   }
   if (res.status === 404) {
-    const s = parseStatusBody(res.body);
+    const s = parseApiStatus(res.body);
     const name = asRecord(body.metadata).name;
     if (s.json && s.reason === 'NotFound' && s.name !== null && s.name === name)
       throw new ObjectMissing('error', `The object ${s.name} was deleted while ${ctx.what} (404).`, 404);
