@@ -13,7 +13,7 @@ import type { SettingsView } from './settings.ts';
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
   Type.Object({ kind: Type.Literal('tomorrow') }),
-  Type.Object({ kind: Type.Literal('resumed') }),
+  Type.Object({ kind: Type.Literal('until-resumed') }),
 ]);
 
 const Dns = Type.String({ minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' });

@@ -1,6 +1,7 @@
 /**
  * The window's view of the engine: the fleet snapshot, app info, alert log and notices.
  * Loads once at start, then follows the host's push events; every write goes through `window.fleet`.
+ * Private runes, read through getters; what is computed from them is `$derived`.
  */
 import type { Alert } from '../../common/alerts.ts';
 import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
@@ -29,7 +30,16 @@ export class FleetStore {
   #nextNotice = 1;
   #off: (() => void)[] = [];
 
-  readonly sorted = $derived(sortContexts(this.#snapshot?.contexts ?? []));
+  #sorted = $derived(sortContexts(this.#snapshot?.contexts ?? []));
+  /** The pending focus while it names a context, else the host's, else the first card. */
+  #focusedName = $derived.by(() => {
+    const names = this.#sorted.map((c) => c.context);
+    for (const n of [this.#pendingFocus, this.#snapshot?.focused ?? null]) {
+      if (n && names.includes(n)) return n;
+    }
+    return names[0] ?? null;
+  });
+  #focused = $derived(this.#sorted.find((c) => c.context === this.#focusedName) ?? null);
 
   constructor(api: FleetApi | undefined) {
     this.#api = api;
@@ -58,17 +68,15 @@ export class FleetStore {
     return this.#api;
   }
 
-  get focusedName(): string | null {
-    const names = this.sorted.map((c) => c.context);
-    for (const n of [this.#pendingFocus, this.#snapshot?.focused ?? null]) {
-      if (n && names.includes(n)) return n;
-    }
-    return names[0] ?? null;
+  /** The contexts in card order. */
+  get sorted(): ContextSnapshot[] {
+    return this.#sorted;
   }
-
+  get focusedName(): string | null {
+    return this.#focusedName;
+  }
   get focused(): ContextSnapshot | null {
-    const name = this.focusedName;
-    return this.sorted.find((c) => c.context === name) ?? null;
+    return this.#focused;
   }
 
   /** Subscribes to pushes first (so nothing is missed), then loads. Returns the unsubscribe. */
@@ -117,7 +125,7 @@ export class FleetStore {
 
   /** Focuses the n-th card of the overview (1-based), as the number keys do. */
   focusIndex(n: number): boolean {
-    const ctx = this.sorted[n - 1];
+    const ctx = this.#sorted[n - 1];
     if (!ctx) return false;
     void this.focus(ctx.context);
     return true;

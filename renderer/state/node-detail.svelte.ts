@@ -24,6 +24,9 @@ export class NodeDetailState {
   #error = $state<string | null>(null);
   /** The generation whose request is in flight, or null. */
   #pending = $state<number | null>(null);
+  #phase: DetailPhase = $derived(
+    !this.#target ? 'closed' : this.#detail ? 'ready' : this.#error ? 'error' : 'loading',
+  );
   #timer: ReturnType<typeof setInterval> | null = null;
   /** Bumped on every open and close: answers carry the generation they were asked in. */
   #generation = 0;
@@ -51,9 +54,7 @@ export class NodeDetailState {
     return this.#target !== null;
   }
   get phase(): DetailPhase {
-    if (!this.#target) return 'closed';
-    if (this.#detail) return 'ready';
-    return this.#error ? 'error' : 'loading';
+    return this.#phase;
   }
 
   /** Opens (or switches to) a node: fetches now, then every interval until closed. */

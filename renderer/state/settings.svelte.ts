@@ -29,7 +29,8 @@ export class SettingsStore {
   #save = $state.raw<SaveState>({ kind: 'idle' });
   #touched = $state(false);
 
-  readonly errors: FieldErrors = $derived(this.#draft ? validate(this.#draft) : {});
+  #errors: FieldErrors = $derived(this.#draft ? validate(this.#draft) : {});
+  #theme: Theme = $derived(this.#saved?.theme ?? 'system');
 
   constructor(api: FleetApi | undefined) {
     this.#api = api;
@@ -56,7 +57,11 @@ export class SettingsStore {
     return this.#touched;
   }
   get theme(): Theme {
-    return this.#saved?.theme ?? 'system';
+    return this.#theme;
+  }
+  /** What is wrong with the draft, per field. */
+  get errors(): FieldErrors {
+    return this.#errors;
   }
 
   async load(): Promise<void> {
@@ -98,7 +103,7 @@ export class SettingsStore {
     const d = this.#draft;
     this.#touched = true;
     if (!d || !this.#api) return false;
-    if (Object.keys(this.errors).length > 0) {
+    if (Object.keys(this.#errors).length > 0) {
       this.#save = { kind: 'error', message: 'Some fields need attention before saving.' };
       return false;
     }
