@@ -34,4 +34,4 @@ export interface Alert {
 export const NOTIFICATION_BODY_MAX = 200;
 
 /** How long a pause of alerts lasts: a while, until tomorrow morning, or until the user resumes. */
-export type SnoozeUntil = { kind: 'for'; ms: number } | { kind: 'tomorrow' } | { kind: 'resumed' };
+export type SnoozeUntil = { kind: 'for'; ms: number } | { kind: 'tomorrow' } | { kind: 'until-resumed' };

@@ -5,6 +5,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { Alert } from './alerts.ts';
+import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { FleetSnapshot, KubeContextInfo } from './fleet.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
@@ -12,7 +13,7 @@ import type { SettingsView } from './settings.ts';
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
   Type.Object({ kind: Type.Literal('tomorrow') }),
-  Type.Object({ kind: Type.Literal('resumed') }),
+  Type.Object({ kind: Type.Literal('until-resumed') }),
 ]);
 
 const Dns = Type.String({ minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' });
@@ -46,7 +47,10 @@ const SettingsPatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** Argument tuples of each invoke channel, as schemas: the host validates before it acts. */
+/**
+ * Argument tuples of each invoke channel, as schemas: the host validates before it acts. Exactly the
+ * channels of `InvokeResults`: a channel missing here, or here without a result type, is a type error.
+ */
 export const ARG_SCHEMAS = {
   'fleet:snapshot': Type.Tuple([]),
   'fleet:focus': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 })]),
@@ -68,7 +72,10 @@ export const ARG_SCHEMAS = {
   'app:info': Type.Tuple([]),
   /** (context name, node name): a Kubernetes node name is a DNS subdomain of at most 253 characters. */
   'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), Dns]),
-} satisfies Record<string, TSchema>;
+} satisfies ArgSchemas;
+
+/** The shape ARG_SCHEMAS must have: one schema per channel of `InvokeResults`, no more, no fewer. */
+export type ArgSchemas = { [C in keyof InvokeResults]: TSchema };
 
 export interface AppInfo {
   version: string;
@@ -109,7 +116,7 @@ export interface InvokeResults {
   'node:detail': NodeDetail;
 }
 
-export type InvokeChannel = keyof typeof ARG_SCHEMAS & keyof InvokeResults;
+export type InvokeChannel = keyof InvokeResults;
 export type InvokeArgs<C extends InvokeChannel> = Static<(typeof ARG_SCHEMAS)[C]>;
 
 /** Events the host pushes to the renderer. */
@@ -132,10 +139,38 @@ export interface FleetApi {
 }
 
 export const INVOKE_CHANNELS = Object.keys(ARG_SCHEMAS) as InvokeChannel[];
-export const PUSH_CHANNELS: readonly PushChannel[] = [
-  'fleet:snapshot',
-  'alerts:new',
-  'ui:focus',
-  'ui:show',
-  'app:notice',
-];
+
+/** One entry per push event: a channel missing here, or here without a payload type, is a type error. */
+const PUSH_CHANNEL_SET = {
+  'fleet:snapshot': true,
+  'alerts:new': true,
+  'ui:focus': true,
+  'ui:show': true,
+  'app:notice': true,
+} as const satisfies { [P in PushChannel]: true };
+export const PUSH_CHANNELS = Object.keys(PUSH_CHANNEL_SET) as readonly PushChannel[];
+
+/** Something that delivers push events: every push is typed by `PushEvents`. */
+export type PushSender = <P extends PushChannel>(channel: P, payload: PushEvents[P]) => void;
+
+/**
+ * What Electron's IPC handler answers (it never throws: Electron would turn the error into the string
+ * "Error invoking remote method…" and lose its kind). The preload settles it with `settleReply`.
+ */
+export type InvokeReply = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
+
+/**
+ * The value of a reply, or a rejection with its `{kind, message}` as plain data (a plain object crosses
+ * Electron's contextBridge whole; an Error's own properties would not).
+ */
+export function settleReply(reply: unknown): Promise<unknown> {
+  if (typeof reply === 'object' && reply !== null && 'ok' in reply) {
+    if (reply.ok === true && 'value' in reply) return Promise.resolve(reply.value);
+    const error = 'error' in reply ? asErrorInfo(reply.error) : null;
+    if (reply.ok === false && error) return Promise.reject(error);
+  }
+  return Promise.reject({
+    kind: 'failed',
+    message: 'The engine answered something unexpected.',
+  } satisfies ErrorInfo);
+}

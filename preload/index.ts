@@ -1,14 +1,17 @@
 /**
  * Exposes `window.fleet` to the sandboxed renderer: invoke on the contract's channels and listen to
- * its push events. Nothing else crosses; the channel lists come from common/ipc.ts.
+ * its push events. Nothing else crosses; the channel lists come from common/ipc.ts. A rejected invoke
+ * carries `{kind, message}` (see common/errors.ts).
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
-import { type FleetApi, INVOKE_CHANNELS, PUSH_CHANNELS } from '../common/ipc.ts';
+import { type FleetApi, INVOKE_CHANNELS, PUSH_CHANNELS, settleReply } from '../common/ipc.ts';
 
 const api: FleetApi = {
   invoke(channel, ...args) {
-    if (!INVOKE_CHANNELS.includes(channel)) return Promise.reject(new Error(`unknown channel ${channel}`));
-    return ipcRenderer.invoke(channel, ...args);
+    if (!INVOKE_CHANNELS.includes(channel))
+      return Promise.reject({ kind: 'refused', message: `unknown channel ${channel}` });
+    // The host answers an InvokeReply; a failure rejects with its {kind, message} as plain data.
+    return ipcRenderer.invoke(channel, ...args).then(settleReply) as never;
   },
   on(channel, listener) {
     if (!PUSH_CHANNELS.includes(channel)) throw new Error(`unknown event ${channel}`);

@@ -28,7 +28,7 @@ const cases: { name: string; steps: Step[]; expected: string[] }[] = [
     steps: [
       [0, 'lab', ALL],
       [0, 'work', ALL],
-      [5, 'snooze', (s, now) => snooze(s, 'lab', { kind: 'resumed' }, now)],
+      [5, 'snooze', (s, now) => snooze(s, 'lab', { kind: 'until-resumed' }, now)],
       [10, 'lab', DOWN],
       [10, 'work', DOWN],
     ],
@@ -38,7 +38,7 @@ const cases: { name: string; steps: Step[]; expected: string[] }[] = [
     name: 'until resumed, then resumed',
     steps: [
       [0, 'lab', ALL],
-      [5, 'snooze', (s, now) => snooze(s, null, { kind: 'resumed' }, now)],
+      [5, 'snooze', (s, now) => snooze(s, null, { kind: 'until-resumed' }, now)],
       [10, 'lab', DOWN],
       [50, 'snooze', (s) => resume(s, null)],
       [100, 'lab', ALL],
@@ -72,12 +72,12 @@ describe('snooze', () => {
 
   it('ends a "for" snooze after its duration and a "resumed" one never', () => {
     expect(snoozeEnd({ kind: 'for', ms: HOUR }, 1000)).toBe(1000 + HOUR);
-    expect(snoozeEnd({ kind: 'resumed' }, 1000)).toBeNull();
+    expect(snoozeEnd({ kind: 'until-resumed' }, 1000)).toBeNull();
   });
 
   it('resumes one context or everything, and prunes ended snoozes', () => {
     let s = snooze(NO_SNOOZE, 'lab', { kind: 'for', ms: 10 }, 0);
-    s = snooze(s, 'work', { kind: 'resumed' }, 0);
+    s = snooze(s, 'work', { kind: 'until-resumed' }, 0);
     s = snooze(s, null, { kind: 'for', ms: 5 }, 0);
     expect([
       isSnoozed(s, 'other', 4),

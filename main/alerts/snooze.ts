@@ -53,7 +53,7 @@ export function snoozeEnd(
       return now + Math.max(0, until.ms);
     case 'tomorrow':
       return tomorrowMorning(now, offset);
-    case 'resumed':
+    case 'until-resumed':
       return null;
   }
 }

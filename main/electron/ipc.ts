@@ -1,6 +1,9 @@
-/** IPC routes for every channel of the contract: the sender must be our window; arguments are validated. */
+/**
+ * IPC routes for every channel of the contract: the sender must be our window; arguments are validated.
+ * A handler answers an `InvokeReply` and never throws, so a failure reaches the window with its kind.
+ */
 import { type IpcMainInvokeEvent, ipcMain } from 'electron';
-import { INVOKE_CHANNELS } from '../../common/ipc.ts';
+import { INVOKE_CHANNELS, type InvokeReply } from '../../common/ipc.ts';
 import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import type { WindowManager } from './window.ts';
 
@@ -11,12 +14,13 @@ export function setupIpc(
 ): () => void {
   const fromOurWindow = (event: IpcMainInvokeEvent): boolean => event.sender.id === windows.webContentsId();
   for (const channel of INVOKE_CHANNELS) {
-    ipcMain.handle(channel, async (event, ...args: unknown[]) => {
-      if (!fromOurWindow(event)) throw new Error(`refused ${channel}: not our window`);
+    ipcMain.handle(channel, async (event, ...args: unknown[]): Promise<InvokeReply> => {
+      if (!fromOurWindow(event))
+        return { ok: false, error: { kind: 'refused', message: `refused ${channel}: not our window` } };
       const result = await dispatchInvoke(host.handlers, channel, args);
-      if (!result.ok) throw new Error(result.error);
+      if (!result.ok) return { ok: false, error: { kind: result.kind, message: result.error } };
       afterInvoke(channel);
-      return result.value;
+      return { ok: true, value: result.value };
     });
   }
   return host.onPush((channel, payload) => windows.send(channel, payload));

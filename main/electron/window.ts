@@ -1,6 +1,7 @@
 /** The one application window: created on demand, sandboxed renderer, its bounds remembered. */
 import path from 'node:path';
 import { BrowserWindow } from 'electron';
+import type { PushSender } from '../../common/ipc.ts';
 
 export interface Bounds {
   x: number;
@@ -14,7 +15,8 @@ export interface WindowManager {
   show(): void;
   /** The window's webContents id, or null when no window exists: IPC checks senders against it. */
   webContentsId(): number | null;
-  send(channel: string, payload: unknown): void;
+  /** Pushes one event of the contract to the window (dropped while no window exists). */
+  send: PushSender;
 }
 
 export function createWindowManager(initial: Bounds | null, saveBounds: (b: Bounds) => void): WindowManager {

@@ -63,6 +63,17 @@ describe('AppCore', () => {
     await until(() => c.engine.snapshot().contexts.every((x) => x.inventory !== null));
   });
 
+  it("alerts:snooze always pauses ('until-resumed' has no end); only alerts:resume resumes", async () => {
+    const c = makeCore();
+    await c.handlers['alerts:snooze'](null, { kind: 'until-resumed' });
+    expect(c.engine.snoozeState.all).not.toBeNull();
+    // Asked again while paused, it stays paused (it used to resume here).
+    await c.handlers['alerts:snooze'](null, { kind: 'until-resumed' });
+    expect(c.engine.snoozeState.all).not.toBeNull();
+    await c.handlers['alerts:resume'](null);
+    expect(c.engine.snoozeState.all).toBeNull();
+  });
+
   it('rejects an invalid settings update with the field named, and applies a valid one', async () => {
     const c = makeCore();
     await expect(async () => c.handlers['settings:update']({ crdGroup: 'nodots' })).rejects.toThrow(

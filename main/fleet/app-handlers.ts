@@ -58,10 +58,9 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     },
     'alerts:log': () =>
       [...core.settings.get('alertLog')].reverse().map(({ suppressed: _s, ...alert }) => alert),
+    // Pauses, always (resuming is alerts:resume): 'until-resumed' is a pause without an end.
     'alerts:snooze': (scope, until) => {
-      if (scope === null && until.kind === 'resumed' && core.engine.snoozeState.all !== null)
-        core.engine.resume(null);
-      else core.engine.snooze(scope, until);
+      core.engine.snooze(scope, until);
       update({ alertsPaused: core.engine.snoozeState });
       return core.engine.snapshot();
     },

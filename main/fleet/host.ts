@@ -3,6 +3,8 @@
  * Electron's IPC routes and the loopback web bridge both serve this, through `dispatchInvoke`,
  * which is the single place where untrusted arguments are validated.
  */
+
+import { type ErrorKind, toErrorInfo } from '../../common/errors.ts';
 import {
   ARG_SCHEMAS,
   type InvokeArgs,
@@ -10,6 +12,7 @@ import {
   type InvokeResults,
   type PushChannel,
   type PushEvents,
+  type PushSender,
 } from '../../common/ipc.ts';
 import { check } from '../../common/validate.ts';
 
@@ -17,7 +20,7 @@ export type InvokeHandlers = {
   [C in InvokeChannel]: (...args: InvokeArgs<C>) => Promise<InvokeResults[C]> | InvokeResults[C];
 };
 
-export type PushListener = <P extends PushChannel>(channel: P, payload: PushEvents[P]) => void;
+export type PushListener = PushSender;
 
 export interface FleetHost {
   handlers: InvokeHandlers;
@@ -26,7 +29,8 @@ export interface FleetHost {
 
 export type DispatchResult =
   | { ok: true; value: unknown }
-  | { ok: false; status: 400 | 404 | 500; error: string };
+  /** `kind` names the failure for the window: a handler's own (a KubeError's, a WriteError's) or the contract's. */
+  | { ok: false; status: 400 | 404 | 500; kind: ErrorKind; error: string };
 
 function isChannel(name: string): name is InvokeChannel {
   return Object.hasOwn(ARG_SCHEMAS, name);
@@ -37,14 +41,17 @@ export async function dispatchInvoke(
   channel: string,
   args: unknown,
 ): Promise<DispatchResult> {
-  if (!isChannel(channel)) return { ok: false, status: 404, error: `unknown channel "${channel}"` };
+  if (!isChannel(channel))
+    return { ok: false, status: 404, kind: 'refused', error: `unknown channel "${channel}"` };
   const parsed = check(ARG_SCHEMAS[channel], args);
-  if (!parsed.ok) return { ok: false, status: 400, error: `${channel}: ${parsed.error}` };
+  if (!parsed.ok)
+    return { ok: false, status: 400, kind: 'bad-request', error: `${channel}: ${parsed.error}` };
   const handler = handlers[channel] as (...a: unknown[]) => unknown;
   try {
     return { ok: true, value: await handler(...(parsed.value as unknown[])) };
   } catch (error) {
-    return { ok: false, status: 500, error: error instanceof Error ? error.message : String(error) };
+    const { kind, message } = toErrorInfo(error);
+    return { ok: false, status: 500, kind, error: message };
   }
 }
 

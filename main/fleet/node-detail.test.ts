@@ -55,7 +55,7 @@ describe('node:detail', () => {
     ['sim-admin', 'constructor', 'sim-admin has no node named constructor.'],
   ])('answers one sentence for %s / %s', async (context, node, sentence) => {
     const r = await dispatchInvoke(handlers, 'node:detail', [context, node]);
-    expect(r).toEqual({ ok: false, status: 500, error: sentence });
+    expect(r).toEqual({ ok: false, status: 500, kind: 'failed', error: sentence });
   });
 
   it('names the parts a read-only user may not read, and still shows the node', async () => {

@@ -3,7 +3,9 @@
  * the window's chart. A point is added only when one of the three numbers changes, so a quiet
  * cluster adds nothing. When the history outgrows `max`, the older half is thinned (every other
  * point dropped): recent changes stay exact, old ones get sparser, and a node flapping for days
- * still fits. Thinning removes about max/4 points each time, so appending is amortized O(1).
+ * still fits. The history is an immutable value (snapshots share it), so a point that is added copies
+ * the array: O(n) with n ≤ max (2000 by default), and only when the numbers change. Thinning, also
+ * O(n), removes about max/4 points, so it runs at most once every ~max/4 added points.
  */
 import type { HistoryPoint } from '../../common/fleet.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';

@@ -2,7 +2,9 @@
  * What each node's GPU labels last said. GFD's labels vanish when a node dies, so this memory is how
  * an `<unlabeled>` NotReady node can still show "last seen: RTX 4070 ×1". Maps are treated as
  * immutable values: every function returns its input itself when nothing changed (cheap `===`
- * checks), and the map only ever holds nodes the caller still knows (forget/retain on delete/relist).
+ * checks). This module forgets nothing by itself: the caller keeps the map to the nodes it still knows
+ * (fleet/context-monitor.ts calls `forgetLabels` on a delete and when a node of the same name comes
+ * back with another uid, and `retainLabels` after a relist).
  */
 import type { LastSeenLabels } from '../../common/inventory.ts';
 import { readGpuLabels } from './gpu-labels.ts';

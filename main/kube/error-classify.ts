@@ -1,11 +1,13 @@
 /**
- * Turns socket/TLS errors and non-2xx API answers into KubeErrors (see errors.ts for the kinds). The
+ * Turns socket/TLS errors and non-2xx API answers into KubeErrors (see errors.ts for the kinds; the
+ * answer is read by api-status.ts, the one Status parser, which write-back shares). The
  * server's own words (a Status message, often written by an admission webhook) are outside text: they
  * are redacted and pass the text gate before they become part of a sentence, and a redirect names its
  * target without userinfo or query. A failure to reach a `proxy-url` names the proxy, not the server.
  */
 import { displayServerUrl } from '../../common/server-url.ts';
 import { shownText } from '../log/redact.ts';
+import { parseApiStatus, retryAfterMs, UNAUTHORIZED_SENTENCE } from './api-status.ts';
 import { KubeError } from './errors.ts';
 
 const TLS_TRUST_CODES = new Set([
@@ -164,49 +166,17 @@ export function classifyNetworkError(err: unknown, server: string): KubeError {
   return new KubeError('unreachable', `The connection to ${host} failed: ${shownText(text)}`, d);
 }
 
-interface StatusBody {
-  message: string | null;
-  reason: string | null;
-}
-
 /** The longest reason shown (Kubernetes reasons are one CamelCase word). */
 const REASON_MAX = 64;
 
 /** A Status body's message and reason, redacted and through the text gate; never the raw body. */
-function parseStatus(body: string): StatusBody {
+function shownStatus(body: string): { message: string | null; reason: string | null } {
+  const s = parseApiStatus(body);
   const shown = (m: string | null, max?: number) => {
     const t = m === null ? '' : shownText(m, max);
     return t === '' ? null : t;
   };
-  try {
-    const o: unknown = JSON.parse(body);
-    if (typeof o === 'object' && o !== null) {
-      const m = 'message' in o && typeof o.message === 'string' ? o.message : null;
-      const r = 'reason' in o && typeof o.reason === 'string' ? o.reason : null;
-      return { message: shown(m), reason: shown(r, REASON_MAX) };
-    }
-  } catch {
-    // A Status cut short (we read at most a bounded head of an error body) still has its message.
-    const cut = /"message"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(body.slice(0, 65_536));
-    if (cut?.[1] !== undefined) return { message: shown(unescapeJson(cut[1])), reason: null };
-  }
-  // A text/plain body ("404 page not found") is still worth showing.
-  return { message: shown(body), reason: null };
-}
-
-/** A JSON string's contents with its escapes decoded as far as they are complete. */
-function unescapeJson(raw: string): string {
-  try {
-    return JSON.parse(`"${raw.replace(/\\u?[0-9a-fA-F]{0,3}$|\\$/, '')}"`) as string;
-  } catch {
-    return raw;
-  }
-}
-
-function retryAfter(header: string | string[] | undefined): number | null {
-  const v = Array.isArray(header) ? header[0] : header;
-  const n = v ? Number(v) : Number.NaN;
-  return Number.isFinite(n) && n >= 0 ? Math.min(n, 300) * 1000 : null;
+  return { message: shown(s.message), reason: shown(s.reason, REASON_MAX) };
 }
 
 /**
@@ -220,16 +190,12 @@ export function errorFromResponse(
   what: string,
   server?: string,
 ): KubeError {
-  const d = { status, retryAfterMs: retryAfter(headers['retry-after']) };
+  const d = { status, retryAfterMs: retryAfterMs(headers['retry-after']) };
   if (status >= 300 && status <= 399) return redirected(status, headers.location, what, server, d);
-  const { message, reason } = parseStatus(body);
+  const { message, reason } = shownStatus(body);
   const said = message ? `: ${message}` : '.';
   if (status === 401) {
-    return new KubeError(
-      'unauthorized',
-      'The cluster rejected the credentials, or they have expired (401).',
-      d,
-    );
+    return new KubeError('unauthorized', UNAUTHORIZED_SENTENCE, d);
   }
   if (status === 403) return new KubeError('forbidden', `Not allowed ${what}${said}`, d);
   if (status === 410) return new KubeError('expired', `The resource version expired while ${what} (410).`, d);

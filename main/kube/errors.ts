@@ -10,23 +10,11 @@
  */
 import { SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { ConnectionPhase } from '../../common/connection.ts';
+import type { ApiErrorKind } from '../../common/errors.ts';
 import { shownText } from '../log/redact.ts';
 
-export type KubeErrorKind =
-  | 'unreachable'
-  | 'dns'
-  | 'timeout'
-  | 'tls'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'expired'
-  | 'not-found'
-  | 'throttled'
-  | 'server'
-  | 'protocol'
-  | 'exec-plugin'
-  | 'config'
-  | 'aborted';
+/** The kinds are common/errors.ts's: a failure keeps its kind when it crosses to the window. */
+export type KubeErrorKind = ApiErrorKind;
 
 const PHASES: Record<KubeErrorKind, ConnectionPhase> = {
   unreachable: 'unreachable',
@@ -37,6 +25,9 @@ const PHASES: Record<KubeErrorKind, ConnectionPhase> = {
   forbidden: 'forbidden',
   expired: 'reconnecting',
   'not-found': 'config-error',
+  conflict: 'config-error',
+  invalid: 'config-error',
+  'too-large': 'config-error',
   throttled: 'unreachable',
   server: 'unreachable',
   protocol: 'unreachable',

@@ -2,8 +2,10 @@
  * The on-demand reads behind a node's detail: GET the node, LIST its events (core/v1, field selectors
  * involvedObject.kind=Node,involvedObject.name=NODE, all namespaces) and LIST the pods bound to it
  * (spec.nodeName=NODE). Each is one bounded request: a `limit`, an answer-size cap and a timeout on the
- * client's injected clock. Nothing is watched and nothing is kept.
+ * client's injected clock. Nothing is watched and nothing is kept. Error answers are read by api-status.ts
+ * and named by error-classify.ts, as every other kube request's are.
  */
+import { parseApiStatus } from './api-status.ts';
 import type { ContextClient } from './context-client.ts';
 import { errorFromResponse } from './error-classify.ts';
 import { KubeError } from './errors.ts';
@@ -30,31 +32,23 @@ async function getJson(
     timeoutMs,
     maxBodyBytes,
   });
-  let json: unknown = null;
+  if (res.status < 200 || res.status > 299) {
+    // A 404 Status about this very node means "no such node"; a text 404 means no such API.
+    const s = parseApiStatus(res.body);
+    if (res.status === 404 && s.kind === 'Status' && s.reason === 'NotFound')
+      return { status: 404, json: null };
+    throw errorFromResponse(res.status, res.body, res.headers, what);
+  }
+  let json: unknown;
   try {
     json = JSON.parse(res.body);
   } catch {
-    if (res.status >= 200 && res.status <= 299)
-      throw new KubeError(
-        'protocol',
-        `${new URL(client.server).host} did not answer like a Kubernetes API server while ${what} (bad JSON).`,
-      );
-  }
-  if (res.status < 200 || res.status > 299) {
-    // A 404 Status about this very node means "no such node"; a text 404 means no such API.
-    if (res.status === 404 && isNotFoundStatus(json)) return { status: 404, json };
-    throw errorFromResponse(res.status, res.body, res.headers, what);
+    throw new KubeError(
+      'protocol',
+      `${new URL(client.server).host} did not answer like a Kubernetes API server while ${what} (bad JSON).`,
+    );
   }
   return { status: res.status, json };
-}
-
-function isNotFoundStatus(json: unknown): boolean {
-  return (
-    typeof json === 'object' &&
-    json !== null &&
-    (json as { kind?: unknown }).kind === 'Status' &&
-    (json as { reason?: unknown }).reason === 'NotFound'
-  );
 }
 
 /** The raw Node, or null when the cluster has no node of that name. */

@@ -51,7 +51,7 @@ describe('tray model', () => {
     expect(pause?.submenu?.map((i) => i.action)).toEqual([
       { kind: 'pause', until: { kind: 'for', ms: 3_600_000 } },
       { kind: 'pause', until: { kind: 'tomorrow' } },
-      { kind: 'pause', until: { kind: 'resumed' } },
+      { kind: 'pause', until: { kind: 'until-resumed' } },
     ]);
     const paused = buildTrayModel(fleet([], { alertsPausedUntil: '2026-11-30T08:00:00Z', health: 'paused' }));
     expect(paused.menu.find((i) => i.label === 'Resume alerts')?.action).toEqual({ kind: 'resume' });

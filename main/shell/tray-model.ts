@@ -102,7 +102,7 @@ export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {
         submenu: [
           { label: 'For 1 hour', action: { kind: 'pause', until: { kind: 'for', ms: 3_600_000 } } },
           { label: 'Until tomorrow', action: { kind: 'pause', until: { kind: 'tomorrow' } } },
-          { label: 'Until I resume', action: { kind: 'pause', until: { kind: 'resumed' } } },
+          { label: 'Until I resume', action: { kind: 'pause', until: { kind: 'until-resumed' } } },
         ],
       };
   return {

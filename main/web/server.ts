@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { ErrorInfo, ErrorKind } from '../../common/errors.ts';
 import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { checkRequest, cookieName } from './guard.ts';
@@ -31,6 +32,11 @@ const SECURITY_HEADERS = {
   'cross-origin-resource-policy': 'same-origin',
 };
 const TEXT = 'text/plain; charset=utf-8';
+
+/** A failed invoke's body: the failure keeps its kind across HTTP, as it does across Electron's IPC. */
+function failure(kind: ErrorKind, message: string): string {
+  return JSON.stringify({ error: { kind, message } satisfies ErrorInfo });
+}
 
 export interface WebBridgeOptions {
   host: FleetHost;
@@ -111,7 +117,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
           res,
           413,
           'application/json',
-          JSON.stringify({ error: `request body too large (the limit is ${MAX_BODY} bytes)` }),
+          failure('bad-request', `request body too large (the limit is ${MAX_BODY} bytes)`),
           { connection: 'close' },
         );
       }
@@ -123,7 +129,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
           res,
           400,
           'application/json',
-          JSON.stringify({ error: `bad request body: ${String(error)}` }),
+          failure('bad-request', `bad request body: ${String(error)}`),
         );
       }
       const result = await dispatchInvoke(
@@ -133,7 +139,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       );
       if (result.ok)
         return send(res, 200, 'application/json', JSON.stringify({ value: result.value ?? null }));
-      return send(res, result.status, 'application/json', JSON.stringify({ error: result.error }));
+      return send(res, result.status, 'application/json', failure(result.kind, result.error));
     }
     if (url.pathname === '/api/events' && req.method === 'GET') {
       res.writeHead(200, {

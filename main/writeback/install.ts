@@ -12,6 +12,7 @@
  */
 
 import { asRecord } from '../../common/json-guards.ts';
+import { parseApiStatus } from '../kube/api-status.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient, KubeResponse } from '../kube/context-client.ts';
 import { ACCESS, requireAccess } from './access.ts';
@@ -128,7 +129,7 @@ async function ensureObject(
   for (;;) {
     const got = await call('GET', inventoryPath(group), what);
     if (got.status === 200) return 'existing';
-    const notFoundJson = got.status === 404 && asRecord(safeParse(got.body)).reason === 'NotFound';
+    const notFoundJson = got.status === 404 && parseApiStatus(got.body).reason === 'NotFound';
     if (notFoundJson) {
       const res = await call('POST', `/apis/${group}/${CRD_VERSION}/${CRD_PLURAL}`, what, body);
       if (res.status === 201 || res.status === 200) return 'created';

@@ -5,14 +5,9 @@
  * request the API server must admit, and the benchmark counts them.
  */
 import { asRecord, isObj } from '../../common/json-guards.ts';
+import { parseApiStatus } from '../kube/api-status.ts';
 import type { ContextClient } from '../kube/context-client.ts';
-import {
-  parseStatusBody,
-  type ResponseContext,
-  toWriteError,
-  WriteError,
-  writeErrorFromResponse,
-} from './write-error.ts';
+import { type ResponseContext, toWriteError, WriteError, writeErrorFromResponse } from './write-error.ts';
 
 export const APPLY_CONTENT_TYPE = 'application/apply-patch+yaml';
 
@@ -35,7 +30,7 @@ export async function readObject(
     throw toWriteError(e, ctx.what);
   }
   if (res.status === 404) {
-    const s = parseStatusBody(res.body);
+    const s = parseApiStatus(res.body);
     if (s.json && s.reason === 'NotFound' && s.name === name) return null;
   }
   if (res.status < 200 || res.status > 299) throw writeErrorFromResponse(res.status, res.body, ctx);
@@ -73,7 +68,7 @@ export async function applyObject(
     throw toWriteError(e, ctx.what);
   }
   if (res.status === 404) {
-    const s = parseStatusBody(res.body);
+    const s = parseApiStatus(res.body);
     const name = asRecord(body.metadata).name;
     if (s.json && s.reason === 'NotFound' && s.name !== null && s.name === name)
       throw new ObjectMissing('error', `The object ${s.name} was deleted while ${ctx.what} (404).`, 404);

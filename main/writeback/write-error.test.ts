@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { errorFromResponse } from '../kube/error-classify.ts';
 import { KubeError } from '../kube/errors.ts';
 import { TAKE_OVER_HINT, toWriteError, WriteError, writeErrorFromResponse } from './write-error.ts';
 
@@ -172,5 +173,39 @@ describe('every write error sentence passes the text gate (shownText)', () => {
 
   it('a WriteError built elsewhere (crd-shape, writers) is gated by its constructor', () => {
     clean(new WriteError('invalid', `The CRD differs: ${hostile}`).message);
+  });
+});
+
+describe("a WriteError carries the kube layer's kind (it keeps it across IPC and HTTP)", () => {
+  it.each([
+    [403, status(403, 'x is forbidden'), 'forbidden'],
+    [404, '404 page not found\n', 'not-found'],
+    [409, status(409, 'Apply failed with 1 conflict: conflict with "helm"'), 'conflict'],
+    [409, status(409, 'Operation cannot be fulfilled'), 'conflict'],
+    [400, status(400, 'bad'), 'invalid'],
+    [422, status(422, 'x is invalid'), 'invalid'],
+    [413, status(413, 'too big'), 'too-large'],
+    [500, status(500, 'etcdserver: request is too large'), 'too-large'],
+    [401, status(401, 'Unauthorized'), 'unauthorized'],
+    [503, status(503, 'etcd unavailable'), 'server'],
+  ])('%i → %s', (code, body, kind) => {
+    expect(writeErrorFromResponse(code, body, ctx).kind).toBe(kind);
+  });
+
+  it("keeps a transport failure's kind, and names a bug 'failed'", () => {
+    expect(toWriteError(new KubeError('tls', 'bad cert'), 'x').kind).toBe('tls');
+    expect(toWriteError(new Error('boom'), 'x').kind).toBe('failed');
+  });
+
+  it('the 401 sentence is the one the watcher says', () => {
+    const watcher = errorFromResponse(401, status(401, 'Unauthorized'), {}, 'listing nodes');
+    expect(writeErrorFromResponse(401, status(401, 'Unauthorized'), ctx).message).toBe(watcher.message);
+  });
+
+  it('a Status cut short gives its message, as the watcher reads it, not raw JSON', () => {
+    const cut = status(503, 'etcd unavailable right now').slice(0, -8);
+    expect(writeErrorFromResponse(503, cut, ctx).message).toBe(
+      'The API server failed while writing the GpuInventory status (503): etcd unavailable right now',
+    );
   });
 });

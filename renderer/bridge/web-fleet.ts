@@ -1,9 +1,16 @@
 /**
  * `window.fleet` for browser mode: the same contract as Electron's preload, carried over the loopback
  * bridge (POST /api/invoke/<channel>, server-sent events on /api/events). The session cookie the
- * bridge set authenticates every request; nothing secret lives in this script.
+ * bridge set authenticates every request; nothing secret lives in this script. A failed invoke rejects
+ * with `{kind, message}` (common/errors.ts), as Electron's preload does.
  */
+import { asErrorInfo, type ErrorInfo } from '../../common/errors.ts';
 import { type FleetApi, PUSH_CHANNELS, type PushChannel, type PushEvents } from '../../common/ipc.ts';
+
+const disconnected: ErrorInfo = {
+  kind: 'disconnected',
+  message: 'The GPU Fleet engine did not answer.',
+};
 
 export function createWebFleet(base = ''): FleetApi {
   const listeners = new Map<PushChannel, Set<(payload: never) => void>>();
@@ -13,22 +20,32 @@ export function createWebFleet(base = ''): FleetApi {
     source = new EventSource(`${base}/api/events`);
     for (const channel of PUSH_CHANNELS) {
       source.addEventListener(channel, (event) => {
-        const payload = JSON.parse((event as MessageEvent<string>).data) as never;
+        const payload = JSON.parse(String((event as { data?: unknown }).data)) as never;
         for (const listener of listeners.get(channel) ?? []) listener(payload);
       });
     }
   };
   return {
     async invoke(channel, ...args) {
-      const res = await fetch(`${base}/api/invoke/${channel}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(args),
-        credentials: 'same-origin',
-      });
-      const body = (await res.json()) as { value?: unknown; error?: string };
-      if (!res.ok) throw new Error(body.error ?? `request failed with HTTP ${res.status}`);
-      return body.value as never;
+      let res: Response;
+      try {
+        res = await fetch(`${base}/api/invoke/${channel}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(args),
+          credentials: 'same-origin',
+        });
+      } catch {
+        throw disconnected;
+      }
+      const body: unknown = await res.json().catch(() => null);
+      const reply = typeof body === 'object' && body !== null ? body : {};
+      if (res.ok && 'value' in reply) return reply.value as never;
+      // A failure rejects with its {kind, message}, as the Electron preload does.
+      throw (
+        ('error' in reply ? asErrorInfo(reply.error) : null) ??
+        ({ kind: 'failed', message: `The engine answered HTTP ${res.status}.` } satisfies ErrorInfo)
+      );
     },
     on<P extends PushChannel>(channel: P, listener: (payload: PushEvents[P]) => void) {
       ensureStream();

@@ -1,11 +1,13 @@
 /**
  * The window's view of the engine: the fleet snapshot, app info, alert log and notices.
  * Loads once at start, then follows the host's push events; every write goes through `window.fleet`.
+ * Private runes, read through getters; what is computed from them is `$derived`.
  */
 import type { Alert } from '../../common/alerts.ts';
 import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
 import type { AppInfo, FleetApi, PushEvents } from '../../common/ipc.ts';
 import { sortContexts } from '../lib/contexts.ts';
+import { invokeErrorText } from '../lib/invoke-error.ts';
 
 export interface Notice {
   id: number;
@@ -14,10 +16,6 @@ export interface Notice {
 }
 
 export type LoadState = 'disconnected' | 'loading' | 'ready' | 'failed';
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class FleetStore {
   #api: FleetApi | undefined;
@@ -32,7 +30,16 @@ export class FleetStore {
   #nextNotice = 1;
   #off: (() => void)[] = [];
 
-  readonly sorted = $derived(sortContexts(this.#snapshot?.contexts ?? []));
+  #sorted = $derived(sortContexts(this.#snapshot?.contexts ?? []));
+  /** The pending focus while it names a context, else the host's, else the first card. */
+  #focusedName = $derived.by(() => {
+    const names = this.#sorted.map((c) => c.context);
+    for (const n of [this.#pendingFocus, this.#snapshot?.focused ?? null]) {
+      if (n && names.includes(n)) return n;
+    }
+    return names[0] ?? null;
+  });
+  #focused = $derived(this.#sorted.find((c) => c.context === this.#focusedName) ?? null);
 
   constructor(api: FleetApi | undefined) {
     this.#api = api;
@@ -61,17 +68,15 @@ export class FleetStore {
     return this.#api;
   }
 
-  get focusedName(): string | null {
-    const names = this.sorted.map((c) => c.context);
-    for (const n of [this.#pendingFocus, this.#snapshot?.focused ?? null]) {
-      if (n && names.includes(n)) return n;
-    }
-    return names[0] ?? null;
+  /** The contexts in card order. */
+  get sorted(): ContextSnapshot[] {
+    return this.#sorted;
   }
-
+  get focusedName(): string | null {
+    return this.#focusedName;
+  }
   get focused(): ContextSnapshot | null {
-    const name = this.focusedName;
-    return this.sorted.find((c) => c.context === name) ?? null;
+    return this.#focused;
   }
 
   /** Subscribes to pushes first (so nothing is missed), then loads. Returns the unsubscribe. */
@@ -90,14 +95,14 @@ export class FleetStore {
       for (const m of info.notices) this.#addNotice('warning', m);
       this.#load = 'ready';
     } catch (e) {
-      this.#error = errorText(e);
+      this.#error = invokeErrorText(e);
       this.#load = 'failed';
     }
     api.invoke('alerts:log').then(
       (log) => {
         if (Array.isArray(log)) for (const a of log) this.#addAlert(a);
       },
-      (e: unknown) => this.#addNotice('error', `Could not load the alert log: ${errorText(e)}`),
+      (e: unknown) => this.#addNotice('error', `Could not load the alert log: ${invokeErrorText(e)}`),
     );
     return () => this.stop();
   }
@@ -114,13 +119,13 @@ export class FleetStore {
     try {
       this.#setSnapshot(await this.#api.invoke('fleet:focus', context));
     } catch (e) {
-      this.#addNotice('error', `Could not focus ${context}: ${errorText(e)}`);
+      this.#addNotice('error', `Could not focus ${context}: ${invokeErrorText(e)}`);
     }
   }
 
   /** Focuses the n-th card of the overview (1-based), as the number keys do. */
   focusIndex(n: number): boolean {
-    const ctx = this.sorted[n - 1];
+    const ctx = this.#sorted[n - 1];
     if (!ctx) return false;
     void this.focus(ctx.context);
     return true;
@@ -139,7 +144,7 @@ export class FleetStore {
         ? 'CRD installed; writing the inventory.'
         : 'The CRD was already there; writing the inventory.';
     } catch (e) {
-      return `Could not install the CRD: ${errorText(e)}`;
+      return `Could not install the CRD: ${invokeErrorText(e)}`;
     }
   }
 
@@ -150,7 +155,7 @@ export class FleetStore {
       this.#setSnapshot(await this.#api.invoke('writeback:take-over', context, true));
       return 'Take-over is on for this context; writing the inventory.';
     } catch (e) {
-      return `Could not turn take-over on: ${errorText(e)}`;
+      return `Could not turn take-over on: ${invokeErrorText(e)}`;
     }
   }
 
@@ -164,7 +169,7 @@ export class FleetStore {
           : await this.#api.invoke('alerts:snooze', null, { kind: 'for', ms }),
       );
     } catch (e) {
-      this.#addNotice('error', `Could not change alert pause: ${errorText(e)}`);
+      this.#addNotice('error', `Could not change alert pause: ${invokeErrorText(e)}`);
     }
   }
 

@@ -4,7 +4,7 @@
  * the timer, so a closed panel costs nothing, and a hidden window (the tray popover put away) pauses it. An answer that arrives after the user closed or switched nodes is dropped.
  */
 import type { NodeDetail } from '../../common/node-detail.ts';
-import { ipcErrorText } from '../lib/ipc-error.ts';
+import { invokeErrorText } from '../lib/invoke-error.ts';
 
 export type LoadDetail = (context: string, node: string) => Promise<NodeDetail>;
 export type DetailPhase = 'closed' | 'loading' | 'ready' | 'error';
@@ -24,6 +24,9 @@ export class NodeDetailState {
   #error = $state<string | null>(null);
   /** The generation whose request is in flight, or null. */
   #pending = $state<number | null>(null);
+  #phase: DetailPhase = $derived(
+    !this.#target ? 'closed' : this.#detail ? 'ready' : this.#error ? 'error' : 'loading',
+  );
   #timer: ReturnType<typeof setInterval> | null = null;
   /** Bumped on every open and close: answers carry the generation they were asked in. */
   #generation = 0;
@@ -51,9 +54,7 @@ export class NodeDetailState {
     return this.#target !== null;
   }
   get phase(): DetailPhase {
-    if (!this.#target) return 'closed';
-    if (this.#detail) return 'ready';
-    return this.#error ? 'error' : 'loading';
+    return this.#phase;
   }
 
   /** Opens (or switches to) a node: fetches now, then every interval until closed. */
@@ -109,7 +110,7 @@ export class NodeDetailState {
       },
       (e: unknown) => {
         if (generation !== this.#generation) return;
-        this.#error = `Could not read ${target.node} in ${target.context}: ${ipcErrorText(e)}`;
+        this.#error = `Could not read ${target.node} in ${target.context}: ${invokeErrorText(e)}`;
         this.#pending = null;
       },
     );

@@ -1,15 +1,36 @@
-/** The node table's controls (sort, filter, search, wide view); kept while the user switches views. */
+/**
+ * The node table's controls (sort, filter, search, wide view); kept while the user switches views.
+ * Private runes behind accessors, as every state class here: components bind to the accessors.
+ */
 import type { GpuNodeEntry } from '../../common/inventory.ts';
 import { type NodeFilter, type SortKey, type SortSpec, selectNodes } from '../lib/nodes.ts';
 
 export class NodeTableState {
   #sort = $state.raw<SortSpec>({ key: 'name', dir: 'asc' });
-  filter = $state<NodeFilter>('all');
-  search = $state('');
-  wide = $state(false);
+  #filter = $state<NodeFilter>('all');
+  #search = $state('');
+  #wide = $state(false);
 
   get current(): SortSpec {
     return this.#sort;
+  }
+  get filter(): NodeFilter {
+    return this.#filter;
+  }
+  set filter(f: NodeFilter) {
+    this.#filter = f;
+  }
+  get search(): string {
+    return this.#search;
+  }
+  set search(s: string) {
+    this.#search = s;
+  }
+  get wide(): boolean {
+    return this.#wide;
+  }
+  set wide(w: boolean) {
+    this.#wide = w;
   }
 
   /** Clicking the sorted column flips the direction; another column sorts ascending. */
@@ -19,11 +40,11 @@ export class NodeTableState {
   }
 
   clear(): void {
-    this.filter = 'all';
-    this.search = '';
+    this.#filter = 'all';
+    this.#search = '';
   }
 
   rows(nodes: readonly GpuNodeEntry[]): GpuNodeEntry[] {
-    return selectNodes(nodes, this.filter, this.search, this.#sort);
+    return selectNodes(nodes, this.#filter, this.#search, this.#sort);
   }
 }

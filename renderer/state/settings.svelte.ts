@@ -5,6 +5,7 @@
 import type { KubeContextInfo } from '../../common/fleet.ts';
 import type { FleetApi } from '../../common/ipc.ts';
 import type { SettingsView, Theme } from '../../common/settings.ts';
+import { invokeErrorText } from '../lib/invoke-error.ts';
 import {
   draftFrom,
   type FieldErrors,
@@ -19,12 +20,6 @@ export type SaveState =
   | { kind: 'saved' }
   | { kind: 'error'; message: string };
 
-function errorText(e: unknown): string {
-  const raw = e instanceof Error ? e.message : String(e);
-  // Electron wraps handler errors as "Error invoking remote method 'x': Error: …"; keep the sentence.
-  return raw.replace(/^Error invoking remote method '[^']*': (?:\w*Error: )?/, '');
-}
-
 export class SettingsStore {
   #api: FleetApi | undefined;
   #saved = $state.raw<SettingsView | null>(null);
@@ -34,7 +29,8 @@ export class SettingsStore {
   #save = $state.raw<SaveState>({ kind: 'idle' });
   #touched = $state(false);
 
-  readonly errors: FieldErrors = $derived(this.#draft ? validate(this.#draft) : {});
+  #errors: FieldErrors = $derived(this.#draft ? validate(this.#draft) : {});
+  #theme: Theme = $derived(this.#saved?.theme ?? 'system');
 
   constructor(api: FleetApi | undefined) {
     this.#api = api;
@@ -61,7 +57,11 @@ export class SettingsStore {
     return this.#touched;
   }
   get theme(): Theme {
-    return this.#saved?.theme ?? 'system';
+    return this.#theme;
+  }
+  /** What is wrong with the draft, per field. */
+  get errors(): FieldErrors {
+    return this.#errors;
   }
 
   async load(): Promise<void> {
@@ -76,7 +76,7 @@ export class SettingsStore {
       this.#setSaved(settings);
       this.#loadError = null;
     } catch (e) {
-      this.#loadError = errorText(e);
+      this.#loadError = invokeErrorText(e);
     }
   }
 
@@ -103,7 +103,7 @@ export class SettingsStore {
     const d = this.#draft;
     this.#touched = true;
     if (!d || !this.#api) return false;
-    if (Object.keys(this.errors).length > 0) {
+    if (Object.keys(this.#errors).length > 0) {
       this.#save = { kind: 'error', message: 'Some fields need attention before saving.' };
       return false;
     }
@@ -114,7 +114,7 @@ export class SettingsStore {
       this.#touched = false;
       return true;
     } catch (e) {
-      this.#save = { kind: 'error', message: errorText(e) };
+      this.#save = { kind: 'error', message: invokeErrorText(e) };
       return false;
     }
   }

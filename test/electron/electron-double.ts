@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { settleReply } from '../../common/ipc.ts';
 
 type Handler = (event: { sender: { id: number } }, ...args: unknown[]) => unknown;
 export interface MenuItemRecord {
@@ -68,11 +69,16 @@ export class ElectronDouble {
     );
   }
 
-  /** Simulates `ipcRenderer.invoke` from a webContents with the given id. */
-  async invoke(channel: string, senderId: number, ...args: unknown[]): Promise<unknown> {
+  /** Simulates `ipcRenderer.invoke` from a webContents with the given id: the handler's raw reply. */
+  async reply(channel: string, senderId: number, ...args: unknown[]): Promise<unknown> {
     const handler = this.handlers.get(channel);
     if (!handler) throw new Error(`no handler for ${channel}`);
     return handler({ sender: { id: senderId } }, ...args);
+  }
+
+  /** Simulates the preload's invoke: the value, or a rejection with the failure's `{kind, message}`. */
+  async invoke(channel: string, senderId: number, ...args: unknown[]): Promise<unknown> {
+    return settleReply(await this.reply(channel, senderId, ...args));
   }
 
   module(): Record<string, unknown> {

@@ -4,7 +4,7 @@
  * refused calls reach no handler. `electron` is the test double's module.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { INVOKE_CHANNELS } from '../../common/ipc.ts';
+import { INVOKE_CHANNELS, settleReply } from '../../common/ipc.ts';
 import type { FleetHost, InvokeHandlers, PushListener } from '../../main/fleet/host.ts';
 
 type Handler = (event: { sender: { id: number } }, ...args: unknown[]) => unknown;
@@ -58,7 +58,10 @@ beforeEach(() => {
 const invoke = (channel: string, senderId: number, ...args: unknown[]) => {
   const handler = registered.get(channel);
   if (!handler) throw new Error(`no handler for ${channel}`);
-  return Promise.resolve().then(() => handler({ sender: { id: senderId } }, ...args));
+  // As the preload does: the handler answers an InvokeReply, settled into a value or {kind, message}.
+  return Promise.resolve()
+    .then(() => handler({ sender: { id: senderId } }, ...args))
+    .then(settleReply);
 };
 
 describe('IPC sender check', () => {
@@ -72,10 +75,24 @@ describe('IPC sender check', () => {
     expect(after).toEqual(['app:info']);
   });
 
+  it('answers a reply, never a thrown error, so the window learns the kind', async () => {
+    await expect(registered.get('app:info')?.({ sender: { id: OURS } })).resolves.toEqual({
+      ok: true,
+      value: 'answer of app:info',
+    });
+    await expect(registered.get('app:info')?.({ sender: { id: OURS + 1 } })).resolves.toEqual({
+      ok: false,
+      error: { kind: 'refused', message: 'refused app:info: not our window' },
+    });
+  });
+
   it.each(INVOKE_CHANNELS)(
     'refuses %s from another webContents, before any handler runs',
     async (channel) => {
-      await expect(invoke(channel, OURS + 1)).rejects.toThrow(`refused ${channel}: not our window`);
+      await expect(invoke(channel, OURS + 1)).rejects.toEqual({
+        kind: 'refused',
+        message: `refused ${channel}: not our window`,
+      });
       expect(calls).toEqual([]);
       expect(after).toEqual([]);
     },
@@ -83,14 +100,64 @@ describe('IPC sender check', () => {
 
   it('refuses every sender while no window exists', async () => {
     windowId = null;
-    await expect(invoke('app:info', OURS)).rejects.toThrow('refused app:info: not our window');
+    await expect(invoke('app:info', OURS)).rejects.toEqual({
+      kind: 'refused',
+      message: 'refused app:info: not our window',
+    });
     expect(calls).toEqual([]);
   });
 
   it('turns invalid arguments into an error without calling the handler or afterInvoke', async () => {
-    await expect(invoke('fleet:focus', OURS, 42)).rejects.toThrow(/^fleet:focus: /);
+    await expect(invoke('fleet:focus', OURS, 42)).rejects.toMatchObject({
+      kind: 'bad-request',
+      message: expect.stringMatching(/^fleet:focus: /),
+    });
     expect(calls).toEqual([]);
     expect(after).toEqual([]);
+  });
+
+  it('keeps the kind of a failure a handler threw, and its sentence without any prefix', async () => {
+    const failing: FleetHost = {
+      handlers: new Proxy({} as InvokeHandlers, {
+        get: () => () => {
+          throw Object.assign(
+            new Error('The cluster rejected the credentials, or they have expired (401).'),
+            {
+              kind: 'unauthorized',
+            },
+          );
+        },
+      }),
+      onPush: () => () => undefined,
+    };
+    registered.clear();
+    setupIpc(
+      failing,
+      { show: () => undefined, webContentsId: () => OURS, send: () => undefined },
+      () => undefined,
+    );
+    await expect(invoke('writeback:install', OURS, 'sim-admin')).rejects.toEqual({
+      kind: 'unauthorized',
+      message: 'The cluster rejected the credentials, or they have expired (401).',
+    });
+    const plain: FleetHost = {
+      handlers: new Proxy({} as InvokeHandlers, {
+        get: () => () => {
+          throw new Error('context lab is not in your kubeconfig');
+        },
+      }),
+      onPush: () => () => undefined,
+    };
+    registered.clear();
+    setupIpc(
+      plain,
+      { show: () => undefined, webContentsId: () => OURS, send: () => undefined },
+      () => undefined,
+    );
+    await expect(invoke('settings:get', OURS)).rejects.toEqual({
+      kind: 'failed',
+      message: 'context lab is not in your kubeconfig',
+    });
   });
 
   it('pushes host events to the window', () => {

@@ -38,7 +38,10 @@ describe('main bundle', () => {
   });
 
   it('answers IPC only from its own window, and validates arguments', async () => {
-    await expect(double.invoke('app:info', 9999)).rejects.toThrow(/not our window/);
+    await expect(double.invoke('app:info', 9999)).rejects.toEqual({
+      kind: 'refused',
+      message: 'refused app:info: not our window',
+    });
     double.trays[0]?.menu.find((item) => item.label === 'Open GPU Fleet')?.click?.();
     const win = double.windows[0];
     expect(win?.loaded).toMatch(/index\.html$/);
@@ -48,8 +51,14 @@ describe('main bundle', () => {
       mode: 'electron',
       noKubeconfig: false,
     });
-    await expect(double.invoke('app:info', id, 'extra')).rejects.toThrow(/invalid/);
-    await expect(double.invoke('fleet:focus', id, 42)).rejects.toThrow(/invalid/);
+    await expect(double.invoke('app:info', id, 'extra')).rejects.toMatchObject({
+      kind: 'bad-request',
+      message: expect.stringMatching(/invalid/),
+    });
+    await expect(double.invoke('fleet:focus', id, 42)).rejects.toMatchObject({
+      kind: 'bad-request',
+      message: expect.stringMatching(/invalid/),
+    });
   });
 
   it('denies navigation and new windows for every web contents', () => {
