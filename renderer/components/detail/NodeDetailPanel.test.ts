@@ -111,14 +111,12 @@ describe('node detail panel', () => {
     expect(screen.getByTestId('detail-loading')).toBeTruthy();
   });
 
-  it("shows the host's sentence without Electron's 'Error invoking remote method' wrapper", async () => {
+  it("shows the host's sentence as the bridge rejects it ({kind, message})", async () => {
     const src = source();
     const state = new NodeDetailState(src.load);
     state.open('homelab', 'ghost');
     show(state);
-    src.asked[0]!.reject(
-      new Error("Error invoking remote method 'node:detail': Error: homelab has no node named ghost."),
-    );
+    src.asked[0]!.reject({ kind: 'not-found', message: 'homelab has no node named ghost.' });
     await vi.advanceTimersByTimeAsync(0);
     expect(screen.getByRole('alert').textContent).toBe(
       'Could not read ghost in homelab: homelab has no node named ghost.',
