@@ -5,7 +5,7 @@ import { NODES } from './node-watch.ts';
 
 const facts = (name: string, over: Partial<NodeFacts> = {}): NodeFacts => ({
   name,
-  uid: `uid-${name}`,
+  uid: name.length,
   resourceVersion: '1',
   labels: { 'nvidia.com/gpu.count': '1' },
   ready: { status: 'True', reason: 'KubeletReady', message: null, since: '2026-11-29T10:00:00Z' },

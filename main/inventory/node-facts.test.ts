@@ -40,7 +40,7 @@ describe('trimNode', () => {
     });
     expect(trimNode(raw)).toEqual({
       name: 'gpu1',
-      uid: '00000000-0000-4000-8000-00000000gpu1',
+      uid: expect.any(Number),
       resourceVersion: '4711',
       labels: {
         'nvidia.com/gpu.product': 'Tesla-T4',
@@ -83,7 +83,7 @@ describe('trimNode', () => {
     });
     expect(facts).toEqual({
       name: 'n',
-      uid: '',
+      uid: 0,
       resourceVersion: '',
       labels: {},
       ready: { status: 'Unknown', reason: null, message: null, since: null },
@@ -153,5 +153,14 @@ describe('trimNode keeps the cache small', () => {
     expect(cpu1?.labels).toBe(cpu2?.labels);
     expect(cpu1?.taints).toBe(cpu2?.taints);
     expect(Object.isFrozen(cpu1?.labels)).toBe(true);
+  });
+
+  it('keeps the uid as a small-integer hash: equal for the same object, different for a re-created one', () => {
+    const withUid = (uid: string) => trimNode({ metadata: { name: 'n', uid }, status: {} })?.uid;
+    const a = withUid('8f2b9c1e-4d3a-4b7e-9a10-1c2d3e4f5a6b');
+    expect(a).toBe(withUid('8f2b9c1e-4d3a-4b7e-9a10-1c2d3e4f5a6b'));
+    expect(a).not.toBe(withUid('8f2b9c1e-4d3a-4b7e-9a10-1c2d3e4f5a6c'));
+    expect(Number.isInteger(a) && (a as number) > 0 && (a as number) < 2 ** 30).toBe(true);
+    expect(trimNode({ metadata: { name: 'n' }, status: {} })?.uid).toBe(0);
   });
 });
