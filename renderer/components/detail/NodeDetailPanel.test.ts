@@ -8,7 +8,7 @@ import NodeDetailPanel from './NodeDetailPanel.svelte';
 
 interface Deferred {
   resolve: (d: NodeDetail) => void;
-  reject: (e: Error) => void;
+  reject: (e: unknown) => void;
   node: string;
 }
 
