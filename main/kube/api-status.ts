@@ -7,6 +7,7 @@
  * sentence passes it through `shownText` first (KubeError and WriteError also gate their whole sentence).
  * The body itself is bounded by the request's answer-size cap, so the causes need no cap of their own.
  */
+import { asRecord, str } from '../../common/json-guards.ts';
 
 export interface StatusCause {
   reason: string | null;
@@ -30,9 +31,11 @@ export interface ApiStatus {
 /** The sentence for a 401, wherever it is met: the watcher, write-back, install, `describe`. */
 export const UNAUTHORIZED_SENTENCE = 'The cluster rejected the credentials, or they have expired (401).';
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-const rec = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+/** A Status field: a string, with the empty one read as absent. */
+const text = (v: unknown): string | null => {
+  const s = str(v);
+  return s === '' ? null : s;
+};
 
 /** A Status body, or what can be read of a text body or a Status cut short. Never throws. */
 export function parseApiStatus(body: string): ApiStatus {
@@ -43,26 +46,26 @@ export function parseApiStatus(body: string): ApiStatus {
   } catch {
     // A Status cut short (we read at most a bounded head of an error body) still has its message.
     const cut = /"message"\s*:\s*"((?:[^"\\]|\\.)*)/.exec(body.slice(0, 65_536));
-    if (cut?.[1] !== undefined) return { json: false, message: str(unescapeJson(cut[1])), ...none };
+    if (cut?.[1] !== undefined) return { json: false, message: text(unescapeJson(cut[1])), ...none };
     // A text/plain body ("404 page not found") is still worth showing.
-    return { json: false, message: str(body.trim()), ...none };
+    return { json: false, message: text(body.trim()), ...none };
   }
   if (typeof o !== 'object' || o === null || Array.isArray(o))
-    return { json: false, message: str(body.trim()), ...none };
-  const s = rec(o);
-  const details = rec(s.details);
+    return { json: false, message: text(body.trim()), ...none };
+  const s = asRecord(o);
+  const details = asRecord(s.details);
   const causes = (Array.isArray(details.causes) ? details.causes : []).map((c) => {
-    const r = rec(c);
-    return { reason: str(r.reason), field: str(r.field), message: str(r.message) };
+    const r = asRecord(c);
+    return { reason: text(r.reason), field: text(r.field), message: text(r.message) };
   });
   const code = typeof s.code === 'number' && Number.isInteger(s.code) ? s.code : null;
   return {
     json: true,
-    kind: str(s.kind),
-    message: str(s.message),
-    reason: str(s.reason),
+    kind: text(s.kind),
+    message: text(s.message),
+    reason: text(s.reason),
     code,
-    name: str(details.name),
+    name: text(details.name),
     causes,
   };
 }
