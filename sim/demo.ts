@@ -52,16 +52,17 @@ export function demoKubeconfig(sims: readonly { context: string; sim: RunningSim
 export async function startDemoClusters(): Promise<DemoClusters> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-demo-'));
   const started: { context: string; sim: RunningSim }[] = [];
+  const kubeconfigPath = path.join(dir, 'kubeconfig');
   try {
     for (const c of DEMO_CLUSTERS)
       started.push({ context: c.context, sim: await startSim({ scenario: c.scenario }) });
+    // Inside the try: a kubeconfig that cannot be written must not leave the simulators running.
+    writeFileSync(kubeconfigPath, demoKubeconfig(started), { mode: 0o600 });
   } catch (error) {
     for (const s of started) await s.sim.close();
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  const kubeconfigPath = path.join(dir, 'kubeconfig');
-  writeFileSync(kubeconfigPath, demoKubeconfig(started), { mode: 0o600 });
   const first = started[0] as { sim: RunningSim };
   return {
     sim: first.sim,
