@@ -37,6 +37,18 @@ async function setup(sim: SimOptions, opts: ListWatcherOptions = {}, context = '
   return { s, rec, w, clock, control: s.sim.control };
 }
 
+/** A watcher whose client runs on the same manual clock, so every timer it sets is one the test sees. */
+function onOneClock(s: SimContext) {
+  const clock = new ManualClock();
+  const rec = new WatcherRecorder();
+  const w = new ListWatcher(NODES, () => new ContextClient(s.context(), { clock }), rec.on, {
+    ...FAST,
+    clock,
+  });
+  open.push({ s, w });
+  return { clock, rec, w };
+}
+
 /**
  * Waits until check() holds, moving virtual time on by stepMs between short real pauses (for the I/O), so
  * the watcher's backoff and stall timers fire. The real-time limit fails the test; it asserts no speed.
@@ -213,13 +225,7 @@ describe('NodeWatcher against the simulator', () => {
 
   it('stop() aborts the watch and leaves no timers', async () => {
     const s = await startSimContext({ scenario: 'homelab' });
-    const clock = new ManualClock();
-    const rec = new WatcherRecorder();
-    const w = new ListWatcher(NODES, () => new ContextClient(s.context(), { clock }), rec.on, {
-      ...FAST,
-      clock,
-    });
-    open.push({ s, w });
+    const { clock, rec, w } = onOneClock(s);
     w.start();
     await rec.waitForPhase('live');
     expect(clock.pending).toBeGreaterThan(0);
@@ -236,13 +242,7 @@ describe('NodeWatcher against the simulator', () => {
   it('stop() in the middle of a slow list cancels it and leaves no timers', async () => {
     const s = await startSimContext({ scenario: 'homelab' });
     s.sim.control.setLatency(2000);
-    const clock = new ManualClock();
-    const rec = new WatcherRecorder();
-    const w = new ListWatcher(NODES, () => new ContextClient(s.context(), { clock }), rec.on, {
-      ...FAST,
-      clock,
-    });
-    open.push({ s, w });
+    const { clock, rec, w } = onOneClock(s);
     w.start();
     await rec.waitFor(() => clock.pending > 0, 'the list request');
     w.stop();
