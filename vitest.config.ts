@@ -13,6 +13,8 @@ export default defineConfig({
           include: ['main/**/*.test.ts', 'common/**/*.test.ts', 'sim/**/*.test.ts', 'test/**/*.test.ts'],
           // The Chromium suites have a project of their own (they need the built renderer).
           exclude: ['**/node_modules/**', 'test/e2e/**'],
+          // Builds dist/cli/ when stale: some tests spawn the built `gpu-fleet` command.
+          globalSetup: ['scripts/vitest-build-cli.mjs'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

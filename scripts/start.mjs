@@ -1,9 +1,13 @@
 // `npm start`: the desktop app when Electron can run here (Node 22+, a display, the Electron binary);
 // otherwise one line saying why, then the browser mode of the same app, so the command never just dies.
-import { spawnSync } from 'node:child_process';
+// In browser mode the URL is always printed and, in a desktop session, opened in the user's browser.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { buildCli, cliIsStale } from './cli-build.mjs';
+import { openBrowser } from './open-browser.mjs';
 
 function electronProblem() {
   const [major, minor] = process.versions.node.split('.').map(Number);
@@ -32,7 +36,32 @@ if (!existsSync('.vite/renderer/main_window/index.html')) {
   });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const r = spawnSync(process.execPath, ['bin/gpu-fleet.mjs', 'serve', ...process.argv.slice(2)], {
-  stdio: 'inherit',
+if (cliIsStale()) {
+  const failed = buildCli();
+  if (failed !== null) {
+    console.error(`GPU Fleet: ${failed}.`);
+    process.exit(1);
+  }
+}
+
+// `serve` prints "GPU Fleet is open at URL"; its output is passed through line by line and the first
+// URL is opened. Ctrl-C reaches the child from the terminal (same process group); SIGTERM is passed on.
+const child = spawn(process.execPath, ['bin/gpu-fleet.mjs', 'serve', ...process.argv.slice(2)], {
+  stdio: ['inherit', 'pipe', 'inherit'],
 });
-process.exit(r.status ?? 1);
+process.on('SIGTERM', () => child.kill('SIGTERM'));
+process.on('SIGINT', () => undefined);
+let opened = false;
+createInterface({ input: child.stdout }).on('line', (line) => {
+  process.stdout.write(`${line}\n`);
+  const url = /https?:\/\/127\.0\.0\.1:\d+\/\S*/.exec(line)?.[0];
+  if (url && !opened) {
+    opened = true;
+    openBrowser(url)
+      .catch((e) => `the browser could not be opened (${e instanceof Error ? e.message : e})`)
+      .then((why) => {
+        if (why !== null) console.log(`(${why}; open the address above yourself.)`);
+      });
+  }
+});
+child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 1)));

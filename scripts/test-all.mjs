@@ -56,6 +56,8 @@ step('types: renderer (svelte-check)', bin('svelte-check'), [
 ]);
 step('lint and format (biome)', bin('biome'), ['check', '.']);
 step('build: main, preload, renderer', process.execPath, ['scripts/forge-vite-build.mjs']);
+// The tests that spawn `gpu-fleet` as a user runs it need the built command line (dist/cli/).
+step('build: command line', process.execPath, ['scripts/cli-build.mjs']);
 
 const suites = [
   vitest('tests: node', 'node'),

@@ -1,17 +1,11 @@
-/** Launches Debian's Chromium through playwright-core with the flags that work in CI's sandbox. */
-import { existsSync } from 'node:fs';
+/** Launches Chromium (found by chromium-path.ts) through playwright-core with the flags that work in CI's sandbox. */
 import { type Browser, chromium } from 'playwright-core';
+import { findChromium } from './chromium-path.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's chromium package or set CHROMIUM_PATH`,
-    );
-  }
+export async function launchChromium(): Promise<Browser> {
+  const found = await findChromium();
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: found.path,
     headless: true,
     args: [
       '--no-sandbox',

@@ -1,5 +1,5 @@
 /** `gpu-fleet serve`: the app's window in a browser, on 127.0.0.1 only, with the engine behind it. */
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import type { DemoClusters } from '../../../sim/demo.ts';
 import { AppCore } from '../../fleet/app-core.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
@@ -8,9 +8,10 @@ import { type Demo, demoIfWanted } from '../../shell/demo.ts';
 import { startWebBridge, type WebBridge } from '../../web/server.ts';
 import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo } from '../io.ts';
+import { packageRoot } from '../package-root.ts';
 import { packageVersion } from '../version.ts';
 
-export const RENDERER_DIR = fileURLToPath(new URL('../../../.vite/renderer/main_window', import.meta.url));
+export const RENDERER_DIR = path.join(packageRoot(), '.vite/renderer/main_window');
 
 export interface Served {
   bridge: WebBridge;
