@@ -3,9 +3,17 @@
  * sentence), and the packaged Chromium really driving a page when no system browser is visible.
  */
 
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configuredOrSystemChromium, packagedChromium, systemCandidates } from './chromium-path.ts';
+import {
+  configuredOrSystemChromium,
+  isExecutable,
+  packagedChromium,
+  systemCandidates,
+} from './chromium-path.ts';
 
 const has =
   (...present: string[]) =>
@@ -24,7 +32,7 @@ describe('which Chromium', () => {
   it('a CHROMIUM_PATH that names no file is an error in one sentence, not a silent fallback', () => {
     expect(() =>
       configuredOrSystemChromium({ CHROMIUM_PATH: '/nope/chrome' }, has('/usr/bin/chromium')),
-    ).toThrow('CHROMIUM_PATH is set to /nope/chrome, but there is no file there.');
+    ).toThrow('CHROMIUM_PATH is set to /nope/chrome, but there is no executable file there.');
   });
 
   it('then the first system browser: fixed paths before names on PATH', () => {
@@ -47,6 +55,19 @@ describe('which Chromium', () => {
     expect(
       configuredOrSystemChromium({ GPU_FLEET_SYSTEM_CHROMIUM: '' }, has('/usr/bin/chromium')),
     ).toBeNull();
+  });
+});
+
+describe('a candidate counts only when it is executable', () => {
+  it('a plain file (say, an empty file mounted over /usr/bin/chromium) is not a browser', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpu-fleet-chromium-'));
+    const plain = path.join(dir, 'chromium');
+    writeFileSync(plain, '');
+    expect(isExecutable(plain)).toBe(false);
+    chmodSync(plain, 0o755);
+    expect(isExecutable(plain)).toBe(true);
+    expect(isExecutable(path.join(dir, 'missing'))).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

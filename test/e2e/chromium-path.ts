@@ -7,7 +7,7 @@
  * and one sentence when there is none. GPU_FLEET_SYSTEM_CHROMIUM (a PATH-style list, empty for none)
  * replaces step 2's list, so a test can hide the system browser.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -40,15 +40,25 @@ export function systemCandidates(env: NodeJS.ProcessEnv = process.env): string[]
   return [...SYSTEM_PATHS, ...dirs.flatMap((d) => SYSTEM_NAMES.map((n) => path.join(d, n)))];
 }
 
+/** Whether p is a file this user may execute (an empty placeholder or a plain file is not a browser). */
+export function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Steps 1 and 2 (no unpacking): the configured or system browser, or null. Throws on a bad CHROMIUM_PATH. */
 export function configuredOrSystemChromium(
   env: NodeJS.ProcessEnv = process.env,
-  exists: (p: string) => boolean = existsSync,
+  exists: (p: string) => boolean = isExecutable,
 ): FoundChromium | null {
   const configured = env.CHROMIUM_PATH;
   if (configured !== undefined && configured !== '') {
     if (!exists(configured))
-      throw new Error(`CHROMIUM_PATH is set to ${configured}, but there is no file there.`);
+      throw new Error(`CHROMIUM_PATH is set to ${configured}, but there is no executable file there.`);
     return { path: configured, source: 'CHROMIUM_PATH' };
   }
   const found = systemCandidates(env).find((p) => exists(p));
