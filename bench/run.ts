@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: every row of issue 8 next to a baseline measured in the same run against the simulator
- * over real HTTPS. Prints a Markdown table (and notes) on stdout, progress on stderr, and writes the raw
- * figures to bench/results/latest.json. Asserts nothing.
+ * over real HTTPS. Prints a Markdown table (and notes) on stdout, progress on stderr, merges the raw
+ * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
+ * run that measured them) and regenerates the README's table from it. Asserts nothing.
  *
  *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7]
  */
@@ -10,6 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildCli, cliIsStale } from '../scripts/cli-build.mjs';
+import { type BenchNote, mergeResults, parseResults } from './lib/results.ts';
 import { startSimHost } from './lib/sim-remote.ts';
 import { markdownTable, type Row } from './lib/table.ts';
 import { heapRow } from './rows/heap.ts';
@@ -18,18 +21,26 @@ import { rendererRows } from './rows/renderer.ts';
 import { scanRows } from './rows/scan.ts';
 import { syncRows } from './rows/sync.ts';
 import { trafficRows } from './rows/traffic.ts';
+import { writeReadmeTable } from './table-readme.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const unknown = [...only].filter((g) => !/^[1-7]$/.test(g));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: --only takes row numbers 1 to 7, not ${unknown.join(', ')}.\n`);
+  process.exit(2);
+}
 const started = performance.now();
+const startedAt = new Date().toISOString();
+const loadAtStart = os.loadavg();
 const log = (s: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`);
 
 const rows: Row[] = [];
-const notes: string[] = [];
+const notes: BenchNote[] = [];
 
 /** One failing part must not lose the others: it becomes a row that says what went wrong. */
 async function section(ids: string, fn: () => Promise<void>): Promise<void> {
@@ -56,21 +67,26 @@ if (only.has('1') || only.has('3') || only.has('4') || only.has('6')) {
     scenarios: ['large:5000', 'large:5000', 'large:5000', 'large:1000', 'homelab'],
   });
   try {
-    const [a, b, c, small, homelab] = host.sims.map((s) => s.kubeconfigPath) as [
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
+    const [a, b, c, small] = host.sims.map((s) => s.kubeconfigPath) as [string, string, string, string];
     if (only.has('1') || only.has('4'))
       await section('1, 4', async () => {
         const r = await syncRows([a, b, c], log);
         rows.push(...r.rows.filter((x) => only.has(x.id[0] ?? '')));
-        notes.push(...r.notes);
+        notes.push(...r.notes.map((text) => ({ group: only.has('4') ? '4' : '1', text })));
       });
     if (only.has('3')) await section('3', async () => void rows.push(await heapRow(small, a, log)));
-    if (only.has('6')) await section('6', async () => void rows.push(...(await scanRows(homelab, a, log))));
+    if (only.has('6'))
+      await section('6', async () => {
+        // Row 6 runs the built CLI as a user would; build it first when a source is newer.
+        if (cliIsStale()) {
+          log('building the CLI (npm run build:cli)');
+          const failed = buildCli({ quiet: true });
+          if (failed !== null) throw new Error(failed);
+        }
+        const [homelabSim, largeSim] = [host.sims[4], host.sims[0]];
+        if (!homelabSim || !largeSim) throw new Error('the simulator host started too few simulators');
+        rows.push(...(await scanRows(homelabSim, largeSim, host.dir, log)));
+      });
   } finally {
     await host.close();
   }
@@ -105,22 +121,50 @@ rows.sort((x, y) => x.id.localeCompare(y.id, 'en', { numeric: true }));
 const cpus = os.cpus();
 const machine = `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()}`;
 const seconds = (performance.now() - started) / 1000;
+const loadAtEnd = os.loadavg();
+if (only.has('2'))
+  notes.push({
+    group: '2',
+    text: 'Row 2 runs our side with time compressed ×20 (flip every 200 ms = 4 s simulated, sim bookmarks every 3 s, watches 12–15 s, stall timeout 4.5 s, write coalescing 250 ms); the poller is measured over 3 real passes and scaled to 20 passes per 10 minutes.',
+  });
+if (only.has('4'))
+  notes.push({
+    group: '4',
+    text: 'The simulators run in a separate process on the same machine; "on our CPU" is how much of the longest stall this process (all its threads) actually computed; the rest it waited for a core.',
+  });
+if (only.has('5'))
+  notes.push({
+    group: '5',
+    text: 'Row 5 has no measured baseline: a poller that lists every 30 s notices a flip 15 s later on average (30 s at worst), plus one full list.',
+  });
+if (only.has('6'))
+  notes.push({
+    group: '6',
+    text: "Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does).",
+  });
 const text = [
-  `GPU Fleet bench — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${machine} — ${seconds.toFixed(0)} s`,
+  `GPU Fleet bench — ${startedAt.slice(0, 16).replace('T', ' ')} UTC — ${machine} — ${seconds.toFixed(0)} s — load average ${loadAtStart[0]?.toFixed(1)} → ${loadAtEnd[0]?.toFixed(1)}`,
   '',
   markdownTable(rows),
   '',
-  ...notes.map((n) => `- ${n}`),
-  '- Row 2 runs our side with time compressed ×20 (flip every 200 ms = 4 s simulated, sim bookmarks every 3 s, watches 12–15 s, stall timeout 4.5 s, write coalescing 250 ms); the poller is measured over 3 real passes and scaled to 20 passes per 10 minutes.',
-  '- The simulators run in a separate process on the same machine; "on our CPU" is how much of the longest stall this process (all its threads) actually computed; the rest it waited for a core.',
-  '- Row 5 has no measured baseline: a poller that lists every 30 s notices a flip 15 s later on average (30 s at worst), plus one full list.',
+  ...notes.map((n) => `- ${n.text}`),
 ].join('\n');
 process.stdout.write(`${text}\n`);
 const out = path.join(ROOT, 'bench/results/latest.json');
+const previous = fs.existsSync(out) ? parseResults(fs.readFileSync(out, 'utf8')) : null;
+const run = {
+  at: startedAt,
+  machine,
+  groups: [...only].sort(),
+  seconds,
+  load: { start: loadAtStart, end: loadAtEnd },
+};
+const merged = mergeResults(previous, run, rows, notes);
 fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(
-  out,
-  `${JSON.stringify({ at: new Date().toISOString(), machine, seconds, rows, notes }, null, 2)}\n`,
+fs.writeFileSync(out, `${JSON.stringify(merged, null, 2)}\n`);
+log(
+  `wrote ${path.relative(ROOT, out)} (${rows.length} rows measured now, ${merged.rows.length - rows.length} kept)`,
 );
-log(`wrote ${path.relative(ROOT, out)}`);
+writeReadmeTable(ROOT);
+log('regenerated the README table from it');
 process.exit(0);

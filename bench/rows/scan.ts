@@ -1,52 +1,137 @@
 /**
- * Row 6: `gpu-fleet scan` wall time (a fresh process, as a user runs it) vs a fresh process doing a plain
- * client-node list of the same nodes. Both start Node with tsx, so only the work differs.
+ * Row 6: `gpu-fleet scan` as a user runs it (a fresh process of the built CLI) against a fresh process doing
+ * a plain client-node paged list of the same nodes, built the same way (plain JavaScript, no loader), so
+ * only the work differs: wall time and peak RSS, direct and through a proxy with gzip on and off. And
+ * `gpu-fleet --help`: start-up time and peak RSS beside the TypeScript-loader start-up it replaced.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
-import { median, ratio, seconds } from '../lib/stats.ts';
+import { buildBaseline } from '../lib/built-baseline.ts';
+import { startEncodingProxy } from '../lib/encoding-proxy.ts';
+import type { RemoteSim } from '../lib/sim-remote.ts';
+import { bytes, max, median, ms, ratio, seconds } from '../lib/stats.ts';
 import type { Row } from '../lib/table.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const PEAK_RSS = path.join(ROOT, 'bench/lib/peak-rss.mjs');
+const BIN = path.join(ROOT, 'bin/gpu-fleet.mjs');
+/** The issue's goals: scan ≤ 150 MB (10^6 bytes) peak RSS, ≤ 1.2× the plain list; --help ≤ 120 ms, ≤ 60 MiB. */
+const SCAN_RSS_GOAL = 150e6;
+const SCAN_RATIO_GOAL = 1.2;
+const HELP_MS_GOAL = 120;
+const HELP_RSS_GOAL = 60 * 2 ** 20;
 
-function timed(args: string[]): Promise<number> {
+interface Run {
+  ms: number;
+  rss: number;
+  /** User + system CPU time of the process: less sensitive than wall time to a loaded machine. */
+  cpuMs: number;
+}
+
+/** Runs `node [--import peak-rss] ...args` to completion; its wall time and peak RSS. */
+function timed(args: string[], dir: string): Promise<Run> {
+  const rssFile = path.join(dir, `rss-${process.hrtime.bigint()}.txt`);
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', PEAK_RSS, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, GPU_FLEET_BENCH_RSS_FILE: rssFile },
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited with ${code}`));
-      else resolve(performance.now() - t0);
+      const ms = performance.now() - t0;
+      if (code !== 0) return reject(new Error(`${args.join(' ')} exited with ${code}`));
+      const [rss, cpuMs] = fs.readFileSync(rssFile, 'utf8').trim().split(' ').map(Number);
+      fs.rmSync(rssFile, { force: true });
+      if (!Number.isFinite(rss) || !Number.isFinite(cpuMs))
+        return reject(new Error(`${args.join(' ')}: no peak RSS`));
+      resolve({ ms, rss: rss as number, cpuMs: cpuMs as number });
     });
   });
 }
 
-async function compare(kubeconfig: string, runs: number) {
-  const scan: number[] = [];
-  const plain: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    scan.push(await timed(['bin/gpu-fleet.mjs', 'scan', '--kubeconfig', kubeconfig, '-o', 'json']));
-    plain.push(await timed(['--import', 'tsx', 'bench/baselines/list-cli.ts', kubeconfig]));
-  }
-  return { scan, plain };
+interface Compared {
+  scan: Run[];
+  plain: Run[];
 }
 
-export async function scanRows(homelab: string, large: string, log: (s: string) => void): Promise<Row[]> {
-  log('row 6: gpu-fleet scan vs a plain list, homelab');
-  const small = await compare(homelab, 3);
-  log('row 6: gpu-fleet scan vs a plain list, large:5000');
-  const big = await compare(large, 2);
-  const row = (id: string, what: string, r: { scan: number[]; plain: number[] }): Row => {
-    const [s, p] = [median(r.scan), median(r.plain)];
-    return {
-      id,
-      measure: `\`gpu-fleet scan -o json\` wall time, ${what} (median of ${r.scan.length})`,
-      ours: `${seconds(s)} (${ratio(s, p)})`,
-      baseline: `${seconds(p)} (node + client-node list, same startup)`,
-      target: '– (sync target: ≤ 1.2×)',
-      met: null,
-      raw: r,
-    };
+async function compare(kubeconfig: string, plainJs: string, runs: number, dir: string): Promise<Compared> {
+  const out: Compared = { scan: [], plain: [] };
+  for (let i = 0; i < runs; i++) {
+    out.scan.push(await timed([BIN, 'scan', '--kubeconfig', kubeconfig, '-o', 'json'], dir));
+    out.plain.push(await timed([plainJs, kubeconfig], dir));
+  }
+  return out;
+}
+
+const medianMs = (rs: Run[]) => median(rs.map((r) => r.ms));
+const medianCpu = (rs: Run[]) => median(rs.map((r) => r.cpuMs));
+const peak = (rs: Run[]) => max(rs.map((r) => r.rss));
+
+function scanRow(id: string, what: string, r: Compared, wireBytesPerRun?: number): Row {
+  const [s, p] = [medianMs(r.scan), medianMs(r.plain)];
+  const [sr, pr] = [peak(r.scan), peak(r.plain)];
+  const large = what.includes('5000');
+  return {
+    id,
+    measure: `\`gpu-fleet scan -o json\` wall time and peak RSS, ${what} (median of ${r.scan.length})`,
+    ours: `${seconds(s)} (${ratio(s, p)}), ${bytes(sr)}${wireBytesPerRun === undefined ? '' : `; ${bytes(wireBytesPerRun)} on the wire per run (both)`}`,
+    baseline: `${seconds(p)}, ${bytes(pr)} (a plain client-node paged list, built the same way)`,
+    target: large ? `≤ ${SCAN_RATIO_GOAL}× the plain list, ≤ 150 MB peak RSS` : '–',
+    met: large ? s / p <= SCAN_RATIO_GOAL && sr <= SCAN_RSS_GOAL : null,
+    raw: wireBytesPerRun === undefined ? { ...r } : { ...r, wireBytesPerRun },
   };
-  return [row('6a', 'homelab', small), row('6b', 'large:5000', big)];
+}
+
+export async function scanRows(
+  homelab: RemoteSim,
+  large: RemoteSim,
+  dir: string,
+  log: (s: string) => void,
+): Promise<Row[]> {
+  log('row 6: building the plain-list baseline (Vite, as the CLI)');
+  const plainJs = await buildBaseline('bench/baselines/list-cli.ts');
+  log('row 6: gpu-fleet --help (10 runs) vs the tsx-loader start-up it replaced (5 runs)');
+  const help: Run[] = [];
+  const viaTsx: Run[] = [];
+  const bare: Run[] = [];
+  for (let i = 0; i < 10; i++) help.push(await timed([BIN, '--help'], dir));
+  for (let i = 0; i < 5; i++) {
+    viaTsx.push(await timed(['--import', 'tsx', 'main/cli/entry.ts', '--help'], dir));
+    bare.push(await timed(['-e', '0'], dir));
+  }
+  log('row 6: gpu-fleet scan vs a plain list, homelab');
+  const small = await compare(homelab.kubeconfigPath, plainJs, 3, dir);
+  log('row 6: gpu-fleet scan vs a plain list, large:5000');
+  const big = await compare(large.kubeconfigPath, plainJs, 3, dir);
+  const viaProxy = async (gzip: boolean) => {
+    log(`row 6: the same through a loopback proxy, gzip ${gzip ? 'on' : 'off'}`);
+    const proxy = await startEncodingProxy(large.info, { gzip, dir });
+    try {
+      const r = await compare(proxy.kubeconfigPath, plainJs, 2, dir);
+      return { r, wireBytes: proxy.bytesOut() / (r.scan.length + r.plain.length) };
+    } finally {
+      await proxy.close();
+    }
+  };
+  const gz = await viaProxy(true);
+  const plainText = await viaProxy(false);
+  const [h, t, b] = [medianMs(help), medianMs(viaTsx), medianMs(bare)];
+  return [
+    scanRow('6a', 'homelab', small),
+    scanRow('6b', 'large:5000', big),
+    scanRow('6c', 'large:5000 through a proxy, gzip on', gz.r, gz.wireBytes),
+    scanRow('6d', 'large:5000 through a proxy, gzip off', plainText.r, plainText.wireBytes),
+    {
+      id: '6e',
+      measure: '`gpu-fleet --help`: start-up to exit (wall, and CPU), and peak RSS (median of 10)',
+      ours: `${ms(h)} (CPU ${ms(medianCpu(help))}), ${bytes(peak(help))} (built JavaScript, dist/cli/)`,
+      baseline: `${ms(t)} (CPU ${ms(medianCpu(viaTsx))}), ${bytes(peak(viaTsx))} through the tsx loader (before); bare \`node -e 0\`: ${ms(b)} (CPU ${ms(medianCpu(bare))}), ${bytes(peak(bare))}`,
+      target: '≤ 120 ms, ≤ 60 MiB',
+      met: h <= HELP_MS_GOAL && peak(help) <= HELP_RSS_GOAL,
+      raw: { help, viaTsx, bare },
+    },
+  ];
 }
