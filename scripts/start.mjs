@@ -50,6 +50,11 @@ const child = spawn(process.execPath, ['bin/gpu-fleet.mjs', 'serve', ...process.
   stdio: ['inherit', 'pipe', 'inherit'],
 });
 process.on('SIGTERM', () => child.kill('SIGTERM'));
+// However this script ends (a closed pipe, a crash), the server it started ends with it.
+process.on('exit', () => {
+  if (child.exitCode === null) child.kill('SIGTERM');
+});
+process.stdout.on('error', () => process.exit(1));
 process.on('SIGINT', () => undefined);
 let opened = false;
 createInterface({ input: child.stdout }).on('line', (line) => {
