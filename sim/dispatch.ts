@@ -11,7 +11,7 @@ import { patch } from './patching.ts';
 import { deletePod } from './pods.ts';
 import { getOne, list } from './read.ts';
 import { review } from './reviews.ts';
-import { tokenRequest } from './tokens.ts';
+import { tokenRequest } from './token-request.ts';
 import { watch } from './watch.ts';
 
 interface ResRoute {

@@ -3,7 +3,6 @@
 // k8s.io/component-helpers/auth/rbac (verbs, apiGroups, resources with subresources and "*/sub",
 // resourceNames, nonResourceURLs with a trailing "*"), system:masters allowed before RBAC (its own
 // authorizer, so no reason), and the allow reason naming the binding.
-import type { Core } from './core.ts';
 import { obj, str } from './json.ts';
 import type { Json, JsonObject, KObj, ResourceDef, User } from './types.ts';
 import { isObj } from './types.ts';
@@ -17,6 +16,12 @@ export interface Attributes {
   namespace: string;
   /** Set for a non-resource request (the URL path). */
   path?: string;
+}
+
+/** The slice of Core RBAC reads (declared here: core.ts imports this file). */
+export interface RbacStore {
+  get(def: ResourceDef, namespace: string, name: string): KObj | undefined;
+  list(def: ResourceDef): KObj[];
 }
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
@@ -134,7 +139,7 @@ function ordered(list: KObj[]): KObj[] {
 }
 
 /** Every grant the user has in `namespace` ('' = cluster scope: ClusterRoleBindings only). */
-export function grantsFor(core: Core, u: User, namespace: string): Grant[] {
+export function grantsFor(core: RbacStore, u: User, namespace: string): Grant[] {
   const out: Grant[] = [];
   const clusterRole = (name: string) => core.get(CLUSTER_ROLE, '', name);
   for (const b of ordered(core.list(CLUSTER_ROLE_BINDING))) {
@@ -174,7 +179,7 @@ export function isSuperuser(u: User): boolean {
 }
 
 /** Allowed, and the reason a SelfSubjectAccessReview reports (RBAC's "allowed by …", none for masters). */
-export function authorize(core: Core, u: User, a: Attributes): { allowed: boolean; reason?: string } {
+export function authorize(core: RbacStore, u: User, a: Attributes): { allowed: boolean; reason?: string } {
   if (isSuperuser(u)) return { allowed: true };
   for (const g of grantsFor(core, u, a.path === undefined ? a.namespace : '')) {
     if (g.rules.some((r) => ruleAllows(r, a)))
@@ -245,7 +250,9 @@ const BOOTSTRAP: { name: string; rules: JsonObject[]; groups: string[]; users?: 
 ];
 
 /** Stores the bootstrap ClusterRoles and their ClusterRoleBindings. */
-export function seedRbac(core: Core): void {
+export function seedRbac(
+  core: RbacStore & { write(def: ResourceDef, o: KObj, prev: undefined): unknown },
+): void {
   for (const b of BOOTSTRAP) {
     core.write(
       CLUSTER_ROLE,
