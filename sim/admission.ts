@@ -114,6 +114,7 @@ export function createDefaults(core: Core, def: ResourceDef, o: KObj): void {
       storedVersions: [str(storage?.name) ?? 'v1'],
     };
   }
+  if (def.resource === 'deployments' && def.builtin) o.status = {};
   if (def.resource === 'events' && def.builtin) eventCreate(def, o);
   if (def.resource === 'pods' && def.builtin) podCreate(core, o);
   if (!def.builtin && def.hasStatus) delete o.status;

@@ -89,13 +89,15 @@ export class Core {
   /**
    * Writes next (fresh object) unless it equals prev; fills uid/creationTimestamp/generation. Throws the
    * ApiError a real server answers when the object is over a size limit (sim/limits.ts); `how` says
-   * whether the write was a server-side apply (which gets no retry without managedFields).
+   * whether the write was a server-side apply (which gets no retry without managedFields); `dryRun`
+   * (dryRun=All) returns what would be stored without storing it.
    */
   write(
     def: ResourceDef,
     next: KObj,
     prev: KObj | undefined,
     how: 'apply' | 'update' = 'update',
+    dryRun = false,
   ): { obj: KObj; changed: boolean } {
     next.kind = def.kind;
     next.apiVersion = apiVersionOf(def);
@@ -117,6 +119,12 @@ export class Core {
         md.generation = Number(prev.metadata.generation ?? 0) + 1;
     }
     checkStorable(def, next, !prev, this.limits, how === 'apply');
+    if (dryRun) {
+      // What would be stored, not stored: no event, no new resourceVersion (an update shows the current one).
+      const would = canonical(def, next);
+      if (prev) would.metadata.resourceVersion = prev.metadata.resourceVersion ?? null;
+      return { obj: would, changed: true };
+    }
     const stored = this.store.put(storeKey(def), this.keyOfObj(def, next), canonical(def, next));
     this.afterWrite.get(storeKey(def))?.(stored, prev);
     return { obj: this.store.get(storeKey(def), this.keyOfObj(def, next)) ?? stored, changed: true };

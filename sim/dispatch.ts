@@ -6,7 +6,8 @@ import { serveDiscovery } from './discovery.ts';
 import { apiError, methodNotAllowed, unknownResource } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { sendBytes, sendText404 } from './http.ts';
-import { create, remove, update } from './mutate.ts';
+import { create, isDryRun, remove, update } from './mutate.ts';
+import { serveOpenApi } from './openapi.ts';
 import { patch } from './patching.ts';
 import { deletePod } from './pods.ts';
 import { getOne, list } from './read.ts';
@@ -100,6 +101,7 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
       });
       return;
     }
+    if (ctx.method === 'GET' && serveOpenApi(core, ctx)) return;
     if (
       (parts[0] === 'api' || parts[0] === 'apis') &&
       ctx.method === 'GET' &&
@@ -158,7 +160,8 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
       return;
     case 'DELETE':
       if (!name || sub) throw methodNotAllowed();
-      if (def.resource === 'pods' && def.builtin) await deletePod(core, ctx, def, ns, name);
+      if (def.resource === 'pods' && def.builtin && !isDryRun(ctx, 'DeleteOptions'))
+        await deletePod(core, ctx, def, ns, name);
       else remove(core, ctx, def, ns, name);
       return;
     default:

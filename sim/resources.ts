@@ -1,4 +1,5 @@
 // The resource registry: built-in kinds plus those served from CustomResourceDefinitions.
+import { DEPLOYMENT_DEF } from './deployments.ts';
 import { EVENT_DEFS } from './events.ts';
 import { obj, str } from './json.ts';
 import { LEASE_DEF } from './leases.ts';
@@ -80,6 +81,7 @@ export const BUILTINS: ResourceDef[] = [
   ...POD_DEFS,
   LEASE_DEF,
   ...RBAC_DEFS,
+  DEPLOYMENT_DEF,
 ];
 
 /** The resource definition a CRD serves (its storage version), or undefined if none is served. */
