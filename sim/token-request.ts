@@ -2,7 +2,7 @@
 // expirationSeconds defaulted to 3600 and at least 600, 404 for a missing ServiceAccount, the answer's
 // spec filled in (the API audience) and status.token + status.expirationTimestamp on the sim's clock.
 import type { Core } from './core.ts';
-import { apiError, notFound } from './errors.ts';
+import { invalid, notFound } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { sendJson } from './http.ts';
 import { obj } from './json.ts';
@@ -42,31 +42,16 @@ export async function tokenRequest(
   const spec = obj(body.spec);
   const raw = spec.expirationSeconds;
   const seconds = typeof raw === 'number' ? raw : DEFAULT_SECONDS;
-  if (seconds < MIN_SECONDS) {
-    const message = `Invalid value: ${seconds}: may not specify a duration less than 10 minutes`;
-    throw apiError(
-      422,
-      `TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: ${message}`,
-      'Invalid',
+  const tooLong = seconds > 2 ** 32 ? 'may not specify a duration larger than 2^32 seconds' : undefined;
+  const problem = seconds < MIN_SECONDS ? 'may not specify a duration less than 10 minutes' : tooLong;
+  if (problem) {
+    throw invalid('TokenRequest', 'authentication.k8s.io', '', [
       {
-        group: 'authentication.k8s.io',
-        kind: 'TokenRequest',
-        causes: [{ reason: 'FieldValueInvalid', message, field: 'spec.expirationSeconds' }],
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${seconds}: ${problem}`,
+        field: 'spec.expirationSeconds',
       },
-    );
-  }
-  if (seconds > 2 ** 32) {
-    const message = `Invalid value: ${seconds}: may not specify a duration larger than 2^32 seconds`;
-    throw apiError(
-      422,
-      `TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: ${message}`,
-      'Invalid',
-      {
-        group: 'authentication.k8s.io',
-        kind: 'TokenRequest',
-        causes: [{ reason: 'FieldValueInvalid', message, field: 'spec.expirationSeconds' }],
-      },
-    );
+    ]);
   }
   const sa = core.get(saDef, ns, name);
   if (!sa) throw notFound(saDef, name);
