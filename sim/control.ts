@@ -28,7 +28,8 @@ export interface SimControl {
   /**
    * Makes every request of one client fail until healed: `who` is a user name (e.g.
    * "system:serviceaccount:NS:NAME") or one ServiceAccount token (the token itself); `how` is 'reset'
-   * (connection cut), '503', or 'timeout' (never answered).
+   * (connection cut), '503', or 'timeout' (never answered). The client's open connections (its watches
+   * too) are cut at once.
    */
   partition(who: string, how?: Partition): void;
   /** Undoes partition(who); held 'timeout' connections are cut. */
@@ -126,7 +127,9 @@ export function makeControl(core: Core, server: () => SimServer, restart: () => 
     partition: (who, how = 'reset') => {
       if (!['reset', '503', 'timeout'].includes(how))
         throw new Error(`unknown partition kind ${String(how)}`);
-      core.partitions.set(core.saTokens.credentialOf(who) ?? who, how);
+      const key = core.saTokens.credentialOf(who) ?? who;
+      core.partitions.set(key, how);
+      server().cutClient(key);
     },
     heal: (who) => {
       const key = core.saTokens.credentialOf(who) ?? who;

@@ -67,6 +67,8 @@ export class SimServer {
   private server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly held = new Map<Socket, string>();
+  /** Who is sending the request in flight on each connection (credential and user name): watches, mostly. */
+  private readonly inflight = new Map<Socket, [string, string]>();
 
   constructor(
     private readonly core: Core,
@@ -111,6 +113,14 @@ export class SimServer {
   /** TLS connections open now (kept-alive idle ones included). */
   get openConnections(): number {
     return this.sockets.size;
+  }
+
+  /**
+   * Cuts the connections with a request of `key` (a credential or user name) in flight, watches included.
+   * Idle kept-alive connections stay: the next request on one is refused by the partition check.
+   */
+  cutClient(key: string): void {
+    for (const [s, who] of this.inflight) if (who.includes(key)) s.destroy();
   }
 
   /** Cuts the connections a 'timeout' partition of `key` is holding. */
@@ -182,6 +192,9 @@ export class SimServer {
     try {
       if (this.core.latencyMs > 0 && !isControl) await new Promise((r) => setTimeout(r, this.core.latencyMs));
       ctx.user = this.core.authenticate(req.headers.authorization);
+      const sock = req.socket;
+      this.inflight.set(sock, [ctx.user.credential ?? ctx.user.name, ctx.user.name]);
+      res.once('close', () => this.inflight.delete(sock));
       if (isControl) {
         this.requireAdmin(ctx.user);
         await this.control(ctx);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSim } from '../../sim/index.ts';
 import { startSim } from '../../sim/index.ts';
 import type { Target } from './client.ts';
-import { call, pick } from './client.ts';
+import { call, pick, until, watch } from './client.ts';
 
 let sim: RunningSim;
 let t: Target;
@@ -74,6 +74,31 @@ describe('partition control and request log', () => {
     sim.control.heal(user);
     await expect(held).rejects.toThrow();
     expect((await call(t, '/version', { token: tok })).status).toBe(200);
+  });
+
+  it("partitioning cuts the client's open watch at once", async () => {
+    const tok = await tokenFor('watcher');
+    await call(t, '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      method: 'POST',
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'watcher-nodes' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'sim-node-reader' },
+        subjects: [{ kind: 'ServiceAccount', name: 'watcher', namespace: 'default' }],
+      },
+    });
+    const w = await watch({ ...t, token: tok }, '/api/v1/nodes?watch=1&timeoutSeconds=300');
+    expect(w.status).toBe(200);
+    const watchEnded = () =>
+      sim.control
+        .requestLog()
+        .some((e) => e.user === 'system:serviceaccount:default:watcher' && e.path.includes('watch=1'));
+    expect(watchEnded()).toBe(false);
+    sim.control.partition(tok, 'reset');
+    await until(watchEnded);
+    w.stop();
+    sim.control.heal(tok);
   });
 
   it('the log names user, credential, user agent and the sim time of every request', async () => {
