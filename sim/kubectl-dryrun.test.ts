@@ -140,6 +140,22 @@ describe.skipIf(!KUBECTL)('kubectl apply --dry-run=server against the simulator'
     expect(dep.spec.replicas).toBe(2);
   });
 
+  it("kubectl create token gives a token that has exactly the manifests' RBAC", async () => {
+    const token = (await kubectl('create', 'token', 'gpu-fleet-controller', '-n', 'default')).trim();
+    const can = (...args: string[]) =>
+      kubectl('--token', token, 'auth', 'can-i', ...args).catch(
+        (e: { stdout: string; stderr: string }) => e.stdout || e.stderr,
+      );
+    expect((await can('list', 'nodes')).trim()).toBe('yes');
+    expect((await can('delete', 'nodes')).trim()).toBe('no');
+    expect((await can('update', 'leases.coordination.k8s.io', '-n', 'default')).trim()).toBe('yes');
+    expect((await can('update', 'leases.coordination.k8s.io', '-n', 'kube-system')).trim()).toBe('no');
+    const who = await kubectl('--token', token, 'auth', 'whoami', '-o', 'json');
+    expect(JSON.parse(who).status.userInfo.username).toBe(
+      'system:serviceaccount:default:gpu-fleet-controller',
+    );
+  });
+
   it('refuses a Deployment whose selector does not match its template', async () => {
     const bad =
       MANIFESTS.split('---\n')

@@ -1,12 +1,14 @@
 // SelfSubjectAccessReview, SelfSubjectRulesReview and SelfSubjectReview (created, never stored).
 import type { Core } from './core.ts';
-import { apiError } from './errors.ts';
+import { apiError, badRequest } from './errors.ts';
 import type { Ctx } from './http.ts';
-import { sendJson } from './http.ts';
+import { readBody, sendJson } from './http.ts';
 import { obj, str } from './json.ts';
 import { readObject } from './mutate.ts';
+import { reviewSpec, unwrap } from './protobuf.ts';
 import { grantsFor, isSuperuser } from './rbac.ts';
-import type { JsonObject, ResourceDef, User } from './types.ts';
+import type { JsonObject, KObj, ResourceDef, User } from './types.ts';
+import { apiVersionOf } from './types.ts';
 
 /** The rules RBAC gives the user in a namespace, as SelfSubjectRulesReview lists them (grant by grant). */
 function rulesReview(
@@ -34,8 +36,21 @@ function rulesReview(
   return { resourceRules, nonResourceRules };
 }
 
+/** A review's body: JSON/YAML, or the protobuf kubectl sends (only its spec is read). */
+async function readReview(core: Core, ctx: Ctx, def: ResourceDef): Promise<KObj> {
+  const type = String(ctx.req.headers['content-type'] ?? '')
+    .split(';')[0]
+    ?.trim();
+  if (type !== 'application/vnd.kubernetes.protobuf')
+    return readObject(ctx, def, core.limits.requestBodyBytes);
+  const framed = unwrap(await readBody(ctx, core.limits.requestBodyBytes));
+  const spec = framed && reviewSpec(def.resource, framed.raw);
+  if (!spec) throw badRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
+  return { apiVersion: apiVersionOf(def), kind: def.kind, metadata: {}, spec };
+}
+
 export async function review(core: Core, ctx: Ctx, def: ResourceDef): Promise<void> {
-  const body = await readObject(ctx, def, core.limits.requestBodyBytes);
+  const body = await readReview(core, ctx, def);
   const u = ctx.user;
   if (def.resource === 'selfsubjectreviews') {
     const userInfo: JsonObject = { username: u.name };

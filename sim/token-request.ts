@@ -2,12 +2,13 @@
 // expirationSeconds defaulted to 3600 and at least 600, 404 for a missing ServiceAccount, the answer's
 // spec filled in (the API audience) and status.token + status.expirationTimestamp on the sim's clock.
 import type { Core } from './core.ts';
-import { invalid, notFound } from './errors.ts';
+import { badRequest, invalid, notFound } from './errors.ts';
 import type { Ctx } from './http.ts';
-import { sendJson } from './http.ts';
+import { readBody, sendJson } from './http.ts';
 import { obj } from './json.ts';
 import { managerFromUserAgent } from './managed.ts';
 import { readObject } from './mutate.ts';
+import { tokenRequestSpec, unwrap } from './protobuf.ts';
 import { API_AUDIENCE } from './tokens.ts';
 import type { Json, JsonObject, ResourceDef } from './types.ts';
 
@@ -30,6 +31,21 @@ const TOKEN_REQUEST: ResourceDef = {
   generation: false,
 };
 
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+/** The TokenRequest's spec from a JSON/YAML body or, as `kubectl create token` sends it, a protobuf one. */
+async function readSpec(core: Core, ctx: Ctx): Promise<JsonObject> {
+  const type = String(ctx.req.headers['content-type'] ?? '')
+    .split(';')[0]
+    ?.trim();
+  if (type !== PROTOBUF)
+    return obj((await readObject(ctx, TOKEN_REQUEST, core.limits.requestBodyBytes)).spec);
+  const framed = unwrap(await readBody(ctx, core.limits.requestBodyBytes));
+  const spec = framed && tokenRequestSpec(framed.raw);
+  if (!spec) throw badRequest('the object provided is unrecognized (must be of type TokenRequest)');
+  return spec;
+}
+
 /** POST …/serviceaccounts/NAME/token. */
 export async function tokenRequest(
   core: Core,
@@ -38,8 +54,7 @@ export async function tokenRequest(
   ns: string,
   name: string,
 ): Promise<void> {
-  const body = await readObject(ctx, TOKEN_REQUEST, core.limits.requestBodyBytes);
-  const spec = obj(body.spec);
+  const spec = await readSpec(core, ctx);
   const raw = spec.expirationSeconds;
   const seconds = typeof raw === 'number' ? raw : DEFAULT_SECONDS;
   const tooLong = seconds > 2 ** 32 ? 'may not specify a duration larger than 2^32 seconds' : undefined;
