@@ -1,16 +1,12 @@
 // kubectl (if installed) `apply --dry-run=server` of controller-style manifests against the simulator:
 // every object validated and answered, nothing stored; then a real apply, and a dry-run over existing objects.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KUBECTL, kubectlIn } from '../test/kubectl.ts';
 import { type RunningSim, startSim } from './index.ts';
 
-const run = promisify(execFile);
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 if (!KUBECTL)
   console.warn('kubectl not found in /usr/bin or /usr/local/bin: skipping the kubectl dry-run tests');
 
@@ -89,16 +85,7 @@ spec:
 describe.skipIf(!KUBECTL)('kubectl apply --dry-run=server against the simulator', () => {
   let sim: RunningSim;
   let dir: string;
-  const kubectl = async (...args: string[]) =>
-    (
-      await run(KUBECTL as string, [
-        '--kubeconfig',
-        join(dir, 'config'),
-        '--cache-dir',
-        join(dir, 'cache'),
-        ...args,
-      ])
-    ).stdout;
+  const kubectl = kubectlIn(() => dir);
 
   beforeAll(async () => {
     sim = await startSim({ scenario: 'empty' });

@@ -242,25 +242,14 @@ describe('leases', () => {
         contentType: 'application/apply-patch+yaml',
         body: JSON.stringify(lease(spec, n)),
       });
-    const c = await apply({
-      holderIdentity: 'a',
-      leaseDurationSeconds: 15,
-      renewTime: '2026-12-01T10:00:00.000001+01:00',
-    });
+    const at = (renewTime: string) => apply({ holderIdentity: 'a', leaseDurationSeconds: 15, renewTime });
+    const c = await at('2026-12-01T10:00:00.000001+01:00');
     expect(c.status).toBe(201);
     expect(pick(c.json, 'spec', 'renewTime')).toBe('2026-12-01T09:00:00.000001Z');
-    const r = await apply({
-      holderIdentity: 'a',
-      leaseDurationSeconds: 15,
-      renewTime: '2026-12-01T10:00:05.000001Z',
-    });
+    const r = await at('2026-12-01T10:00:05.000001Z');
     expect(r.status).toBe(200);
     expect(pick(r.json, 'spec', 'renewTime')).toBe('2026-12-01T10:00:05.000001Z');
-    const bad = await apply({
-      holderIdentity: 'a',
-      leaseDurationSeconds: 15,
-      renewTime: '2026-12-01T10:00:05Z',
-    });
+    const bad = await at('2026-12-01T10:00:05Z');
     expect(bad.status).toBe(422);
     expect(String(bad.json.message)).toMatch(/cannot parse "Z" as "\.000000"$/);
     await call(t, `${base}/${n}`, { method: 'DELETE' });
