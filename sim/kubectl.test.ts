@@ -1,30 +1,17 @@
 // kubectl (if installed) can list nodes, configmaps and a CRD's resources by short name from the simulator.
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KUBECTL, kubectlIn } from '../test/kubectl.ts';
 import { type RunningSim, startSim } from './index.ts';
 
-const run = promisify(execFile);
-const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((p) => existsSync(p));
 if (!KUBECTL) console.warn('kubectl not found in /usr/bin or /usr/local/bin: skipping the kubectl tests');
 
 describe.skipIf(!KUBECTL)('kubectl against the simulator', () => {
   let sim: RunningSim;
   let dir: string;
-  const kubectl = async (...args: string[]) =>
-    (
-      await run(KUBECTL as string, [
-        '--kubeconfig',
-        join(dir, 'config'),
-        '--cache-dir',
-        join(dir, 'cache'),
-        ...args,
-      ])
-    ).stdout;
+  const kubectl = kubectlIn(() => dir);
 
   beforeAll(async () => {
     sim = await startSim();

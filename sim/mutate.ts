@@ -3,12 +3,13 @@
 import { parse as parseYaml } from 'yaml';
 import { checkCustom, checkKind, createDefaults, validateMeta } from './admission.ts';
 import type { Core } from './core.ts';
-import { alreadyExists, apiError, badRequest, conflict, notFound } from './errors.ts';
+import { alreadyExists, apiError, badRequest, conflict, notFound, optionsInvalid } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { readBody, sendJson } from './http.ts';
 import { listKeysFor } from './listtypes.ts';
 import { managerFromUserAgent, trackUpdate } from './managed.ts';
 import { objectJson } from './serialize.ts';
+import { undecodable } from './typed.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
 import { isObj } from './types.ts';
 
@@ -49,14 +50,37 @@ export function manager(ctx: Ctx): string {
   return ctx.query.get('fieldManager') ?? managerFromUserAgent(ctx.req.headers['user-agent']);
 }
 
+/** Whether the request is dryRun=All; any other dryRun value is the 422 a real server answers. */
+export function isDryRun(ctx: Ctx, options: string): boolean {
+  const values = ctx.query.getAll('dryRun');
+  if (values.length === 0) return false;
+  if (values.every((v) => v === 'All')) return true;
+  throw optionsInvalid(
+    options,
+    'dryRun',
+    'FieldValueNotSupported',
+    `Unsupported value: []string{${values.map((v) => JSON.stringify(v)).join(', ')}}: supported values: "All"`,
+  );
+}
+
+/** Decodes a POST/PUT body of a typed built-in kind (400 when it does not decode); returns its warnings. */
+export function decodeBody(ctx: Ctx, def: ResourceDef, body: KObj): string[] {
+  if (!def.decode) return [];
+  const r = def.decode(body, ctx.query.get('fieldValidation') === 'Strict');
+  if (r.error !== undefined) throw undecodable(def, r.error);
+  return r.warnings;
+}
+
 function warnings(ctx: Ctx, w: string[]): Record<string, string> {
   void ctx;
   return w.length ? { Warning: w.join(', ') } : {};
 }
 
 export async function create(core: Core, ctx: Ctx, def: ResourceDef, namespace: string): Promise<void> {
+  const dry = isDryRun(ctx, 'CreateOptions');
   const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   checkKind(def, body);
+  const decodeWarn = decodeBody(ctx, def, body);
   const md = body.metadata;
   if (!md.name && typeof md.generateName === 'string')
     md.name = md.generateName + Math.random().toString(36).slice(2, 7);
@@ -73,13 +97,9 @@ export async function create(core: Core, ctx: Ctx, def: ResourceDef, namespace: 
   for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'managedFields', 'generation'])
     delete md[k];
   createDefaults(core, def, body);
-  const warn = checkCustom(def, body, ctx.query.get('fieldValidation') === 'Strict');
+  const warn = [...decodeWarn, ...checkCustom(def, body, ctx.query.get('fieldValidation') === 'Strict')];
   trackUpdate(def, undefined, body, manager(ctx), '', listKeysFor(def));
-  if (ctx.query.get('dryRun') === 'All') {
-    sendJson(ctx, 201, body, warnings(ctx, warn));
-    return;
-  }
-  const { obj } = core.write(def, body, undefined);
+  const { obj } = core.write(def, body, undefined, 'update', dry);
   sendJson(ctx, 201, objectJson(obj), warnings(ctx, warn));
 }
 
@@ -115,6 +135,7 @@ export function finishUpdate(
   prev: KObj,
   desired: KObj,
   sub: string,
+  decodeWarn: string[] = [],
 ): void {
   const name = String(prev.metadata.name);
   if (desired.metadata.name !== undefined && desired.metadata.name !== name) {
@@ -140,10 +161,16 @@ export function finishUpdate(
   const next = applyStrategy(def, prev, desired, sub);
   next.metadata = { ...next.metadata, ...keep };
   delete next.metadata.resourceVersion;
-  validateMeta(def, next);
-  const warn = checkCustom(def, next, ctx.query.get('fieldValidation') === 'Strict');
+  validateMeta(def, next, prev);
+  const warn = [...decodeWarn, ...checkCustom(def, next, ctx.query.get('fieldValidation') === 'Strict')];
   trackUpdate(def, prev, next, manager(ctx), sub, listKeysFor(def));
-  const { obj } = core.write(def, next, prev);
+  const { obj } = core.write(
+    def,
+    next,
+    prev,
+    'update',
+    isDryRun(ctx, ctx.method === 'PUT' ? 'UpdateOptions' : 'PatchOptions'),
+  );
   sendJson(ctx, 200, objectJson(obj), warnings(ctx, warn));
 }
 
@@ -155,8 +182,10 @@ export async function update(
   name: string,
   sub: string,
 ): Promise<void> {
+  isDryRun(ctx, 'UpdateOptions'); // the options are validated before anything else
   const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   checkKind(def, body);
+  const decodeWarn = decodeBody(ctx, def, body);
   const prev = core.get(def, ns, name);
   if (body.metadata.name !== undefined && body.metadata.name !== name) {
     throw badRequest(
@@ -164,12 +193,16 @@ export async function update(
     );
   }
   if (!prev) throw notFound(def, name);
-  finishUpdate(core, ctx, def, prev, body, sub);
+  finishUpdate(core, ctx, def, prev, body, sub, decodeWarn);
 }
 
 export function remove(core: Core, ctx: Ctx, def: ResourceDef, ns: string, name: string): void {
   const prev = core.get(def, ns, name);
   if (!prev) throw notFound(def, name);
+  if (isDryRun(ctx, 'DeleteOptions')) {
+    sendJson(ctx, 200, objectJson(prev));
+    return;
+  }
   const hook = core.deleteHooks.get(def.resource);
   if (hook && def.builtin) {
     sendJson(ctx, 200, objectJson(hook(prev)));

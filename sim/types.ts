@@ -28,12 +28,23 @@ export interface ResourceDef {
   storage?: string;
   /** The stored object in this API's form (Events read through the other API are converted). */
   present?: (o: KObj) => KObj;
+  /**
+   * Built-in kinds with a typed body: decodes in place (Go types, struct order) and returns the decoder's
+   * error text and the unknown-field warnings.
+   */
+  decode?: (o: KObj, strict: boolean) => { error?: string; warnings: string[] };
+  /** Built-in kinds' own validation (the 422 causes beyond metadata). */
+  validate?: (o: KObj, prev?: KObj) => { reason: string; message: string; field?: string }[];
 }
 
 export interface User {
   name: string;
   uid: string;
   groups: string[];
+  /** UserInfo extra (a ServiceAccount token's credential id). */
+  extra?: Record<string, string[]>;
+  /** Which credential authenticated (a ServiceAccount token's JTI), for the request log. */
+  credential?: string;
 }
 
 export function isObj(v: unknown): v is JsonObject {
