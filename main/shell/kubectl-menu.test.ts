@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../common/i18n/translator.ts';
 import { fleet } from '../../test/fixtures/snapshots.ts';
 import { kubectlSubmenu, TRAY_KUBECTL_MAX } from './kubectl-menu.ts';
 import { buildTrayModel } from './tray-model.ts';
@@ -27,6 +28,15 @@ describe('the tray\'s "kubectl context" submenu', () => {
     const labels = model.menu.map((i) => i.label);
     expect(labels.indexOf('kubectl context')).toBe(labels.indexOf('Open GPU Fleet') + 1);
     expect(buildTrayModel(fleet([])).menu.map((i) => i.label)).not.toContain('kubectl context');
+  });
+
+  it("speaks the tray's language", () => {
+    const sub = kubectlSubmenu(kubectl([], null, { more: 3 }), translator('ko'));
+    expect(sub.label).toBe('kubectl 컨텍스트');
+    expect(sub.submenu?.[0]?.label).toBe('외 3개: 창에서 선택하세요');
+    expect(kubectlSubmenu(kubectl([], null), translator('ja')).submenu?.[0]?.label).toBe(
+      'kubeconfig にコンテキストがありません',
+    );
   });
 
   it('checks nothing when no current context is set, and says so when there are no contexts', () => {

@@ -5,6 +5,7 @@
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { KubectlContexts } from '../../common/fleet.ts';
+import { type Translator, translator } from '../../common/i18n/translator.ts';
 import type { PushListener } from '../fleet/host.ts';
 import type { TrayMenuItem } from './tray-types.ts';
 
@@ -20,7 +21,8 @@ export interface KubectlMenuSource {
   onPush(listener: PushListener): () => void;
 }
 
-export function kubectlSubmenu(kubectl: KubectlContexts): TrayMenuItem {
+/** `tr`: the tray's language (English until the tray model is handed one). */
+export function kubectlSubmenu(kubectl: KubectlContexts, tr: Translator = translator('en')): TrayMenuItem {
   const items: TrayMenuItem[] = kubectl.contexts.slice(0, TRAY_KUBECTL_MAX).map((name) => ({
     label: clusterText(name, LABEL_MAX),
     type: 'checkbox',
@@ -28,11 +30,11 @@ export function kubectlSubmenu(kubectl: KubectlContexts): TrayMenuItem {
     action: { kind: 'use-context', context: name },
   }));
   const more = kubectl.contexts.length - items.length + kubectl.more;
-  if (more > 0) items.push({ label: `+${more} more: choose in the window`, enabled: false });
-  if (items.length === 0) items.push({ label: 'No contexts in the kubeconfig', enabled: false });
+  if (more > 0) items.push({ label: tr.t('tray.kubectlMore', { count: more }), enabled: false });
+  if (items.length === 0) items.push({ label: tr.t('tray.kubectlNone'), enabled: false });
   if (kubectl.error) {
     items.push({ label: '', type: 'separator' });
     items.push({ label: clusterText(kubectl.error, LABEL_MAX), enabled: false });
   }
-  return { label: 'kubectl context', type: 'submenu', submenu: items };
+  return { label: tr.t('tray.kubectl'), type: 'submenu', submenu: items };
 }

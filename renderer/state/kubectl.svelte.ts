@@ -5,6 +5,7 @@
  */
 import type { KubectlContexts } from '../../common/fleet.ts';
 import type { FleetApi } from '../../common/ipc.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 import { invokeErrorText } from '../lib/invoke-error.ts';
 
 export interface KubectlMessage {
@@ -42,7 +43,7 @@ export class KubectlStore {
     try {
       this.#contexts = await api.invoke('kubectl:contexts');
     } catch (e) {
-      this.#message = { ok: false, text: `Could not read kubectl's contexts: ${invokeErrorText(e)}` };
+      this.#message = { ok: false, text: t('kubectl.loadFailed', { reason: invokeErrorText(e) }) };
     }
     return off;
   }
@@ -53,7 +54,7 @@ export class KubectlStore {
     this.#busy = true;
     try {
       this.#contexts = await this.#api.invoke('kubectl:use-context', name);
-      this.#message = { ok: true, text: `kubectl now uses ${name}.` };
+      this.#message = { ok: true, text: t('kubectl.switched', { context: name }) };
       return true;
     } catch (e) {
       this.#message = { ok: false, text: invokeErrorText(e) };

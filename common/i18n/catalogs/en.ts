@@ -392,6 +392,13 @@ export const en = {
       architecture: 'Architecture',
     },
   },
+  kubectl: {
+    label: 'kubectl context',
+    notSet: 'not set',
+    more: '+{{count, number}} more not listed',
+    switched: 'Switched kubectl to {{context}}.',
+    loadFailed: "Could not read kubectl's contexts: {{reason}}",
+  },
   tray: {
     line: '{{context}} — {{phase}}',
     lineLastSeen: '{{context}} — {{phase}} (last seen {{ready, number}}/{{total, number}})',
@@ -405,6 +412,9 @@ export const en = {
     forHour: 'For 1 hour',
     untilTomorrow: 'Until tomorrow',
     untilResumed: 'Until I resume',
+    kubectl: 'kubectl context',
+    kubectlMore: '+{{count, number}} more: choose in the window',
+    kubectlNone: 'No contexts in the kubeconfig',
     open: 'Open GPU Fleet',
     settings: 'Settings…',
     openLog: 'Open log file',

@@ -374,6 +374,13 @@ export const ja: Catalog = {
       architecture: 'CPU アーキテクチャ',
     },
   },
+  kubectl: {
+    label: 'kubectl コンテキスト',
+    notSet: '未設定',
+    more: 'ほか {{count, number}} 件は表示されていません',
+    switched: 'kubectl を {{context}} に切り替えました。',
+    loadFailed: 'kubectl のコンテキストを読み込めませんでした：{{reason}}',
+  },
   tray: {
     line: '{{context}} — {{phase}}',
     lineLastSeen: '{{context}} — {{phase}}（最後に確認 {{ready, number}}/{{total, number}}）',
@@ -387,6 +394,9 @@ export const ja: Catalog = {
     forHour: '1 時間',
     untilTomorrow: '明日まで',
     untilResumed: '再開するまで',
+    kubectl: 'kubectl コンテキスト',
+    kubectlMore: 'ほか {{count, number}} 件：ウィンドウで選択してください',
+    kubectlNone: 'kubeconfig にコンテキストがありません',
     open: 'GPU Fleet を開く',
     settings: '設定…',
     openLog: 'ログファイルを開く',

@@ -370,6 +370,13 @@ export const ko: Catalog = {
       architecture: 'CPU 아키텍처',
     },
   },
+  kubectl: {
+    label: 'kubectl 컨텍스트',
+    notSet: '설정 안 됨',
+    more: '외 {{count, number}}개는 표시되지 않음',
+    switched: 'kubectl 컨텍스트를 {{context}}(으)로 전환했습니다.',
+    loadFailed: 'kubectl 컨텍스트를 읽을 수 없습니다: {{reason}}',
+  },
   tray: {
     line: '{{context}} — {{phase}}',
     lineLastSeen: '{{context}} — {{phase}}(마지막 확인 {{ready, number}}/{{total, number}})',
@@ -383,6 +390,9 @@ export const ko: Catalog = {
     forHour: '1시간',
     untilTomorrow: '내일까지',
     untilResumed: '다시 시작할 때까지',
+    kubectl: 'kubectl 컨텍스트',
+    kubectlMore: '외 {{count, number}}개: 창에서 선택하세요',
+    kubectlNone: 'kubeconfig에 컨텍스트가 없습니다',
     open: 'GPU Fleet 열기',
     settings: '설정…',
     openLog: '로그 파일 열기',

@@ -370,6 +370,13 @@ export const zhCN: Catalog = {
       architecture: '系统架构',
     },
   },
+  kubectl: {
+    label: 'kubectl 上下文',
+    notSet: '未设置',
+    more: '另有 {{count, number}} 个未列出',
+    switched: '已将 kubectl 切换到 {{context}}。',
+    loadFailed: '无法读取 kubectl 的上下文：{{reason}}',
+  },
   tray: {
     line: '{{context}} — {{phase}}',
     lineLastSeen: '{{context}} — {{phase}}（上次所见 {{ready, number}}/{{total, number}}）',
@@ -383,6 +390,9 @@ export const zhCN: Catalog = {
     forHour: '1 小时',
     untilTomorrow: '直到明天',
     untilResumed: '直到我恢复',
+    kubectl: 'kubectl 上下文',
+    kubectlMore: '另有 {{count, number}} 个：请在窗口中选择',
+    kubectlNone: 'kubeconfig 中没有上下文',
     open: '打开 GPU Fleet',
     settings: '设置…',
     openLog: '打开日志文件',
