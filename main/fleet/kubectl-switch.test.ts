@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PushEvents } from '../../common/ipc.ts';
+import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { openSettings } from '../settings/store.ts';
@@ -84,6 +85,37 @@ describe('kubectl context switching in the app', () => {
       level: 'error',
       message: `${env.kubeconfigPath} is read-only (mode 400); GPU Fleet did not change it.`,
     });
+  });
+
+  it('pushes the new current context when something else (kubectl, an editor) switched it', async () => {
+    const clock = new ManualClock();
+    const watched = new AppCore({
+      settings: openSettings({ cwd: path.join(env.dir, 'settings-watched') }),
+      kubeconfig: { explicitPath: env.kubeconfigPath },
+      mode: 'browser',
+      version: 'test',
+      clock,
+    });
+    const seen: PushEvents['kubectl:contexts'][] = [];
+    watched.onPush((channel, payload) => {
+      if (channel === 'kubectl:contexts') seen.push(payload as PushEvents['kubectl:contexts']);
+    });
+    watched.start();
+    try {
+      const text = fs.readFileSync(env.kubeconfigPath, 'utf8');
+      fs.writeFileSync(
+        env.kubeconfigPath,
+        text.replace(/^current-context: .*$/m, 'current-context: sim-readonly'),
+      );
+      await pollUntil(() => clock.pending > 0, 'the file event');
+      await pollUntil(() => {
+        clock.advance(250);
+        return seen.at(-1)?.current === 'sim-readonly';
+      }, 'the push after the re-read');
+      expect(watched.kubectlContexts().current).toBe('sim-readonly');
+    } finally {
+      watched.stop();
+    }
   });
 
   it('monitoring never writes the kubeconfig by itself', async () => {
