@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KUBECTL_CONTEXTS_MAX } from '../../common/fleet.ts';
 import type { PushEvents } from '../../common/ipc.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
@@ -69,6 +70,30 @@ describe('kubectl context switching in the app', () => {
     expect(fs.readFileSync(env.kubeconfigPath).equals(bytes)).toBe(true);
     await core.handlers['kubectl:use-context']('sim-readonly');
     expect(core.kubectlContexts().error).toBeNull();
+  });
+
+  it('sends at most KUBECTL_CONTEXTS_MAX names and counts the rest', () => {
+    const file = path.join(env.dir, 'many');
+    const names = Array.from({ length: KUBECTL_CONTEXTS_MAX + 20 }, (_, i) => `c${i}`);
+    fs.writeFileSync(
+      file,
+      `clusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1"}\ncontexts:\n${names
+        .map((n) => `- name: ${n}\n  context: {cluster: c}\n`)
+        .join('')}current-context: c0\n`,
+      { mode: 0o600 },
+    );
+    const many = new AppCore({
+      settings: openSettings({ cwd: path.join(env.dir, 'settings-many') }),
+      kubeconfig: { explicitPath: file },
+      mode: 'browser',
+      version: 'test',
+      watchFiles: false,
+    });
+    const listed = many.kubectlContexts();
+    expect(listed.contexts).toHaveLength(KUBECTL_CONTEXTS_MAX);
+    expect(listed.more).toBe(20);
+    expect(listed.current).toBe('c0');
+    many.stop();
   });
 
   it("validates the name at the contract's edge", async () => {
