@@ -78,3 +78,22 @@ export interface KubeContextInfo {
   /** Where this context was defined (file name only). */
   source: string;
 }
+
+/**
+ * kubectl's contexts for the "kubectl context" switcher (tray submenu, window): the names in kubeconfig
+ * order and the current one. Switching writes the user's kubeconfig and happens only when the user picks
+ * a name; monitoring never changes it.
+ */
+export interface KubectlContexts {
+  /** The merged current-context, null when unset or naming no context. */
+  current: string | null;
+  /** At most KUBECTL_CONTEXTS_MAX names, exactly as in the kubeconfig (the window shows them through the text gate). */
+  contexts: string[];
+  /** How many more contexts the kubeconfig has beyond the list. */
+  more: number;
+  /** Why the last switch failed (one sentence), null after a good one or a re-read. */
+  error: string | null;
+}
+
+/** The most context names sent to the window and the tray. */
+export const KUBECTL_CONTEXTS_MAX = 500;

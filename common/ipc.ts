@@ -6,7 +6,8 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { Alert } from './alerts.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
-import type { FleetSnapshot, KubeContextInfo } from './fleet.ts';
+import type { FleetSnapshot, KubeContextInfo, KubectlContexts } from './fleet.ts';
+import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
 
@@ -16,6 +17,12 @@ const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('until-resumed') }),
 ]);
 
+/** A kubeconfig context name: kubeconfigs allow nearly anything, but never control characters. */
+const ContextName = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$',
+});
 const Dns = Type.String({ minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' });
 /** A settings change from the window: every field optional, each validated. */
 const SettingsPatchSchema = Type.Object(
@@ -43,6 +50,7 @@ const SettingsPatchSchema = Type.Object(
     ),
     launchAtLogin: Type.Optional(Type.Boolean()),
     theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
+    language: Type.Optional(LanguageSettingSchema),
   },
   { additionalProperties: false },
 );
@@ -72,6 +80,8 @@ export const ARG_SCHEMAS = {
   'app:info': Type.Tuple([]),
   /** (context name, node name): a Kubernetes node name is a DNS subdomain of at most 253 characters. */
   'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), Dns]),
+  'kubectl:contexts': Type.Tuple([]),
+  'kubectl:use-context': Type.Tuple([ContextName]),
 } satisfies ArgSchemas;
 
 /** The shape ARG_SCHEMAS must have: one schema per channel of `InvokeResults`, no more, no fewer. */
@@ -114,6 +124,14 @@ export interface InvokeResults {
    * read (403 on events or pods) is named in `partial` and the rest still arrives.
    */
   'node:detail': NodeDetail;
+  /** kubectl's contexts and the current one, for the "kubectl context" switcher. */
+  'kubectl:contexts': KubectlContexts;
+  /**
+   * Sets kubectl's current context (the user asked for it: the only path that writes a kubeconfig), the
+   * way `gpu-fleet use-context` does, then re-reads the kubeconfig. Rejects with one sentence (the
+   * context does not exist, the file is read-only, unparsable, or changed since it was read).
+   */
+  'kubectl:use-context': KubectlContexts;
 }
 
 export type InvokeChannel = keyof InvokeResults;
@@ -129,6 +147,8 @@ export interface PushEvents {
   'ui:show': { view: 'overview' | 'nodes' | 'history' | 'alerts' | 'settings' };
   /** Something the user must know that is not an alert: a recovered settings file, a kubeconfig warning. */
   'app:notice': { level: 'info' | 'warning' | 'error'; message: string };
+  /** kubectl's contexts after the kubeconfig was re-read or switched. */
+  'kubectl:contexts': KubectlContexts;
 }
 export type PushChannel = keyof PushEvents;
 
@@ -147,6 +167,7 @@ const PUSH_CHANNEL_SET = {
   'ui:focus': true,
   'ui:show': true,
   'app:notice': true,
+  'kubectl:contexts': true,
 } as const satisfies { [P in PushChannel]: true };
 export const PUSH_CHANNELS = Object.keys(PUSH_CHANNEL_SET) as readonly PushChannel[];
 

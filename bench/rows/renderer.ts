@@ -40,6 +40,10 @@ function fixedHost() {
     'node:detail': () => {
       throw new Error('not used');
     },
+    'kubectl:contexts': () => ({ current: 'large', contexts: ['large'], more: 0, error: null }),
+    'kubectl:use-context': () => {
+      throw new Error('not used');
+    },
   } as InvokeHandlers;
   const host: FleetHost = { handlers, onPush: (l) => push.on(l) };
   const flip = (i: number) => {

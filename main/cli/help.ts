@@ -6,13 +6,14 @@ Usage:
   gpu-fleet <command> [flags]
 
 Commands:
-  contexts   List kubeconfig contexts and whether each is monitored
-  scan       Connect once, list nodes, print the GPU inventory
-  describe   Why a node is (not) Ready: conditions, taints, GPU facts, GPU pods, events
-  watch      Run the monitoring loop (inventory, connection, alert and write lines)
-  serve      Serve the app's window in a browser, on 127.0.0.1 only
-  sim        Run the built-in Kubernetes API simulator (the demo cluster)
-  crd        Print the GpuInventory CustomResourceDefinition
+  contexts     List kubeconfig contexts and whether each is monitored
+  scan         Connect once, list nodes, print the GPU inventory
+  describe     Why a node is (not) Ready: conditions, taints, GPU facts, GPU pods, events
+  watch        Run the monitoring loop (inventory, connection, alert and write lines)
+  serve        Serve the app's window in a browser, on 127.0.0.1 only
+  sim          Run the built-in Kubernetes API simulator (the demo cluster)
+  crd          Print the GpuInventory CustomResourceDefinition
+  use-context  Set kubectl's current context (changes only that line of the kubeconfig)
 
 Flags:
   -h, --help       Help for gpu-fleet or a command
@@ -71,6 +72,17 @@ Usage:
   gpu-fleet sim [--scenario homelab|smalllab|large:N|flapping] [--port P] [--kubeconfig-out FILE [--force]]
 
 --kubeconfig-out refuses to overwrite an existing file unless --force is given.
+`,
+  'use-context': `Set kubectl's current context, the way \`kubectl config use-context NAME\` does.
+
+Usage:
+  gpu-fleet use-context NAME [--kubeconfig FILE]
+
+The name is written into the file kubectl itself would write: --kubeconfig, else the first file of
+KUBECONFIG that exists, else ~/.kube/config. Only the current-context value changes (comments, order and
+formatting stay); the file is replaced atomically with the same mode, through a symlink to its target.
+It refuses, and changes nothing, when the context does not exist, the file is read-only or not valid
+YAML, or the file changed while it was being written. Exit status 1 on any refusal.
 `,
   crd: `Print the GpuInventory CustomResourceDefinition manifest, or install it.
 

@@ -82,7 +82,7 @@ export async function runDesktop(): Promise<void> {
         return app.quit();
     }
   };
-  const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show());
+  const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show(), core);
   core.engine.on((event) => {
     if (event.type === 'snapshot') tray.update(event.snapshot);
     if (event.type === 'alert') notify(event.alert, (a) => focusContext(a.context, a.nodes[0] ?? null));

@@ -1,6 +1,10 @@
-/** The system tray: icon, tooltip and menu redrawn from the pure tray model on every fleet snapshot. */
+/**
+ * The system tray: icon, tooltip and menu redrawn from the pure tray model on every fleet snapshot and
+ * whenever kubectl's contexts change; a pick in "kubectl context" goes to the source, never to onAction.
+ */
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
 import type { FleetSnapshot } from '../../common/fleet.ts';
+import type { KubectlMenuSource } from '../shell/kubectl-menu.ts';
 import { buildTrayModel, type TrayAction, type TrayMenuItem } from '../shell/tray-model.ts';
 import { trayIconPath } from './assets.ts';
 
@@ -29,14 +33,19 @@ export interface TrayHandle {
 
 export function setupTray(
   initial: FleetSnapshot,
-  onAction: (a: TrayAction) => void,
+  onAction: (a: Exclude<TrayAction, { kind: 'use-context' }>) => void,
   onClick: () => void,
+  kubectl: KubectlMenuSource | null = null,
 ): TrayHandle {
   let icon = '';
+  let last = initial;
   const tray = new Tray(nativeImage.createFromPath(trayIconPath(initial.health)));
   tray.on('click', onClick);
+  const act = (a: TrayAction) =>
+    a.kind === 'use-context' ? kubectl?.switchKubectlContext(a.context) : onAction(a);
   const update = (snapshot: FleetSnapshot) => {
-    const model = buildTrayModel(snapshot);
+    last = snapshot;
+    const model = buildTrayModel(snapshot, kubectl?.kubectlContexts() ?? null);
     if (model.icon !== icon) {
       icon = model.icon;
       const image = nativeImage.createFromPath(trayIconPath(model.icon));
@@ -44,8 +53,11 @@ export function setupTray(
       tray.setImage(image);
     }
     tray.setToolTip(model.tooltip);
-    tray.setContextMenu(Menu.buildFromTemplate(toTemplate(model.menu, onAction)));
+    tray.setContextMenu(Menu.buildFromTemplate(toTemplate(model.menu, act)));
   };
+  kubectl?.onPush((channel) => {
+    if (channel === 'kubectl:contexts') update(last);
+  });
   update(initial);
   return {
     update,

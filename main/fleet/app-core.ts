@@ -6,6 +6,7 @@
 
 import type { Alert } from '../../common/alerts.ts';
 import { copyDict, dict, withKey, withoutKey } from '../../common/dict.ts';
+import { KUBECTL_CONTEXTS_MAX, type KubectlContexts } from '../../common/fleet.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import { takeOverOptedIn, writeBackOptedIn } from '../../common/settings.ts';
 import { appendAlerts } from '../alerts/alert-log.ts';
@@ -14,6 +15,7 @@ import { type Clock, systemClock } from '../kube/clock.ts';
 import { contextInfos, type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
 import type { KubeconfigLoad, ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { type KubeconfigWatch, watchKubeconfig } from '../kube/kubeconfig-watch.ts';
+import { useContext } from '../kube/use-context.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { WritebackHub } from '../writeback/hub.ts';
 import type { WriteEvent } from '../writeback/index.ts';
@@ -50,6 +52,8 @@ export class AppCore implements FleetHost {
   #watch: KubeconfigWatch | null = null;
   #saveTimer: unknown = null;
   #notices: string[] = [];
+  /** Why the last kubectl context switch failed, until the next switch or re-read. */
+  #kubectlError: string | null = null;
 
   constructor(opts: AppCoreOptions) {
     this.#opts = opts;
@@ -106,10 +110,54 @@ export class AppCore implements FleetHost {
   start(): void {
     this.applyContexts();
     if (this.#opts.watchFiles !== false) {
-      this.#watch = watchKubeconfig({ ...this.#opts.kubeconfig, clock: this.#clock }, (load) => {
-        this.#load = mergeReload(this.#load, load);
-        this.applyContexts();
-      });
+      this.#watch = watchKubeconfig({ ...this.#opts.kubeconfig, clock: this.#clock }, (load) =>
+        this.#reloaded(load),
+      );
+    }
+  }
+
+  #reloaded(load: KubeconfigLoad): void {
+    this.#load = mergeReload(this.#load, load);
+    this.applyContexts();
+    this.#push.emit('kubectl:contexts', this.kubectlContexts());
+  }
+
+  /** kubectl's contexts and the current one, as the tray and the window list them. */
+  kubectlContexts(): KubectlContexts {
+    const names = this.#load.kind === 'loaded' ? this.#load.contexts.map((c) => c.name) : [];
+    return {
+      current: this.#load.kind === 'loaded' ? this.#load.currentContext : null,
+      contexts: names.slice(0, KUBECTL_CONTEXTS_MAX),
+      more: Math.max(0, names.length - KUBECTL_CONTEXTS_MAX),
+      error: this.#kubectlError,
+    };
+  }
+
+  /**
+   * Sets kubectl's current context because the user picked it (the only path that writes a kubeconfig),
+   * then re-reads the kubeconfig at once instead of waiting for the file watch. Throws the refusal's
+   * `{kind, message}`; the sentence also stays in `kubectlContexts().error` for the tray.
+   */
+  useKubectlContext(name: string): KubectlContexts {
+    try {
+      useContext(name, this.#opts.kubeconfig);
+      this.#kubectlError = null;
+    } catch (error) {
+      this.#kubectlError = error instanceof Error ? error.message : String(error);
+      this.#push.emit('kubectl:contexts', this.kubectlContexts());
+      throw error;
+    }
+    this.#reloaded(loadKubeconfig(this.#opts.kubeconfig));
+    return this.kubectlContexts();
+  }
+
+  /** The tray's switch: like useKubectlContext, but a refusal becomes a notice instead of a throw. */
+  switchKubectlContext(name: string): void {
+    try {
+      this.useKubectlContext(name);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.#push.emit('app:notice', { level: 'error', message });
     }
   }
 

@@ -1,5 +1,5 @@
 /** The invoke handlers of the contract, on top of the app core (validated arguments arrive here). */
-import type { KubeContextInfo } from '../../common/fleet.ts';
+import type { KubeContextInfo, KubectlContexts } from '../../common/fleet.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { SettingsError } from '../settings/validate.ts';
@@ -21,6 +21,8 @@ export interface HandlerCore {
   applyWriteback(): void;
   installCrd(context: string): Promise<{ crd: 'created' | 'existing'; object: 'created' | 'existing' }>;
   setTakeOver(context: string, on: boolean): void;
+  kubectlContexts(): KubectlContexts;
+  useKubectlContext(name: string): KubectlContexts;
 }
 
 export function createHandlers(core: HandlerCore): InvokeHandlers {
@@ -97,5 +99,7 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     },
     'app:info': () => core.info(),
     'node:detail': (context, node) => core.engine.nodeDetail(context, node),
+    'kubectl:contexts': () => core.kubectlContexts(),
+    'kubectl:use-context': (name) => core.useKubectlContext(name),
   };
 }

@@ -60,6 +60,37 @@ describe('settings migrations', () => {
     ).toEqual({});
   });
 
+  it('a version-2 file from before languages follows the OS; a language it cannot show is refused', () => {
+    const before = migrate({ version: 2, theme: 'dark' });
+    expect(before.ok && before.settings.language).toBe('auto');
+    expect(before.ok && before.changed).toBe(true);
+    const chosen = migrate({ version: 2, language: 'ko' });
+    expect(chosen.ok && chosen.settings.language).toBe('ko');
+    const unknown = migrate({ version: 2, language: 'fr' });
+    expect(unknown.ok).toBe(false);
+    expect(!unknown.ok && unknown.message).toMatch(/language/);
+  });
+
+  it('keeps the words facts of logged alerts, and refuses malformed ones', () => {
+    const logged = {
+      id: 'lab:unreachable:2026-12-01T10:00:00.000Z',
+      at: '2026-12-01T10:00:00.000Z',
+      context: 'lab',
+      kind: 'unreachable',
+      title: 'lab: cluster unreachable',
+      body: 'No answer from lab for 2 min. No inventory was known yet.',
+      nodes: [],
+      before: null,
+      after: null,
+      words: { kind: 'unreachable', forMs: 120_000, total: null },
+    };
+    const ok = migrate({ version: 2, alertLog: [logged] });
+    expect(ok.ok && ok.settings.alertLog[0]?.words).toEqual(logged.words);
+    expect(
+      migrate({ version: 2, alertLog: [{ ...logged, words: { kind: 'unreachable', forMs: '2m' } }] }).ok,
+    ).toBe(false);
+  });
+
   it('refuses a take-over value that is not a boolean', () => {
     const r = migrate({ version: 2, writeBackTakeOver: { lab: 'yes' } });
     expect(r.ok).toBe(false);

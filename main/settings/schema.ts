@@ -5,7 +5,8 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
-import type { AlertKind } from '../../common/alerts.ts';
+import type { AlertKind, AlertWords } from '../../common/alerts.ts';
+import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 // The defaults come from common/: settings sit below alerts and write-back and import neither.
 import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP } from '../../common/settings.ts';
@@ -37,6 +38,43 @@ const ALERT_KINDS = [
   'gpus-withdrawn',
 ] as const;
 
+/** The facts an alert's words were made of (common/alerts.ts AlertWords), so the window can word them. */
+const nodeList = Type.Array(Type.String({ maxLength: 253 }), { maxItems: 10_000 });
+export const AlertWordsSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('ready-drop'), left: nodeList }, closed),
+  Type.Object({ kind: Type.Literal('recovered') }, closed),
+  Type.Object(
+    {
+      kind: Type.Literal('unreachable'),
+      forMs: Type.Number({ minimum: 0 }),
+      total: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    },
+    closed,
+  ),
+  Type.Object({ kind: Type.Literal('reachable'), afterMs: Type.Number({ minimum: 0 }) }, closed),
+  Type.Object(
+    {
+      kind: Type.Literal('flapping'),
+      threshold: Type.Integer({ minimum: 0 }),
+      windowMs: Type.Number({ minimum: 0 }),
+    },
+    closed,
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('gpus-withdrawn'),
+      lines: Type.Array(
+        Type.Object(
+          { node: Type.String({ maxLength: 253 }), allocatable: Type.Integer(), capacity: Type.Integer() },
+          closed,
+        ),
+        { maxItems: 10_000 },
+      ),
+    },
+    closed,
+  ),
+]);
+
 export const LoggedAlert = Type.Object(
   {
     id: Type.String(),
@@ -58,6 +96,8 @@ export const LoggedAlert = Type.Object(
       ),
     ),
     short: Type.Optional(Type.String({ maxLength: 400 })),
+    /** Added within version 2: alerts logged before it have none and are shown as logged. */
+    words: Type.Optional(AlertWordsSchema),
     suppressed: Type.Optional(Type.Boolean()),
   },
   closed,
@@ -102,6 +142,8 @@ export const SettingsSchema = Type.Object(
     configMapNamespace: Type.String({ maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
     launchAtLogin: Type.Boolean(),
     theme: Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')]),
+    /** Added within version 2: files without it get 'auto' (follow the OS). */
+    language: LanguageSettingSchema,
     window: Type.Union([WindowBounds, Type.Null()]),
     focusedContext: Type.Union([ContextName, Type.Null()]),
     lastKnown: Type.Record(ContextName, LastKnown),
@@ -124,6 +166,7 @@ export function defaultSettings(): Settings {
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     launchAtLogin: false,
     theme: 'system',
+    language: 'auto',
     window: null,
     focusedContext: null,
     lastKnown: {},
@@ -137,4 +180,5 @@ export function defaultSettings(): Settings {
 export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const rulesMatch: Same<Static<typeof AlertRulesSchema>, AlertRules> = true;
 const kindsMatch: Same<(typeof ALERT_KINDS)[number], AlertKind> = true;
-void [rulesMatch, kindsMatch];
+const wordsMatch: Same<Static<typeof AlertWordsSchema>, AlertWords> = true;
+void [rulesMatch, kindsMatch, wordsMatch];

@@ -2,30 +2,15 @@
  * Pure: the tray's icon, tooltip and menu as data, computed from the fleet snapshot. The Electron
  * layer only turns this into a Tray and Menu, so everything the user sees here is tested under Node.
  */
-import type { SnoozeUntil } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
 import { PHASE_LABELS } from '../../common/connection.ts';
-import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
+import type { ContextSnapshot, FleetHealth, FleetSnapshot, KubectlContexts } from '../../common/fleet.ts';
 import { contextHealth } from '../../common/health.ts';
 import { entryReason } from '../../common/node-reason.ts';
+import { kubectlSubmenu } from './kubectl-menu.ts';
+import type { TrayMenuItem } from './tray-types.ts';
 
-export type TrayAction =
-  | { kind: 'open-window' }
-  | { kind: 'focus'; context: string }
-  | { kind: 'pause'; until: SnoozeUntil }
-  | { kind: 'resume' }
-  | { kind: 'settings' }
-  | { kind: 'open-log' }
-  | { kind: 'quit' };
-
-export interface TrayMenuItem {
-  label: string;
-  type?: 'separator' | 'checkbox' | 'submenu';
-  enabled?: boolean;
-  checked?: boolean;
-  action?: TrayAction;
-  submenu?: TrayMenuItem[];
-}
+export type { TrayAction, TrayMenuItem } from './tray-types.ts';
 
 export interface TrayModel {
   icon: FleetHealth;
@@ -75,7 +60,8 @@ export function downNodeLines(ctx: ContextSnapshot): TrayMenuItem[] {
   return lines;
 }
 
-export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {
+/** `kubectl`: the kubeconfig's contexts for the "kubectl context" submenu; null leaves it out. */
+export function buildTrayModel(snapshot: FleetSnapshot, kubectl: KubectlContexts | null = null): TrayModel {
   const lines = snapshot.contexts.map(contextLine);
   const paused = snapshot.alertsPausedUntil !== null;
   const tooltip = [
@@ -112,6 +98,7 @@ export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {
       ...contextItems,
       { label: '', type: 'separator' },
       { label: 'Open GPU Fleet', action: { kind: 'open-window' } },
+      ...(kubectl ? [kubectlSubmenu(kubectl)] : []),
       pauseItem,
       { label: 'Settings…', action: { kind: 'settings' } },
       { label: 'Open log file', action: { kind: 'open-log' } },

@@ -42,6 +42,7 @@ const every: Record<PushChannel, true> = {
   'ui:focus': true,
   'ui:show': true,
   'app:notice': true,
+  'kubectl:contexts': true,
 };
 // @ts-expect-error a push channel missing from a Record<PushChannel, …>
 ({ 'fleet:snapshot': true }) satisfies Record<PushChannel, true>;

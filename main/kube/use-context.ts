@@ -1,0 +1,88 @@
+/**
+ * Sets kubectl's current context, the edge around the pure parts: load and check (prepareUseContext),
+ * then write (commitUseContext). The file is the one kubectl would write (current-context-file.ts), the
+ * edit changes only the current-context value (current-context-edit.ts), and the write is atomic
+ * (kubeconfig-write.ts). Every refusal is a UseContextError: a kind and one sentence; nothing is written.
+ * Only an explicit request of the user calls this: monitoring never changes a kubeconfig by itself.
+ */
+import fs from 'node:fs';
+import { clusterText } from '../../common/cluster-text.ts';
+import { setCurrentContext } from './current-context-edit.ts';
+import { currentContextFile } from './current-context-file.ts';
+import { type KubeconfigLocateOptions, loadKubeconfig, locateKubeconfigFiles } from './kubeconfig.ts';
+import {
+  type FileStamp,
+  readStamped,
+  KubeconfigWriteError as UseContextError,
+  writeKubeconfigAtomically,
+} from './kubeconfig-write.ts';
+
+export { UseContextError };
+
+/** The longest context name accepted (the window's contract allows as much; kubeconfigs rarely need 100). */
+export const CONTEXT_NAME_MAX = 253;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+
+export interface UseContextPlan {
+  name: string;
+  /** The file as the user named it (flag, KUBECONFIG entry or ~/.kube/config). */
+  file: string;
+  /** The merged current context before the change. */
+  previous: string | null;
+  /** What was read, to refuse a write over a file that changed since; null when nothing is written. */
+  read: FileStamp | null;
+  /** The new content; null when the current context already is `name` (kubectl writes nothing then). */
+  text: string | null;
+}
+
+export interface UseContextResult {
+  name: string;
+  file: string;
+  previous: string | null;
+  changed: boolean;
+}
+
+/** Why `name` cannot be a context name, or null. */
+export function contextNameProblem(name: string): string | null {
+  if (name === '') return 'A context name cannot be empty.';
+  if (name.length > CONTEXT_NAME_MAX) return `A context name has at most ${CONTEXT_NAME_MAX} characters.`;
+  if (CONTROL.test(name)) return 'A context name cannot contain control characters.';
+  return null;
+}
+
+const shown = (s: string) => `"${clusterText(s, 120)}"`;
+
+export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): UseContextPlan {
+  const problem = contextNameProblem(name);
+  if (problem) throw new UseContextError('invalid', problem);
+  const load = loadKubeconfig(opts);
+  if (load.kind === 'none') throw new UseContextError('config', load.message);
+  const file = currentContextFile(locateKubeconfigFiles(opts), (f) => fs.existsSync(f));
+  if (file === null) throw new UseContextError('config', 'No kubeconfig file to write to.');
+  const broken = load.errors.find((e) => e.file === file);
+  if (broken) throw new UseContextError('invalid', `${broken.message} Nothing was changed.`);
+  if (!load.contexts.some((c) => c.name === name))
+    throw new UseContextError(
+      'not-found',
+      `There is no context named ${shown(name)} in the kubeconfig (${load.files.join(', ')}).`,
+    );
+  if (load.currentContext === name) return { name, file, previous: name, read: null, text: null };
+  const read = readStamped(file);
+  const edit = setCurrentContext(read.text, name);
+  if (!edit.ok) throw new UseContextError('invalid', `${file} was not changed: ${edit.message}.`);
+  return { name, file, previous: load.currentContext, read, text: edit.changed ? edit.text : null };
+}
+
+export function commitUseContext(plan: UseContextPlan): UseContextResult {
+  const { name, file, previous } = plan;
+  if (plan.text === null || plan.read === null) return { name, file, previous, changed: false };
+  writeKubeconfigAtomically(file, plan.read, plan.text);
+  return { name, file, previous, changed: true };
+}
+
+/** `kubectl config use-context NAME`, changing only that value; throws a UseContextError when it refuses. */
+export function useContext(name: string, opts: KubeconfigLocateOptions): UseContextResult {
+  return commitUseContext(prepareUseContext(name, opts));
+}

@@ -1,0 +1,66 @@
+/**
+ * The window's view of kubectl's current context: the list the host sends (after every kubeconfig
+ * re-read and switch) and a switch the user asks for. Switching writes the user's kubeconfig, so it is
+ * only ever called from the user's own pick.
+ */
+import type { KubectlContexts } from '../../common/fleet.ts';
+import type { FleetApi } from '../../common/ipc.ts';
+import { t } from '../i18n/i18n.svelte.ts';
+import { invokeErrorText } from '../lib/invoke-error.ts';
+
+export interface KubectlMessage {
+  ok: boolean;
+  text: string;
+}
+
+export class KubectlStore {
+  #api: FleetApi | undefined;
+  #contexts = $state.raw<KubectlContexts | null>(null);
+  #busy = $state(false);
+  #message = $state.raw<KubectlMessage | null>(null);
+
+  constructor(api: FleetApi | undefined) {
+    this.#api = api;
+  }
+
+  get contexts(): KubectlContexts | null {
+    return this.#contexts;
+  }
+  get busy(): boolean {
+    return this.#busy;
+  }
+  get message(): KubectlMessage | null {
+    return this.#message;
+  }
+
+  /** Follows the host's pushes, then loads the list. Returns the unsubscribe. */
+  async start(): Promise<() => void> {
+    const api = this.#api;
+    if (!api) return () => undefined;
+    const off = api.on('kubectl:contexts', (c) => {
+      this.#contexts = c;
+    });
+    try {
+      this.#contexts = await api.invoke('kubectl:contexts');
+    } catch (e) {
+      this.#message = { ok: false, text: t('kubectl.loadFailed', { reason: invokeErrorText(e) }) };
+    }
+    return off;
+  }
+
+  /** Sets kubectl's current context; true when it was set, else the host's sentence is the message. */
+  async use(name: string): Promise<boolean> {
+    if (!this.#api || this.#busy) return false;
+    this.#busy = true;
+    try {
+      this.#contexts = await this.#api.invoke('kubectl:use-context', name);
+      this.#message = { ok: true, text: t('kubectl.switched', { context: name }) };
+      return true;
+    } catch (e) {
+      this.#message = { ok: false, text: invokeErrorText(e) };
+      return false;
+    } finally {
+      this.#busy = false;
+    }
+  }
+}
