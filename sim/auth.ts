@@ -1,4 +1,4 @@
-// Bearer-token authentication and a tiny RBAC: admin may do anything, readonly may get/list/watch nodes.
+// Bearer-token authentication and a tiny RBAC: admin may do anything, readonly may get/list/watch nodes and pods.
 import { randomBytes } from 'node:crypto';
 import { ApiError, apiError, statusBody } from './errors.ts';
 import type { JsonObject, User } from './types.ts';
@@ -72,7 +72,8 @@ export class Auth {
     return (
       u.groups.includes('sim:readonly') &&
       a.group === '' &&
-      a.resource === 'nodes' &&
+      // Nodes, and pods for the DCGM exporter discovery; pods/proxy (a subresource) stays forbidden.
+      (a.resource === 'nodes' || a.resource === 'pods') &&
       a.subresource === '' &&
       ['get', 'list', 'watch'].includes(a.verb)
     );
