@@ -3,6 +3,7 @@
  * plain serializable data for the window, `gpu-fleet describe -o json` (`gpus[]`) and `gpu-fleet top`.
  * Every string that came from the cluster has passed `clusterText()` before it lands here.
  */
+import type { MessageKey } from './i18n/catalog-types.ts';
 
 /** One sparkline point: epoch ms, utilisation % and temperature °C (null when not exported). */
 export interface GpuSample {
@@ -59,3 +60,27 @@ export const DEFAULT_TELEMETRY: Readonly<TelemetrySettingsView> = Object.freeze(
   autoMaxGpuNodes: 200,
   budgetPerMinute: 20,
 });
+
+/** The XID codes the catalogs explain (`xid.c79` …), for main (alerts, the CLI) and the window alike. */
+const XID_KEYS: ReadonlyMap<number, MessageKey> = new Map<number, MessageKey>([
+  [13, 'xid.c13'],
+  [31, 'xid.c31'],
+  [43, 'xid.c43'],
+  [45, 'xid.c45'],
+  [48, 'xid.c48'],
+  [61, 'xid.c61'],
+  [62, 'xid.c62'],
+  [63, 'xid.c63'],
+  [64, 'xid.c64'],
+  [74, 'xid.c74'],
+  [79, 'xid.c79'],
+  [92, 'xid.c92'],
+  [94, 'xid.c94'],
+  [95, 'xid.c95'],
+  [119, 'xid.c119'],
+  [120, 'xid.c120'],
+]);
+
+export function xidKey(xid: number): MessageKey | null {
+  return XID_KEYS.get(xid) ?? null;
+}

@@ -77,7 +77,7 @@ export function evaluateGpus(
   if (xids.length === 0) p.xidAlerted = false;
   else if (!p.xidAlerted) {
     p.xidAlerted = true;
-    const hits = xids.map((g) => ({ gpu: refOf(g), text: xidText(g.xid as number) }));
+    const hits = xids.map((g) => ({ gpu: refOf(g), xid: g.xid as number, text: xidText(g.xid as number) }));
     facts.push({ kind: 'gpu-xid', ...xidAlertText(context, node, hits), before: null, after: null });
   }
 

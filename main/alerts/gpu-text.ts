@@ -1,5 +1,9 @@
-/** The words of the DCGM telemetry alerts (main/alerts/text.ts style): XID, a GPU gone, a hot GPU. */
-import { duration, list } from './text.ts';
+/**
+ * The words of the DCGM telemetry alerts, from the message catalogs (`telemetry.alert.*`) in English as
+ * main/alerts/text.ts speaks; a notifier that localises passes its own translator.
+ */
+import { type Translator, translator } from '../../common/i18n/translator.ts';
+import { duration } from './text.ts';
 
 export interface GpuRef {
   index: number;
@@ -7,25 +11,48 @@ export interface GpuRef {
   model: string | null;
 }
 
+const EN = translator('en');
+
 /** "GPU 0 (NVIDIA A100-SXM4-80GB, GPU-5c1f…)". */
-export function gpuName(g: GpuRef): string {
+export function gpuName(g: GpuRef, tr: Translator = EN): string {
   const about = [g.model, g.uuid].filter((x): x is string => x !== null && x !== '');
-  return about.length === 0 ? `GPU ${g.index}` : `GPU ${g.index} (${about.join(', ')})`;
+  return about.length === 0
+    ? tr.t('telemetry.alert.gpuName', { index: g.index })
+    : tr.t('telemetry.alert.gpuNameAbout', { index: g.index, about: about.join(', ') });
 }
 
-export function xidAlertText(context: string, node: string, hits: { gpu: GpuRef; text: string }[]) {
-  const codes = [...new Set(hits.map((h) => h.text.split(':')[0] as string))];
+export function xidAlertText(
+  context: string,
+  node: string,
+  hits: { gpu: GpuRef; xid: number; text: string }[],
+  tr: Translator = EN,
+) {
+  const codes = [...new Set(hits.map((h) => tr.t('xid.code', { xid: h.xid })))];
+  const sep = tr.t('common.listSeparator');
   return {
-    title: `${context}: ${list(codes)} on ${node}`,
-    body: `${node} ${hits.map((h) => `${gpuName(h.gpu)}: ${h.text}`).join('; ')}.`,
+    title: tr.t('telemetry.alert.xidTitle', { context, node, codes: codes.join(sep) }),
+    body: tr.t('telemetry.alert.xidBody', {
+      node,
+      hits: hits
+        .map((h) => tr.t('telemetry.alert.xidHit', { gpu: gpuName(h.gpu, tr), xid: h.text }))
+        .join('; '),
+    }),
   };
 }
 
-export function goneAlertText(context: string, node: string, gone: GpuRef[], before: number, after: number) {
-  const what = gone.length === 1 ? 'a GPU' : `${gone.length} GPUs`;
+export function goneAlertText(
+  context: string,
+  node: string,
+  gone: GpuRef[],
+  before: number,
+  after: number,
+  tr: Translator = EN,
+) {
+  const count = gone.length;
+  const gpus = gone.map((g) => gpuName(g, tr)).join(tr.t('common.listSeparator'));
   return {
-    title: `${context}: ${what} gone on ${node}`,
-    body: `${list(gone.map(gpuName))} no longer ${gone.length === 1 ? 'appears' : 'appear'} in the DCGM exporter of ${node} (GPUs ${before} → ${after}).`,
+    title: tr.t('telemetry.alert.goneTitle', { context, node, count }),
+    body: tr.t('telemetry.alert.goneBody', { gpus, node, before, after, count }),
   };
 }
 
@@ -35,9 +62,13 @@ export function hotAlertText(
   hot: { gpu: GpuRef; temp: number }[],
   thresholdC: number,
   forMs: number,
+  tr: Translator = EN,
 ) {
+  const lines = hot
+    .map((h) => tr.t('telemetry.alert.hotLine', { gpu: gpuName(h.gpu, tr), temp: h.temp }))
+    .join('; ');
   return {
-    title: `${context}: GPU ${hot.length === 1 ? 'too hot' : 'GPUs too hot'} on ${node}`,
-    body: `${hot.map((h) => `${gpuName(h.gpu)} at ${h.temp} °C`).join('; ')}: above ${thresholdC} °C for ${duration(forMs)}.`,
+    title: tr.t('telemetry.alert.hotTitle', { context, node, count: hot.length }),
+    body: tr.t('telemetry.alert.hotBody', { lines, threshold: thresholdC, duration: duration(forMs) }),
   };
 }
