@@ -440,8 +440,10 @@ export const en = {
       xidBody: '{{node}} {{hits}}.',
       goneTitle_one: '{{context}}: a GPU gone on {{node}}',
       goneTitle_other: '{{context}}: {{count, number}} GPUs gone on {{node}}',
-      goneBody_one: '{{gpus}} no longer appears in the DCGM exporter of {{node}} (GPUs {{before, number}} → {{after, number}}).',
-      goneBody_other: '{{gpus}} no longer appear in the DCGM exporter of {{node}} (GPUs {{before, number}} → {{after, number}}).',
+      goneBody_one:
+        '{{gpus}} no longer appears in the DCGM exporter of {{node}} (GPUs {{before, number}} → {{after, number}}).',
+      goneBody_other:
+        '{{gpus}} no longer appear in the DCGM exporter of {{node}} (GPUs {{before, number}} → {{after, number}}).',
       hotTitle_one: '{{context}}: GPU too hot on {{node}}',
       hotTitle_other: '{{context}}: GPUs too hot on {{node}}',
       hotLine: '{{gpu}} at {{temp, number}} °C',

@@ -423,7 +423,8 @@ export const ja: Catalog = {
       xidHit: '{{gpu}}：{{xid}}',
       xidBody: '{{node}} {{hits}}。',
       goneTitle_other: '{{context}}：{{node}} で GPU が {{count, number}} 基消失',
-      goneBody_other: '{{gpus}} が {{node}} の DCGM exporter に表示されなくなりました（GPU {{before, number}} → {{after, number}}）。',
+      goneBody_other:
+        '{{gpus}} が {{node}} の DCGM exporter に表示されなくなりました（GPU {{before, number}} → {{after, number}}）。',
       hotTitle_other: '{{context}}：{{node}} の GPU が過熱',
       hotLine: '{{gpu}} が {{temp, number}} °C',
       hotBody: '{{lines}}：{{duration}} にわたり {{threshold, number}} °C を超えています。',

@@ -419,7 +419,8 @@ export const ko: Catalog = {
       xidHit: '{{gpu}}: {{xid}}',
       xidBody: '{{node}} {{hits}}.',
       goneTitle_other: '{{context}}: {{node}}에서 GPU {{count, number}}개 사라짐',
-      goneBody_other: '{{gpus}}이(가) 더 이상 {{node}}의 DCGM exporter에 나타나지 않습니다 (GPU {{before, number}} → {{after, number}}).',
+      goneBody_other:
+        '{{gpus}}이(가) 더 이상 {{node}}의 DCGM exporter에 나타나지 않습니다 (GPU {{before, number}} → {{after, number}}).',
       hotTitle_other: '{{context}}: {{node}}의 GPU 과열',
       hotLine: '{{gpu}} {{temp, number}} °C',
       hotBody: '{{lines}}: {{duration}} 동안 {{threshold, number}} °C 초과.',

@@ -419,7 +419,8 @@ export const zhCN: Catalog = {
       xidHit: '{{gpu}}：{{xid}}',
       xidBody: '{{node}} {{hits}}。',
       goneTitle_other: '{{context}}：{{node}} 上有 {{count, number}} 个 GPU 消失',
-      goneBody_other: '{{gpus}} 已不再出现在 {{node}} 的 DCGM exporter 中（GPU {{before, number}} → {{after, number}}）。',
+      goneBody_other:
+        '{{gpus}} 已不再出现在 {{node}} 的 DCGM exporter 中（GPU {{before, number}} → {{after, number}}）。',
       hotTitle_other: '{{context}}：{{node}} 上的 GPU 过热',
       hotLine: '{{gpu}} 为 {{temp, number}} °C',
       hotBody: '{{lines}}：高于 {{threshold, number}} °C 已持续 {{duration}}。',
