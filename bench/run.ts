@@ -17,13 +17,14 @@ import { latencyRows } from './rows/latency.ts';
 import { rendererRows } from './rows/renderer.ts';
 import { scanRows } from './rows/scan.ts';
 import { syncRows } from './rows/sync.ts';
+import { telemetryRows } from './rows/telemetry.ts';
 import { trafficRows } from './rows/traffic.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
 const started = performance.now();
 const log = (s: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`);
@@ -100,6 +101,7 @@ if (only.has('5') || only.has('7'))
     if (only.has('5')) rows.push(...(await latencyRows(log)));
     if (only.has('7')) rows.push(...(await rendererRows(log)));
   });
+if (only.has('8')) await section('8', async () => void rows.push(...(await telemetryRows(log))));
 
 rows.sort((x, y) => x.id.localeCompare(y.id, 'en', { numeric: true }));
 const cpus = os.cpus();
