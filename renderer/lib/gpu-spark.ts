@@ -20,6 +20,11 @@ function path(
   const n = Math.max(1, samples.length - 1);
   const x = (i: number) => (samples.length === 1 ? box.width : (i / n) * box.width);
   const y = (v: number) => box.height - ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * box.height;
+  // One reading: a flat line across, so the first refresh already shows where the value stands.
+  if (pts.length === 1) {
+    const y1 = y((pts[0] as { v: number }).v).toFixed(1);
+    return `M0.0,${y1}L${box.width.toFixed(1)},${y1}`;
+  }
   return pts.map((p, k) => `${k === 0 ? 'M' : 'L'}${x(p.i).toFixed(1)},${y(p.v).toFixed(1)}`).join('');
 }
 
