@@ -21,7 +21,8 @@ afterAll(async () => {
   await sc?.cleanup();
 });
 
-const scrapes = <T extends { path: string }>(log: T[]) => log.filter((e) => e.path.includes('/proxy/metrics'));
+const scrapes = <T extends { path: string }>(log: T[]) =>
+  log.filter((e) => e.path.includes('/proxy/metrics'));
 
 describe('background telemetry', () => {
   it('scrapes at most the budget a minute, each node at most once a minute, round-robin over the nodes', async () => {
