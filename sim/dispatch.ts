@@ -70,7 +70,7 @@ function verbOf(method: string, r: ResRoute, watching: boolean): string {
 export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
   const parts = ctx.path.split('/').filter(Boolean);
   const proxy = parsePodProxy(parts);
-  if (proxy) return servePodProxy(core, ctx, proxy);
+  if (proxy) return servePodProxy(core, ctx, proxy, (a) => core.auth.allowed(ctx.user, a));
   const route = parseRoute(parts);
   if (!route) {
     const attrs: Attributes = {
