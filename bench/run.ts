@@ -20,6 +20,7 @@ import { latencyRows } from './rows/latency.ts';
 import { rendererRows } from './rows/renderer.ts';
 import { scanRows } from './rows/scan.ts';
 import { syncRows } from './rows/sync.ts';
+import { telemetryRows } from './rows/telemetry.ts';
 import { trafficRows } from './rows/traffic.ts';
 import { writeReadmeTable } from './table-readme.ts';
 
@@ -27,10 +28,10 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
-const unknown = [...only].filter((g) => !/^[1-7]$/.test(g));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
+const unknown = [...only].filter((g) => !/^[1-8]$/.test(g));
 if (unknown.length > 0) {
-  process.stderr.write(`bench: --only takes row numbers 1 to 7, not ${unknown.join(', ')}.\n`);
+  process.stderr.write(`bench: --only takes row numbers 1 to 8, not ${unknown.join(', ')}.\n`);
   process.exit(2);
 }
 const started = performance.now();
@@ -116,6 +117,7 @@ if (only.has('5') || only.has('7'))
     if (only.has('5')) rows.push(...(await latencyRows(log)));
     if (only.has('7')) rows.push(...(await rendererRows(log)));
   });
+if (only.has('8')) await section('8', async () => void rows.push(...(await telemetryRows(log))));
 
 rows.sort((x, y) => x.id.localeCompare(y.id, 'en', { numeric: true }));
 const cpus = os.cpus();

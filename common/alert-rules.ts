@@ -11,6 +11,8 @@ export interface AlertRules {
   flapWindowMs: number;
   /** Alert when a Ready node's allocatable GPUs fall below its capacity. */
   withdrawnGpus: boolean;
+  /** A GPU above this temperature (°C, DCGM telemetry) for longer than the hold-down raises `gpu-hot`. */
+  gpuHotC: number;
 }
 
 export const DEFAULT_ALERT_RULES: Readonly<AlertRules> = Object.freeze({
@@ -19,4 +21,5 @@ export const DEFAULT_ALERT_RULES: Readonly<AlertRules> = Object.freeze({
   flapThreshold: 2,
   flapWindowMs: 15 * 60_000,
   withdrawnGpus: true,
+  gpuHotC: 85,
 });

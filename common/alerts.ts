@@ -6,7 +6,11 @@ export type AlertKind =
   | 'unreachable'
   | 'reachable'
   | 'flapping'
-  | 'gpus-withdrawn';
+  | 'gpus-withdrawn'
+  /** DCGM telemetry (issue 17): an XID that is not known-benign, a GPU gone from the exporter, a hot GPU. */
+  | 'gpu-xid'
+  | 'gpu-gone'
+  | 'gpu-hot';
 
 export interface Alert {
   id: string;

@@ -1,6 +1,8 @@
 /** The fleet snapshot: everything the window and the tray show, with no credentials in it. */
+
 import type { ConnectionState } from './connection.ts';
 import type { GpuInventoryStatus } from './inventory.ts';
+import type { TelemetrySummary } from './telemetry.ts';
 
 export interface HistoryPoint {
   /** RFC 3339 */
@@ -50,6 +52,8 @@ export interface ContextSnapshot {
    * characters; not a Node object), and the sentence the window shows. Absent when there are none.
    */
   ignoredNodes?: { count: number; message: string };
+  /** DCGM telemetry seen so far: the hottest GPU and any XID (absent until something was scraped). */
+  telemetry?: TelemetrySummary;
 }
 
 /** Worst-first order of the states the tray icon can show. */

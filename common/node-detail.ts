@@ -5,6 +5,7 @@
  * Field names of `conditions`, `taints`, `events` and `pods` are the CLI's `describe -o json` contract.
  */
 import type { GpuNodeEntry } from './inventory.ts';
+import type { NodeTelemetry } from './telemetry.ts';
 
 export interface NodeConditionView {
   type: string;
@@ -80,6 +81,11 @@ export interface NodeDetail {
   /** Newest first, capped. */
   events: NodeEventView[];
   pods: GpuPodView[];
+  /**
+   * DCGM telemetry of a GPU node (`describe -o json` shows its GPUs as `gpus[]`); null for a node
+   * without GPUs, or when it was not read (the CLI's `--no-telemetry`).
+   */
+  telemetry: NodeTelemetry | null;
   /** Parts that could not be read, one sentence each (e.g. "events: forbidden"), so the rest still shows. */
   partial: string[];
 }

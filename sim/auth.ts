@@ -1,6 +1,6 @@
 // Bearer-token authentication (the sim's fixed users; ServiceAccount tokens through sim/tokens.ts) and the
 // 403 text. What a user may do is RBAC's answer (sim/rbac.ts): admin and revocable are system:masters,
-// readonly is bound to the seeded ClusterRole sim-node-reader (get/list/watch nodes).
+// readonly is bound to the seeded ClusterRole sim-node-reader (get/list/watch nodes and pods; not pods/proxy).
 import { randomBytes } from 'node:crypto';
 import { ApiError, apiError, statusBody } from './errors.ts';
 import type { Attributes } from './rbac.ts';

@@ -2,6 +2,7 @@
 
 import type { SimUser } from './auth.ts';
 import type { Core, Partition } from './core.ts';
+import { type DcgmControl, makeDcgmControl } from './dcgm-control.ts';
 import { apiError } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { readBody, sendJson } from './http.ts';
@@ -10,7 +11,7 @@ import { readyCondition, taintsFor } from './scenarios/node.ts';
 import type { LogEntry, SimServer } from './server.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
 
-export interface SimControl {
+export interface SimControl extends DcgmControl {
   setNodeReady(name: string, status: 'True' | 'False' | 'Unknown', reason?: string, message?: string): void;
   setNodeLabels(name: string, labels: Record<string, string | null>): void;
   setNodeAllocatable(name: string, resources: Record<string, string | null>): void;
@@ -69,6 +70,7 @@ export function makeControl(core: Core, server: () => SimServer, restart: () => 
     core.write(def, f(structuredClone(prev)), prev);
   };
   return {
+    ...makeDcgmControl(core),
     setNodeReady: (name, status, reason, message) =>
       update(name, (n) => {
         const st = obj(n.status);

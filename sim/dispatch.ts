@@ -2,6 +2,7 @@
 import type { Attributes } from './auth.ts';
 import { forbidden } from './auth.ts';
 import type { Core } from './core.ts';
+import { parsePodProxy, servePodProxy } from './dcgm-proxy.ts';
 import { serveDiscovery } from './discovery.ts';
 import { apiError, methodNotAllowed, unknownResource } from './errors.ts';
 import type { Ctx } from './http.ts';
@@ -75,6 +76,8 @@ function verbOf(method: string, r: ResRoute, watching: boolean): string {
 
 export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
   const parts = ctx.path.split('/').filter(Boolean);
+  const proxy = parsePodProxy(parts);
+  if (proxy) return servePodProxy(core, ctx, proxy, (a) => core.authorize(ctx.user, a).allowed);
   const route = parseRoute(parts);
   if (!route) {
     const attrs: Attributes = {

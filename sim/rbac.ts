@@ -243,7 +243,8 @@ const BOOTSTRAP: { name: string; rules: JsonObject[]; groups: string[]; users?: 
   },
   {
     name: 'sim-node-reader',
-    rules: [rule(['get', 'list', 'watch'], [''], ['nodes'])],
+    // Pods too, for the DCGM exporter discovery; pods/proxy (a subresource) stays forbidden.
+    rules: [rule(['get', 'list', 'watch'], [''], ['nodes', 'pods'])],
     groups: [],
     users: ['sim-readonly'],
   },

@@ -9,6 +9,7 @@ Commands:
   contexts     List kubeconfig contexts and whether each is monitored
   scan         Connect once, list nodes, print the GPU inventory
   describe     Why a node is (not) Ready: conditions, taints, GPU facts, GPU pods, events
+  top          GPU utilisation, temperature, memory and XID per GPU node (DCGM exporter)
   watch        Run the monitoring loop (inventory, connection, alert and write lines)
   serve        Serve the app's window in a browser, on 127.0.0.1 only
   sim          Run the built-in Kubernetes API simulator (the demo cluster)
@@ -43,7 +44,18 @@ Usage:
 
 -o json prints the node detail object: name, conditions[] (type, status, reason, message, since…),
 taints[], gpu (the inventory entry), events[] (type, reason, message, count, last…) and
-pods[] (namespace, name, phase, gpus).
+pods[] (namespace, name, phase, gpus), telemetry (the DCGM exporter reading, or why there is none)
+and gpus[] (index, uuid, model, utilPercent, temperatureC, powerW, memoryUsedMiB, memoryTotalMiB, xid,
+xidMeaning, history[]).
+`,
+  top: `One pass over a context's GPU nodes: each GPU's utilisation, temperature, memory and last XID, read
+from the GPU Operator's DCGM exporter through the API server (pods/proxy, your own credentials).
+
+Usage:
+  gpu-fleet top [--kubeconfig FILE] [--context NAME] [-o table|json]
+
+At most 200 GPU nodes are read, 4 at a time. A node without a reading says why on its row
+("not available — no DCGM exporter", "forbidden: pods/proxy").
 `,
   watch: `Run the monitoring loop until interrupted.
 

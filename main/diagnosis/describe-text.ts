@@ -141,6 +141,7 @@ export function formatDescribe(d: NodeDetail, now: number): string {
         ]),
       ),
     );
+  lines.push(...telemetryLines(d));
   lines.push('Events:');
   if (d.events.length === 0) lines.push('  <none>');
   else
@@ -161,4 +162,32 @@ export function formatDescribe(d: NodeDetail, now: number): string {
     );
   for (const p of d.partial) lines.push(`Not shown: ${p}`);
   return lines.join('\n');
+}
+
+/** "GPU Telemetry:" with one row per GPU, or the one sentence why there is none. */
+function telemetryLines(d: NodeDetail): string[] {
+  const t = d.telemetry;
+  if (t === null) return [];
+  if (t.state === 'unavailable') return ['GPU Telemetry:', `  ${t.message}`];
+  const n = (v: number | null, unit: string) => (v === null ? NONE : `${Math.round(v * 10) / 10}${unit}`);
+  return [
+    'GPU Telemetry:',
+    ...indent(
+      alignColumns([
+        ['GPU', 'Model', 'Util', 'Temp', 'Power', 'Memory', 'XID'],
+        ['---', '-----', '----', '----', '-----', '------', '---'],
+        ...t.gpus.map((g) => [
+          String(g.index),
+          g.model ?? NONE,
+          n(g.utilPercent, '%'),
+          n(g.temperatureC, ' C'),
+          n(g.powerW, ' W'),
+          g.memoryUsedMiB === null || g.memoryTotalMiB === null
+            ? NONE
+            : `${g.memoryUsedMiB}/${g.memoryTotalMiB} MiB`,
+          g.xid === null ? NONE : `${g.xid}${g.xidMeaning ? ` (${g.xidMeaning})` : ''}`,
+        ]),
+      ]),
+    ),
+  ];
 }

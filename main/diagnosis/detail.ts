@@ -70,6 +70,7 @@ export function assembleDetail(
     system: readSystem(node),
     events: events.ok ? readEvents(events.list) : [],
     pods: pods.ok ? readGpuPods(pods.list) : [],
+    telemetry: null,
     partial,
   };
 }

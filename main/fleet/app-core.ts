@@ -62,6 +62,7 @@ export class AppCore implements FleetHost {
       ...opts.engine,
       clock: this.#clock,
       rules: { ...opts.settings.get('alertRules') },
+      telemetry: () => opts.settings.get('telemetry'),
     });
     this.engine.setSnoozeState(opts.settings.get('alertsPaused'));
     this.#load = loadKubeconfig(opts.kubeconfig);

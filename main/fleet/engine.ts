@@ -13,6 +13,7 @@ import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/f
 import { fleetHealth } from '../../common/health.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
+import { DEFAULT_TELEMETRY, type TelemetrySettingsView } from '../../common/telemetry.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
 import { countsAsReachable } from '../alerts/reachability.ts';
 import {
@@ -34,6 +35,7 @@ import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { ListWatcherOptions } from '../kube/list-watcher.ts';
 import { shownText } from '../log/redact.ts';
 import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
+import { TelemetryHub } from './telemetry-hub.ts';
 import { Throttle } from './throttle.ts';
 
 export type EngineEvent =
@@ -59,6 +61,8 @@ export interface EngineOptions {
   snapshotMs?: number;
   coalesceMs?: number;
   historyMax?: number;
+  /** DCGM telemetry settings, read at each background step (default: DEFAULT_TELEMETRY). */
+  telemetry?: () => TelemetrySettingsView;
 }
 
 interface Entry {
@@ -84,6 +88,7 @@ export class FleetEngine {
   #policyTimer: unknown = null;
   readonly #pendingPolicy = new Map<string, ContextMonitor>();
   readonly #snapshots: Throttle;
+  readonly #telemetry: TelemetryHub;
 
   constructor(opts: EngineOptions = {}) {
     this.#opts = opts;
@@ -92,6 +97,16 @@ export class FleetEngine {
     this.#snapshots = new Throttle(this.#clock, opts.snapshotMs ?? 50, () =>
       this.#emit({ type: 'snapshot', snapshot: this.snapshot() }),
     );
+    this.#telemetry = new TelemetryHub({
+      clock: this.#clock,
+      makeClient: (c) => (opts.makeClient ?? ((x) => new ContextClient(x, { clock: this.#clock })))(c),
+      settings: opts.telemetry ?? (() => DEFAULT_TELEMETRY),
+      rules: () => this.#rules,
+      snooze: () => this.#snooze,
+      gpuNodes: (context) => this.#entries.get(context)?.monitor.inventory?.nodes.map((n) => n.name) ?? [],
+      alert: (alert) => this.#emit({ type: 'alert', alert }),
+      changed: () => this.#scheduleSnapshot(),
+    });
   }
 
   on(listener: (e: EngineEvent) => void): () => void {
@@ -134,6 +149,7 @@ export class FleetEngine {
       this.#entries.set(ctx.name, { monitor, fingerprint: contextFingerprint(ctx), context: ctx });
       monitor.start();
     }
+    this.#telemetry.set(contexts);
     if (this.#focused === null || !this.#entries.has(this.#focused))
       this.#focused = contexts[0]?.name ?? null;
     this.#scheduleSnapshot();
@@ -199,6 +215,7 @@ export class FleetEngine {
       const lastSeen = entry.monitor.inventory?.nodes.find((n) => n.name === node)?.last_seen ?? null;
       const detail = await fetchNodeDetail(client, context, node, { now: this.#clock.now(), lastSeen });
       if (detail === null) throw new Error(`${who} has no node named ${clusterText(node, 253)}.`);
+      if (detail.gpu !== null) detail.telemetry = await this.#telemetry.onDemand(context, node, client);
       return detail;
     } catch (error) {
       if (error instanceof KubeError) throw new Error(shownText(error.message));
@@ -212,7 +229,11 @@ export class FleetEngine {
   snapshot(): FleetSnapshot {
     const now = this.#clock.now();
     this.#snooze = pruneSnooze(this.#snooze, now);
-    const contexts = [...this.#entries.values()].map((e) => e.monitor.snapshot());
+    const contexts = [...this.#entries.values()].map((e) => {
+      const s = e.monitor.snapshot();
+      const telemetry = this.#telemetry.summary(e.context.name);
+      return telemetry === null ? s : { ...s, telemetry };
+    });
     const all = this.#snooze.all;
     const pausedUntil = all
       ? all.until === null
@@ -231,6 +252,7 @@ export class FleetEngine {
   stop(): void {
     for (const { monitor } of this.#entries.values()) monitor.stop();
     this.#entries.clear();
+    this.#telemetry.stop();
     if (this.#tickTimer !== null) this.#clock.clearTimeout(this.#tickTimer);
     this.#snapshots.cancel();
     if (this.#policyTimer !== null) this.#clock.clearTimeout(this.#policyTimer);

@@ -60,7 +60,7 @@ describe('node:detail', () => {
 
   it('names the parts a read-only user may not read, and still shows the node', async () => {
     const d = await engine.nodeDetail('sim-readonly', 'omen');
-    expect(d.partial).toEqual(['events: forbidden', 'pods: forbidden']);
+    expect(d.partial).toEqual(['events: forbidden']);
     expect(d.conditions.some((c) => c.type === 'Ready' && c.problem)).toBe(true);
   });
 

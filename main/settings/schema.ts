@@ -10,6 +10,7 @@ import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 // The defaults come from common/: settings sit below alerts and write-back and import neither.
 import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP } from '../../common/settings.ts';
+import { DEFAULT_TELEMETRY } from '../../common/telemetry.ts';
 
 export const SETTINGS_VERSION = 2;
 export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
@@ -25,6 +26,7 @@ export const AlertRulesSchema = Type.Object(
     flapThreshold: Type.Integer({ minimum: 1 }),
     flapWindowMs: Int0,
     withdrawnGpus: Type.Boolean(),
+    gpuHotC: Type.Integer({ minimum: 30, maximum: 120 }),
   },
   closed,
 );
@@ -36,6 +38,9 @@ const ALERT_KINDS = [
   'reachable',
   'flapping',
   'gpus-withdrawn',
+  'gpu-xid',
+  'gpu-gone',
+  'gpu-hot',
 ] as const;
 
 /** The facts an alert's words were made of (common/alerts.ts AlertWords), so the window can word them. */
@@ -123,6 +128,15 @@ export const WindowBounds = Type.Object(
 /** The inventory last seen per context and when; shown, marked stale, at launch while connecting. */
 export const LastKnown = Type.Object({ at: Type.String(), inventory: GpuInventoryStatus }, closed);
 
+export const TelemetrySettings = Type.Object(
+  {
+    background: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')]),
+    autoMaxGpuNodes: Type.Integer({ minimum: 0, maximum: 100_000 }),
+    budgetPerMinute: Type.Integer({ minimum: 1, maximum: 600 }),
+  },
+  closed,
+);
+
 export const SettingsSchema = Type.Object(
   {
     version: Type.Literal(SETTINGS_VERSION),
@@ -150,6 +164,12 @@ export const SettingsSchema = Type.Object(
     alertLog: Type.Array(LoggedAlert),
     /** Snoozed alerts: for all and per context; `until` epoch ms, null = until resumed. */
     alertsPaused: SnoozeSchema,
+    /**
+     * DCGM telemetry in the background (issue 17): 'auto' scrapes while a context has at most
+     * `autoMaxGpuNodes` GPU nodes; `budgetPerMinute` caps the scrapes per context. Added within version 2
+     * (migrate fills it in).
+     */
+    telemetry: TelemetrySettings,
   },
   closed,
 );
@@ -172,6 +192,7 @@ export function defaultSettings(): Settings {
     lastKnown: {},
     alertLog: [],
     alertsPaused: { all: null, contexts: {} },
+    telemetry: { ...DEFAULT_TELEMETRY },
   };
 }
 

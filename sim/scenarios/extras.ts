@@ -3,6 +3,7 @@
 // run on those nodes (GPU workloads requesting nvidia.com/gpu, and a dcgm-exporter that requests none).
 import { createHash } from 'node:crypto';
 import type { Core } from '../core.ts';
+import { EXPORTER_PORT, seedExporter } from '../dcgm-proxy.ts';
 import { podCreate, serviceAccount } from '../pods.ts';
 import type { JsonObject, KObj, ResourceDef } from '../types.ts';
 
@@ -184,7 +185,20 @@ function homelabPods(now: number): KObj[] {
       minutesAgo: 10_000 + i,
     })),
   ];
-  return specs.map((s) => pod(s, now));
+  return specs.map((s) => withExporterIp(pod(s, now)));
+}
+
+/**
+ * omen2 runs its GPU in container mode (the others are passed through to VMs): only its dcgm-exporter has a
+ * pod IP and its metrics port, so only it answers through pods/proxy; the others answer "address not allowed".
+ */
+function withExporterIp(p: KObj): KObj {
+  const spec = p.spec as JsonObject;
+  if (spec.nodeName !== 'omen2' || !String(p.metadata.name).startsWith('nvidia-dcgm-exporter-')) return p;
+  const [c] = spec.containers as JsonObject[];
+  if (c) c.ports = [{ name: 'metrics', containerPort: EXPORTER_PORT, protocol: 'TCP' }];
+  p.status = { phase: 'Running', podIP: '10.244.4.17', podIPs: [{ ip: '10.244.4.17' }] };
+  return p;
 }
 
 export const HOMELAB_NAMESPACES = ['gpu-operator', 'ml'];
@@ -200,6 +214,7 @@ export function seedExtras(
   for (const ns of namespaces) core.write(def('serviceaccounts'), serviceAccount(ns), undefined);
   if (scenario !== 'homelab' && !scenario.startsWith('flapping')) return;
   for (const e of homelabEvents(now)) core.write(def('events'), e, undefined);
+  seedExporter(core, 'omen2', 1, 'NVIDIA GeForce RTX 4070 SUPER', 12_282);
   for (const p of homelabPods(now)) {
     podCreate(core, p);
     core.write(def('pods'), p, undefined);

@@ -7,7 +7,7 @@
  *   0 common/                       shared types and pure helpers (also the renderer's)
  *   1 main/log, main/settings       redaction and logging; the settings file (its defaults come from common/)
  *   2 main/kube                     kubeconfig, client, list+watch+cache
- *   3 main/inventory                GPU facts from nodes
+ *   3 main/inventory, main/telemetry  GPU facts from nodes; DCGM exporter readings through pods/proxy
  *   4 main/alerts, main/writeback, main/diagnosis    pure alert policy; writing back; one node's detail
  *   5 main/fleet                    the engine and app core that wire them
  *   6 main/shell, main/web          the tray model and the demo choice; the HTTP bridge
@@ -27,6 +27,7 @@ const RANKS: ReadonlyMap<string, number> = new Map([
   ['main/settings', 1],
   ['main/kube', 2],
   ['main/inventory', 3],
+  ['main/telemetry', 3],
   ['main/alerts', 4],
   ['main/writeback', 4],
   ['main/diagnosis', 4],

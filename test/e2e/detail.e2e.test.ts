@@ -78,6 +78,28 @@ describe('why is it down, in the window', () => {
     await shot('node-detail');
   });
 
+  it('shows live GPU telemetry of omen2 (the exporter with a pod IP) and follows it', async () => {
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('node-detail').count()).toBe(0);
+    const sim = served.demo!.sim.control;
+    sim.setGpuUtilization('omen2', 0, 55);
+    sim.setGpuTemperature('omen2', 0, 66);
+    await downButton('omen2').click();
+    const gpu = page
+      .getByRole('dialog', { name: 'omen2' })
+      .locator('[data-testid="telemetry-gpu"][data-gpu="0"]');
+    await expect.poll(() => gpu.textContent(), { timeout: 10_000 }).toMatch(/55 %.*66 °C/s);
+    expect(await gpu.textContent()).toContain('NVIDIA GeForce RTX 4070 SUPER');
+    await gpu.scrollIntoViewIfNeeded();
+    await shot('node-detail-telemetry');
+    // The detail refreshes every 10 s: the next reading shows without a click.
+    sim.setGpuTemperature('omen2', 0, 71);
+    await expect.poll(() => gpu.textContent(), { timeout: 20_000 }).toContain('71 °C');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('node-detail').count()).toBe(0);
+    await downButton('omen').click();
+  });
+
   it('closes on Esc and gives the focus back to the node name', async () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('node-detail').count()).toBe(0);

@@ -96,7 +96,7 @@ describe('gpu-fleet describe', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Ready: +Unknown — kubelet stopped posting node status$/m);
     expect(r.stdout).toContain('Not shown: events: forbidden');
-    expect(r.stderr).toBe('warning: events: forbidden\nwarning: pods: forbidden\n');
+    expect(r.stderr).toBe('warning: events: forbidden\n');
   });
 });
 

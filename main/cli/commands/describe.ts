@@ -3,8 +3,10 @@ import { parseArgs } from 'node:util';
 import { clusterText } from '../../../common/cluster-text.ts';
 import { formatDescribe } from '../../diagnosis/describe-text.ts';
 import { fetchNodeDetail } from '../../diagnosis/detail.ts';
+import { systemClock } from '../../kube/clock.ts';
 import { ContextClient } from '../../kube/context-client.ts';
 import { toKubeError } from '../../kube/error-classify.ts';
+import { readTelemetry } from '../../telemetry/one-shot.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { loadForCli, pickContexts } from '../kube-target.ts';
 import { parseOutput, toJson, toYaml } from '../output.ts';
@@ -46,8 +48,12 @@ export async function describeCommand(args: string[], io: CliIo): Promise<number
     const now = Date.now();
     const detail = await fetchNodeDetail(client, ctx.name, node, { now });
     if (detail === null) throw new CliError(`node "${node}" not found in context "${ctx.name}"`);
-    if (format === 'json') io.stdout.write(toJson(detail));
-    else if (format === 'yaml') io.stdout.write(toYaml(detail));
+    if (detail.gpu !== null)
+      detail.telemetry = (await readTelemetry(client, ctx.name, [node], systemClock)).get(node) ?? null;
+    // `gpus[]`: the DCGM telemetry per GPU (empty when there is none; `telemetry` says why).
+    const doc = { ...detail, gpus: detail.telemetry?.state === 'ok' ? detail.telemetry.gpus : [] };
+    if (format === 'json') io.stdout.write(toJson(doc));
+    else if (format === 'yaml') io.stdout.write(toYaml(doc));
     else io.stdout.write(`${formatDescribe(detail, now)}\n`);
     for (const p of detail.partial) io.stderr.write(`warning: ${p}\n`);
     return 0;

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
+import type { GpuReading } from '../telemetry/dcgm-read.ts';
+import { evaluateGpus, type GpuHealthState, INITIAL_GPU_HEALTH } from './gpu-health.ts';
+import { NO_SNOOZE, snooze } from './snooze.ts';
+import type { PolicyAlert } from './types.ts';
+
+const rules = { ...DEFAULT_ALERT_RULES, holdDownMs: 30_000, gpuHotC: 85 };
+const gpu = (index: number, over: Partial<GpuReading> = {}): GpuReading => ({
+  index,
+  uuid: `GPU-${index}`,
+  model: 'NVIDIA H100 80GB HBM3',
+  util: 50,
+  temp: 60,
+  power: 300,
+  fbUsed: 1000,
+  fbFree: 80_000,
+  xid: 0,
+  ...over,
+});
+
+/** Feeds readings (at, gpus) of node n1 and returns every alert. */
+function run(readings: [number, GpuReading[] | null][], snoozeState = NO_SNOOZE): PolicyAlert[] {
+  let state: GpuHealthState = INITIAL_GPU_HEALTH;
+  const out: PolicyAlert[] = [];
+  for (const [at, gpus] of readings) {
+    const r = evaluateGpus(state, { context: 'lab', node: 'n1', at, gpus }, rules, snoozeState);
+    state = r.state;
+    out.push(...r.alerts);
+  }
+  return out;
+}
+
+describe('GPU alert policy', () => {
+  it('an XID that is not benign alerts once per node until it clears, then again', () => {
+    const x = [gpu(0, { xid: 79 }), gpu(1)];
+    const alerts = run([
+      [0, [gpu(0), gpu(1)]],
+      [10_000, x],
+      [20_000, x],
+      [30_000, null],
+      [40_000, x],
+      [50_000, [gpu(0), gpu(1)]],
+      [60_000, x],
+    ]);
+    expect(alerts.map((a) => [a.kind, a.at])).toEqual([
+      ['gpu-xid', new Date(10_000).toISOString()],
+      ['gpu-xid', new Date(60_000).toISOString()],
+    ]);
+    expect(alerts[0]?.title).toBe('lab: XID 79 on n1');
+    expect(alerts[0]?.body).toBe(
+      'n1 GPU 0 (NVIDIA H100 80GB HBM3, GPU-0): XID 79: GPU has fallen off the bus (the GPU is no longer reachable: reboot the node; check power and PCIe).',
+    );
+  });
+
+  it('a known-benign XID (13, 31, 43, 45, 63) raises nothing', () => {
+    for (const xid of [13, 31, 43, 45, 63]) expect(run([[0, [gpu(0, { xid })]]])).toEqual([]);
+    expect(run([[0, [gpu(0, { xid: 48 })]]]).map((a) => a.kind)).toEqual(['gpu-xid']);
+  });
+
+  it('a GPU gone from the exporter for the hold-down alerts once; a failed scrape is not "gone"', () => {
+    const alerts = run([
+      [0, [gpu(0), gpu(1)]],
+      [10_000, null],
+      [20_000, [gpu(0)]],
+      [40_000, [gpu(0)]],
+      [50_000, [gpu(0)]],
+      [60_000, [gpu(0)]],
+    ]);
+    expect(alerts.map((a) => [a.kind, a.at, a.before, a.after])).toEqual([
+      ['gpu-gone', new Date(50_000).toISOString(), 2, 1],
+    ]);
+    expect(alerts[0]?.body).toBe(
+      'GPU 1 (NVIDIA H100 80GB HBM3, GPU-1) no longer appears in the DCGM exporter of n1 (GPUs 2 → 1).',
+    );
+  });
+
+  it('a GPU back before the hold-down raises nothing', () => {
+    expect(
+      run([
+        [0, [gpu(0), gpu(1)]],
+        [10_000, [gpu(0)]],
+        [20_000, [gpu(0), gpu(1)]],
+        [60_000, [gpu(0), gpu(1)]],
+      ]),
+    ).toEqual([]);
+  });
+
+  it('hot for longer than the hold-down alerts once; a dip below resets it', () => {
+    const hot = [gpu(0, { temp: 91 })];
+    const alerts = run([
+      [0, hot],
+      [20_000, [gpu(0, { temp: 80 })]],
+      [30_000, hot],
+      [50_000, hot],
+      [60_000, hot],
+      [90_000, hot],
+    ]);
+    expect(alerts.map((a) => [a.kind, a.at])).toEqual([['gpu-hot', new Date(60_000).toISOString()]]);
+    expect(alerts[0]?.body).toBe('GPU 0 (NVIDIA H100 80GB HBM3, GPU-0) at 91 °C: above 85 °C for 30 s.');
+  });
+
+  it('while alerts are paused, they are decided but suppressed (logged, not notified)', () => {
+    const paused = snooze(NO_SNOOZE, null, { kind: 'until-resumed' }, 0);
+    const alerts = run([[0, [gpu(0, { xid: 79 })]]], paused);
+    expect(alerts.map((a) => [a.kind, a.suppressed])).toEqual([['gpu-xid', true]]);
+  });
+});

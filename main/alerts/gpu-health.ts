@@ -1,0 +1,134 @@
+/**
+ * The alert policy of DCGM telemetry (pure, epoch ms passed in): per node and kind at most one alert
+ * until the condition clears, whatever the number of scrapes.
+ * - gpu-xid: a GPU reports an XID that is not known-benign (main/telemetry/xid.ts); at once, since the
+ *   exporter's gauge holds the last XID (it does not blink).
+ * - gpu-gone: a GPU seen on this node before is missing from a successful scrape for the hold-down.
+ * - gpu-hot: a GPU above `rules.gpuHotC` for the hold-down.
+ * A failed scrape changes nothing (a node that is down is the ready-drop alert's business). Alerts decided
+ * while paused are kept `suppressed` (logged, not notified), as the drop alerts are.
+ */
+import type { AlertRules } from '../../common/alert-rules.ts';
+import type { AlertKind } from '../../common/alerts.ts';
+import { type Dict, dict, own, withKey, withoutKey } from '../../common/dict.ts';
+import type { GpuReading } from '../telemetry/dcgm-read.ts';
+import { isBenignXid, xidText } from '../telemetry/xid.ts';
+import { type GpuRef, goneAlertText, hotAlertText, xidAlertText } from './gpu-text.ts';
+import { isSnoozed, type SnoozeState } from './snooze.ts';
+import { makeAlert } from './text.ts';
+import type { PolicyAlert } from './types.ts';
+
+export interface NodeGpuPolicy {
+  /** Every GPU seen on the node, by index (to name one that is gone). */
+  known: Dict<GpuRef>;
+  xidAlerted: boolean;
+  goneSince: number | null;
+  goneAlerted: boolean;
+  hotSince: number | null;
+  hotAlerted: boolean;
+}
+
+/** Context → node → policy. */
+export type GpuHealthState = Dict<Dict<NodeGpuPolicy>>;
+
+export const INITIAL_GPU_HEALTH: GpuHealthState = Object.freeze(dict<Dict<NodeGpuPolicy>>());
+
+export interface GpuObservation {
+  context: string;
+  node: string;
+  at: number;
+  /** Null: the scrape failed. */
+  gpus: readonly GpuReading[] | null;
+}
+
+const refOf = (g: GpuReading): GpuRef => ({ index: g.index, uuid: g.uuid, model: g.model });
+
+function fresh(): NodeGpuPolicy {
+  return {
+    known: dict(),
+    xidAlerted: false,
+    goneSince: null,
+    goneAlerted: false,
+    hotSince: null,
+    hotAlerted: false,
+  };
+}
+
+export function evaluateGpus(
+  state: GpuHealthState,
+  obs: GpuObservation,
+  rules: AlertRules,
+  snooze: SnoozeState,
+): { state: GpuHealthState; alerts: PolicyAlert[] } {
+  if (obs.gpus === null) return { state, alerts: [] };
+  const { context, node, at, gpus } = obs;
+  const nodes = own(state, context) ?? dict<NodeGpuPolicy>();
+  const prev = own(nodes, node);
+  const p: NodeGpuPolicy = prev ? { ...prev, known: { ...prev.known } } : fresh();
+  const facts: {
+    kind: AlertKind;
+    title: string;
+    body: string;
+    before: number | null;
+    after: number | null;
+  }[] = [];
+
+  const xids = gpus.filter((g) => g.xid !== null && g.xid !== 0 && !isBenignXid(g.xid));
+  if (xids.length === 0) p.xidAlerted = false;
+  else if (!p.xidAlerted) {
+    p.xidAlerted = true;
+    const hits = xids.map((g) => ({ gpu: refOf(g), xid: g.xid as number, text: xidText(g.xid as number) }));
+    facts.push({ kind: 'gpu-xid', ...xidAlertText(context, node, hits), before: null, after: null });
+  }
+
+  const present = new Set(gpus.map((g) => g.index));
+  const gone = prev ? Object.values(p.known).filter((g) => !present.has(g.index)) : [];
+  if (gone.length === 0) {
+    p.goneSince = null;
+    p.goneAlerted = false;
+  } else {
+    p.goneSince ??= at;
+    if (!p.goneAlerted && at - p.goneSince >= rules.holdDownMs) {
+      p.goneAlerted = true;
+      const before = Object.keys(p.known).length;
+      facts.push({
+        kind: 'gpu-gone',
+        ...goneAlertText(context, node, gone, before, gpus.length),
+        before,
+        after: gpus.length,
+      });
+    }
+  }
+  for (const g of gpus) p.known[String(g.index)] = refOf(g);
+
+  const hot = gpus.filter((g) => g.temp !== null && g.temp > rules.gpuHotC);
+  if (hot.length === 0) {
+    p.hotSince = null;
+    p.hotAlerted = false;
+  } else {
+    p.hotSince ??= at;
+    if (!p.hotAlerted && at - p.hotSince >= rules.holdDownMs) {
+      p.hotAlerted = true;
+      const lines = hot.map((g) => ({ gpu: refOf(g), temp: g.temp as number }));
+      facts.push({
+        kind: 'gpu-hot',
+        ...hotAlertText(context, node, lines, rules.gpuHotC, at - p.hotSince),
+        before: null,
+        after: null,
+      });
+    }
+  }
+
+  const suppressed = isSnoozed(snooze, context, at);
+  const alerts = facts.map((f) => {
+    const a = makeAlert({ at, context, nodes: [node], ...f }, suppressed);
+    // Two nodes may be judged at the same instant: the node keeps the ids apart.
+    a.id = `${context}:${f.kind}:${node}:${a.at}`;
+    return a;
+  });
+  return { state: withKey(state, context, withKey(nodes, node, p)), alerts };
+}
+
+export function forgetGpuContext(state: GpuHealthState, context: string): GpuHealthState {
+  return own(state, context) === undefined ? state : withoutKey(state, context);
+}

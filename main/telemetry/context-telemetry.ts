@@ -1,0 +1,257 @@
+/**
+ * One context's GPU telemetry: which exporter pod serves which node (discovered, kept DISCOVERY_TTL_MS),
+ * the last reading of each node with a short history for sparklines, and the rules that keep it cheap:
+ * - on demand (an open node detail, every 10 s): at most one scrape per node per ON_DEMAND_MIN_MS;
+ * - in the background (`backgroundStep`, called by a timer): one node per step, round-robin over the GPU
+ *   nodes, none scraped again within BACKGROUND_MIN_MS, at most `budgetPerMinute` steps a minute;
+ * - per pod, a failure backs off (doubling from 60 s to 30 min); a "forbidden" stops all scrapes of the
+ *   context for FORBIDDEN_PAUSE_MS, so a user without pods/proxy costs one request, not one per node.
+ * Failures are one sentence in the node's `NodeTelemetry`, never thrown to the caller.
+ */
+import type { GpuSample, GpuTelemetry, NodeTelemetry, TelemetrySummary } from '../../common/telemetry.ts';
+import type { Clock } from '../kube/clock.ts';
+import type { ContextClient } from '../kube/context-client.ts';
+import { type GpuReading, readGpus } from './dcgm-read.ts';
+import { exportersByNode } from './discovery.ts';
+import { PromParseError, parsePromText } from './prom-text.ts';
+import {
+  type ExporterRef,
+  FORBIDDEN_PODS,
+  FORBIDDEN_PROXY,
+  listExporterPods,
+  NO_EXPORTER,
+  OPERATOR_NAMESPACE,
+  POD_GONE,
+  scrapeExporter,
+  TelemetryError,
+} from './requests.ts';
+import { xidMeaning } from './xid.ts';
+
+export const DISCOVERY_TTL_MS = 5 * 60_000;
+export const ON_DEMAND_MIN_MS = 5_000;
+export const BACKGROUND_MIN_MS = 60_000;
+export const FORBIDDEN_PAUSE_MS = 30 * 60_000;
+const BACKOFF_FIRST_MS = 60_000;
+const BACKOFF_MAX_MS = 30 * 60_000;
+/** Sparkline points per GPU: 30 at the 10 s detail refresh is the last five minutes. */
+export const HISTORY_POINTS = 30;
+/** Nodes remembered at once (a 5,000-node cluster scraped in the background stays bounded). */
+const MAX_NODES = 10_000;
+
+/** A reading as the alert policy takes it: null GPUs when the scrape failed. */
+export interface TelemetryReading {
+  context: string;
+  node: string;
+  at: number;
+  gpus: GpuReading[] | null;
+}
+
+interface NodeState {
+  lastAttempt: number;
+  view: NodeTelemetry;
+  history: Map<number, GpuSample[]>;
+  failures: number;
+  retryAt: number;
+}
+
+export interface TelemetryStats {
+  /** Requests made (discovery lists and scrapes), for the bench row and tests. */
+  requests: number;
+}
+
+export class ContextTelemetry {
+  readonly #context: string;
+  readonly #clock: Clock;
+  readonly #onReading: (r: TelemetryReading) => void;
+  #discovery: { at: number; byNode: Map<string, ExporterRef> | null; failure: string | null } | null = null;
+  #discovering: Promise<void> | null = null;
+  readonly #nodes = new Map<string, NodeState>();
+  readonly #inflight = new Map<string, Promise<NodeTelemetry>>();
+  #forbiddenUntil = 0;
+  #cursor = 0;
+  readonly stats: TelemetryStats = { requests: 0 };
+
+  constructor(context: string, clock: Clock, onReading: (r: TelemetryReading) => void) {
+    this.#context = context;
+    this.#clock = clock;
+    this.#onReading = onReading;
+  }
+
+  /** The last reading of a node, without a request (null: never tried). */
+  view(node: string): NodeTelemetry | null {
+    return this.#nodes.get(node)?.view ?? null;
+  }
+
+  /** A fresh reading for an open node detail (or the one from the last ON_DEMAND_MIN_MS). */
+  onDemand(node: string, client: ContextClient): Promise<NodeTelemetry> {
+    const st = this.#nodes.get(node);
+    const now = this.#clock.now();
+    if (st && now - st.lastAttempt < ON_DEMAND_MIN_MS) return Promise.resolve(st.view);
+    return this.#scrape(node, client);
+  }
+
+  /**
+   * One background step: scrapes the next GPU node (round-robin) that is due, or none. Returns the node
+   * scraped, or null. The caller's timer spaces steps by 60 s / budget.
+   */
+  async backgroundStep(gpuNodes: readonly string[], client: ContextClient): Promise<string | null> {
+    const now = this.#clock.now();
+    if (now < this.#forbiddenUntil || gpuNodes.length === 0) return null;
+    for (let tried = 0; tried < gpuNodes.length; tried++) {
+      const node = gpuNodes[this.#cursor % gpuNodes.length] as string;
+      this.#cursor = (this.#cursor + 1) % gpuNodes.length;
+      const st = this.#nodes.get(node);
+      if (st && (now - st.lastAttempt < BACKGROUND_MIN_MS || now < st.retryAt)) continue;
+      if (this.#discovery?.byNode && !this.#discovery.byNode.has(node) && this.#fresh(now)) {
+        // Known to have no exporter: no request, but the node detail still says so.
+        this.#record(node, now, null, NO_EXPORTER, false);
+        continue;
+      }
+      await this.#scrape(node, client);
+      return node;
+    }
+    return null;
+  }
+
+  summary(): TelemetrySummary {
+    let hottest: TelemetrySummary['hottest'] = null;
+    const xids: TelemetrySummary['xids'] = [];
+    for (const [node, st] of this.#nodes) {
+      if (st.view.state !== 'ok') continue;
+      for (const g of st.view.gpus) {
+        if (g.temperatureC !== null && (hottest === null || g.temperatureC > hottest.temperatureC))
+          hottest = { node, index: g.index, temperatureC: g.temperatureC };
+        if (g.xid !== null) xids.push({ node, index: g.index, xid: g.xid });
+      }
+    }
+    return { hottest, xids: xids.slice(0, 20) };
+  }
+
+  #fresh(now: number): boolean {
+    return this.#discovery !== null && now - this.#discovery.at < DISCOVERY_TTL_MS;
+  }
+
+  async #discover(client: ContextClient): Promise<void> {
+    const now = this.#clock.now();
+    if (this.#fresh(now)) return;
+    this.#discovering ??= (async () => {
+      try {
+        let list = await this.#counted(() => listExporterPods(client, OPERATOR_NAMESPACE));
+        let byNode = exportersByNode(list);
+        if (byNode.size === 0) {
+          list = await this.#counted(() => listExporterPods(client, null));
+          byNode = exportersByNode(list);
+        }
+        this.#discovery = { at: this.#clock.now(), byNode, failure: null };
+      } catch (err) {
+        const message = err instanceof TelemetryError ? err.message : 'the exporter pods could not be listed';
+        this.#discovery = { at: this.#clock.now(), byNode: null, failure: message };
+        if (message === FORBIDDEN_PODS) this.#forbiddenUntil = this.#clock.now() + FORBIDDEN_PAUSE_MS;
+      } finally {
+        this.#discovering = null;
+      }
+    })();
+    await this.#discovering;
+  }
+
+  async #counted<T>(f: () => Promise<T>): Promise<T> {
+    this.stats.requests++;
+    return f();
+  }
+
+  #scrape(node: string, client: ContextClient): Promise<NodeTelemetry> {
+    const running = this.#inflight.get(node);
+    if (running) return running;
+    const p = this.#scrapeOnce(node, client).finally(() => this.#inflight.delete(node));
+    this.#inflight.set(node, p);
+    return p;
+  }
+
+  async #scrapeOnce(node: string, client: ContextClient): Promise<NodeTelemetry> {
+    const started = this.#clock.now();
+    if (started < this.#forbiddenUntil) {
+      const st = this.#nodes.get(node);
+      if (st) return st.view;
+      return this.#record(node, started, null, this.#discovery?.failure ?? FORBIDDEN_PROXY, false);
+    }
+    await this.#discover(client);
+    const d = this.#discovery;
+    const ref = d?.byNode?.get(node);
+    if (!ref) return this.#record(node, this.#clock.now(), null, d?.failure ?? NO_EXPORTER, false);
+    try {
+      const text = await this.#counted(() => scrapeExporter(client, ref));
+      const gpus = readGpus(parsePromText(text));
+      return this.#record(node, this.#clock.now(), gpus, null, false);
+    } catch (err) {
+      const e =
+        err instanceof TelemetryError
+          ? err
+          : err instanceof PromParseError
+            ? new TelemetryError(`the exporter's answer is not Prometheus text (${err.message})`, true)
+            : new TelemetryError('the exporter could not be read', true);
+      if (e.message === FORBIDDEN_PROXY) this.#forbiddenUntil = this.#clock.now() + FORBIDDEN_PAUSE_MS;
+      // A pod that is gone: look again on the next scrape (the DaemonSet has made a new one).
+      if (e.message === POD_GONE) this.#discovery = null;
+      return this.#record(node, this.#clock.now(), null, e.message, e.transient);
+    }
+  }
+
+  #record(
+    node: string,
+    at: number,
+    gpus: GpuReading[] | null,
+    failure: string | null,
+    transient: boolean,
+  ): NodeTelemetry {
+    let st = this.#nodes.get(node);
+    if (!st) {
+      if (this.#nodes.size >= MAX_NODES) {
+        const oldest = this.#nodes.keys().next().value;
+        if (oldest !== undefined) this.#nodes.delete(oldest);
+      }
+      st = {
+        lastAttempt: at,
+        view: { state: 'unavailable', message: '', scrapedAt: null },
+        history: new Map(),
+        failures: 0,
+        retryAt: 0,
+      };
+      this.#nodes.set(node, st);
+    }
+    st.lastAttempt = at;
+    const scrapedAt = new Date(at).toISOString();
+    if (gpus === null) {
+      st.failures++;
+      const wait = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.min(10, st.failures - 1));
+      st.retryAt = at + (transient ? wait : Math.max(wait, 10 * 60_000));
+      st.view = { state: 'unavailable', message: failure ?? NO_EXPORTER, scrapedAt };
+    } else {
+      st.failures = 0;
+      st.retryAt = 0;
+      st.view = { state: 'ok', scrapedAt, gpus: gpus.map((g) => this.#gpuView(st as NodeState, g, at)) };
+    }
+    this.#onReading({ context: this.#context, node, at, gpus });
+    return st.view;
+  }
+
+  #gpuView(st: NodeState, g: GpuReading, at: number): GpuTelemetry {
+    const h = st.history.get(g.index) ?? [];
+    h.push({ at, util: g.util, temp: g.temp });
+    if (h.length > HISTORY_POINTS) h.splice(0, h.length - HISTORY_POINTS);
+    st.history.set(g.index, h);
+    const xid = g.xid !== null && g.xid !== 0 ? g.xid : null;
+    return {
+      index: g.index,
+      uuid: g.uuid,
+      model: g.model,
+      utilPercent: g.util,
+      temperatureC: g.temp,
+      powerW: g.power,
+      memoryUsedMiB: g.fbUsed,
+      memoryTotalMiB: g.fbUsed !== null && g.fbFree !== null ? g.fbUsed + g.fbFree : null,
+      xid,
+      xidMeaning: xid === null ? null : xidMeaning(xid),
+      history: [...h],
+    };
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * A DCGM exporter's samples as one reading per GPU (pure). Only the counters we show are read; a GPU is
+ * keyed by its `gpu` label (the NVML index), a sample without a valid one is ignored. Label strings come
+ * from the cluster: they pass `clusterText()` (control characters out, length capped).
+ */
+import { clusterText } from '../../common/cluster-text.ts';
+import type { Sample } from './prom-text.ts';
+
+export interface GpuReading {
+  index: number;
+  uuid: string | null;
+  model: string | null;
+  util: number | null;
+  temp: number | null;
+  power: number | null;
+  fbUsed: number | null;
+  fbFree: number | null;
+  xid: number | null;
+}
+
+/** A node has at most a handful of GPUs; 64 leaves room for MIG-heavy exporters and no more. */
+export const MAX_GPUS = 64;
+
+type NumField = 'util' | 'temp' | 'power' | 'fbUsed' | 'fbFree' | 'xid';
+
+const FIELDS: ReadonlyMap<string, NumField> = new Map([
+  ['DCGM_FI_DEV_GPU_UTIL', 'util'],
+  ['DCGM_FI_DEV_GPU_TEMP', 'temp'],
+  ['DCGM_FI_DEV_POWER_USAGE', 'power'],
+  ['DCGM_FI_DEV_FB_USED', 'fbUsed'],
+  ['DCGM_FI_DEV_FB_FREE', 'fbFree'],
+  ['DCGM_FI_DEV_XID_ERRORS', 'xid'],
+]);
+
+export function readGpus(samples: readonly Sample[]): GpuReading[] {
+  const byIndex = new Map<number, GpuReading>();
+  for (const s of samples) {
+    const field = FIELDS.get(s.name);
+    if (field === undefined) continue;
+    const raw = s.labels.gpu;
+    if (raw === undefined || !/^\d{1,3}$/.test(raw)) continue;
+    const index = Number(raw);
+    let g = byIndex.get(index);
+    if (!g) {
+      if (byIndex.size >= MAX_GPUS) continue;
+      g = {
+        index,
+        uuid: null,
+        model: null,
+        util: null,
+        temp: null,
+        power: null,
+        fbUsed: null,
+        fbFree: null,
+        xid: null,
+      };
+      byIndex.set(index, g);
+    }
+    // MIG exporters repeat a GPU per instance (GPU_I_ID); the whole GPU's first sample wins.
+    if (g[field] !== null) continue;
+    if (s.labels.UUID !== undefined && g.uuid === null) g.uuid = clusterText(s.labels.UUID, 80);
+    if (s.labels.modelName !== undefined && g.model === null) g.model = clusterText(s.labels.modelName, 120);
+    if (Number.isFinite(s.value)) g[field] = s.value;
+  }
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}

@@ -1,0 +1,42 @@
+/**
+ * Which exporter pod serves which node (pure): the pods of a label-selected list, mapped by spec.nodeName.
+ * A node with several exporter pods (a rollout) takes the Running one, then the newest. Names are checked
+ * as DNS labels before they are put into a request path.
+ */
+import type { ExporterRef } from './requests.ts';
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+interface Candidate extends ExporterRef {
+  running: boolean;
+  created: string;
+}
+
+const rec = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** Node name → exporter pod. Items that are not well-formed pods are skipped. */
+export function exportersByNode(list: unknown): Map<string, ExporterRef> {
+  const items = rec(list).items;
+  const best = new Map<string, Candidate>();
+  if (!Array.isArray(items)) return new Map();
+  for (const item of items) {
+    const md = rec(rec(item).metadata);
+    const node = rec(rec(item).spec).nodeName;
+    const { namespace, name } = md;
+    if (typeof node !== 'string' || !NODE_NAME.test(node)) continue;
+    if (typeof namespace !== 'string' || !DNS_LABEL.test(namespace)) continue;
+    if (typeof name !== 'string' || name.length > 253 || !NODE_NAME.test(name)) continue;
+    const c: Candidate = {
+      namespace,
+      pod: name,
+      running: rec(rec(item).status).phase === 'Running' && md.deletionTimestamp === undefined,
+      created: typeof md.creationTimestamp === 'string' ? md.creationTimestamp : '',
+    };
+    const prev = best.get(node);
+    if (!prev || (c.running && !prev.running) || (c.running === prev.running && c.created > prev.created))
+      best.set(node, c);
+  }
+  return new Map([...best].map(([node, c]) => [node, { namespace: c.namespace, pod: c.pod }]));
+}
