@@ -132,10 +132,18 @@ export interface PushEvents {
 }
 export type PushChannel = keyof PushEvents;
 
+/**
+ * The one message the renderer sends without an answer: it has subscribed to the pushes it needs.
+ * Electron holds pushes to a window until its page sends this (main/electron/push-queue.ts).
+ */
+export const RENDERER_READY = 'renderer:ready';
+
 /** What `window.fleet` offers the renderer: derived from the contract, never restated by hand. */
 export interface FleetApi {
   invoke<C extends InvokeChannel>(channel: C, ...args: InvokeArgs<C>): Promise<InvokeResults[C]>;
   on<P extends PushChannel>(channel: P, listener: (payload: PushEvents[P]) => void): () => void;
+  /** Says `RENDERER_READY`: call once the window has subscribed to its pushes. */
+  ready(): void;
 }
 
 export const INVOKE_CHANNELS = Object.keys(ARG_SCHEMAS) as InvokeChannel[];

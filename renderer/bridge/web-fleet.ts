@@ -47,6 +47,8 @@ export function createWebFleet(base = ''): FleetApi {
         ({ kind: 'failed', message: `The engine answered HTTP ${res.status}.` } satisfies ErrorInfo)
       );
     },
+    // The bridge holds nothing for the page: every push goes to whoever listens on the event stream.
+    ready() {},
     on<P extends PushChannel>(channel: P, listener: (payload: PushEvents[P]) => void) {
       ensureStream();
       const set = listeners.get(channel) ?? new Set();

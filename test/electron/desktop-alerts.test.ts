@@ -86,7 +86,9 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
   readonly?.emit('click');
   const win = double.windows[0];
   expect(win?.visible).toBe(true);
-  expect(win?.webContents.sent).toContainEqual({
+  // The page loads after the click; the focus waits for it (test/electron/window-ready.test.ts).
+  expect(await poll(() => win?.webContents.subscribed ?? false, 'the page')).toBe(true);
+  expect(win?.webContents.delivered).toContainEqual({
     channel: 'ui:focus',
     payload: { context: 'sim-readonly', node: 'omen' },
   });
