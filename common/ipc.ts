@@ -123,6 +123,11 @@ export type InvokeArgs<C extends InvokeChannel> = Static<(typeof ARG_SCHEMAS)[C]
 export interface PushEvents {
   'fleet:snapshot': FleetSnapshot;
   'alerts:new': Alert;
+  /**
+   * An alert the host's policy says to notify (decided after the hold-down, not snoozed): the same
+   * alert as `alerts:new`. Browser mode raises a Web Notification for it; Electron notifies from main.
+   */
+  'alerts:notify': Alert;
   /** Focus a context (and optionally a node), e.g. after a notification click. */
   'ui:focus': { context: string; node: string | null };
   /** Open one view of the window (e.g. the tray's "Settings…"). */
@@ -152,6 +157,7 @@ export const INVOKE_CHANNELS = Object.keys(ARG_SCHEMAS) as InvokeChannel[];
 const PUSH_CHANNEL_SET = {
   'fleet:snapshot': true,
   'alerts:new': true,
+  'alerts:notify': true,
   'ui:focus': true,
   'ui:show': true,
   'app:notice': true,

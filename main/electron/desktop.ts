@@ -92,7 +92,7 @@ export async function runDesktop(): Promise<void> {
   const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show());
   core.engine.on((event) => {
     if (event.type === 'snapshot') tray.update(event.snapshot);
-    if (event.type === 'alert') notify(event.alert, (a) => focusContext(a.context, a.nodes[0] ?? null));
+    if (event.type === 'alert') notify(event.alert, (f) => focusContext(f.context, f.node));
   });
 
   app.on('second-instance', () => windows.show());
