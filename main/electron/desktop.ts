@@ -58,7 +58,7 @@ export async function runDesktop(): Promise<void> {
   const windows = createWindowManager(
     settings.get('window'),
     (window) => settings.update({ window }),
-    (message) => logger.error('window', { message }),
+    (message) => logger.warn('window', { message }),
   );
   const focusContext = (context: string, node: string | null) => {
     core.engine.focus(context);

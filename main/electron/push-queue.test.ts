@@ -42,7 +42,8 @@ describe('PushQueue', () => {
       q.send('ui:show', { view });
     expect(q.held).toBe(3);
     expect(q.dropped).toBe(2);
-    q.markReady();
+    expect(q.markReady()).toBe(2);
+    expect(q.dropped).toBe(0);
     expect(sent.map((s) => (s.payload as { view: string }).view)).toEqual(['history', 'alerts', 'settings']);
   });
 });

@@ -33,7 +33,7 @@ export class PushQueue {
   get ready(): boolean {
     return this.#ready;
   }
-  /** Pushes dropped because the queue was full (oldest first). */
+  /** Pushes dropped because the queue was full (oldest first), since the page last said ready. */
   get dropped(): number {
     return this.#dropped;
   }
@@ -53,13 +53,19 @@ export class PushQueue {
     }
   }
 
-  /** The renderer subscribed: deliver what was held, in order, then send directly. */
-  markReady(): void {
-    if (this.#ready) return;
+  /**
+   * The renderer subscribed: deliver what was held, in order, then send directly. Returns how many
+   * pushes were dropped since the last time, for the caller to report.
+   */
+  markReady(): number {
+    if (this.#ready) return 0;
     this.#ready = true;
     const held = this.#held;
+    const dropped = this.#dropped;
     this.#held = [];
+    this.#dropped = 0;
     for (const p of held) this.#target.send(p.channel, p.payload);
+    return dropped;
   }
 
   /** The page is (re)loading: its listeners are gone, so hold again until it says ready. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { BrowserWindow } from 'electron';
 import type { PushSender } from '../../common/ipc.ts';
 import { APP_INDEX_URL, APP_ORIGIN } from './app-origin.ts';
-import { PushQueue } from './push-queue.ts';
+import { PUSH_QUEUE_MAX, PushQueue } from './push-queue.ts';
 
 export interface Bounds {
   x: number;
@@ -37,7 +37,8 @@ export const rendererRoot = (): string => path.join(__dirname, `../renderer/${MA
 export function createWindowManager(
   initial: Bounds | null,
   saveBounds: (b: Bounds) => void,
-  onLoadError: (message: string) => void,
+  /** Where the window's failures go (the log): a page that did not load, pushes dropped while loading. */
+  report: (message: string) => void,
 ): WindowManager {
   // Vite's dev server in development, else the app's own scheme.
   const devServer = MAIN_WINDOW_VITE_DEV_SERVER_URL || null;
@@ -65,11 +66,14 @@ export function createWindowManager(
     });
     const q = new PushQueue(w.webContents);
     queue = q;
-    // A (re)load replaces the page and its listeners: hold pushes until the new page is ready.
-    w.webContents.on('did-start-loading', () => q.reset());
+    // A new document in the top frame (a reload) replaces the page and its listeners: hold pushes until
+    // the new page is ready. A subframe or same-document navigation keeps the page.
+    w.webContents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) q.reset();
+    });
     w.webContents.on('render-process-gone', () => q.reset());
     w.loadURL(devServer ?? APP_INDEX_URL).catch((error: unknown) => {
-      onLoadError(
+      report(
         `The GPU Fleet window could not load: ${error instanceof Error ? error.message : String(error)}`,
       );
     });
@@ -105,7 +109,12 @@ export function createWindowManager(
       if (win && !win.isDestroyed()) queue?.send(channel, payload);
     },
     rendererReady(webContentsId) {
-      if (win && !win.isDestroyed() && win.webContents.id === webContentsId) queue?.markReady();
+      if (!win || win.isDestroyed() || win.webContents.id !== webContentsId) return;
+      const dropped = queue?.markReady() ?? 0;
+      if (dropped > 0)
+        report(
+          `${dropped} pushes to the window were dropped while its page loaded (more than ${PUSH_QUEUE_MAX} waited).`,
+        );
     },
     origin,
   };

@@ -168,6 +168,7 @@ export class ElectronDouble {
           setImmediate(() => {
             // The old page (if any) is gone from here on; the new one listens once it has arrived.
             contents.subscribed = false;
+            contents.emit('did-start-navigation', { url, isMainFrame: true, isSameDocument: false });
             contents.emit('did-start-loading');
             double.arrive(contents, url).then(
               (ok) => {

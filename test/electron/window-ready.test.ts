@@ -75,7 +75,7 @@ it('a notification click on a new window focuses its context and node', async ()
 it('holds pushes again while the page reloads, and delivers them in order once it is ready', async () => {
   const win = await loadedWindow();
   const contents = win.webContents;
-  const started = once(contents, 'did-start-loading');
+  const started = once(contents, 'did-start-navigation');
   const reload = (win as unknown as { loadURL(url: string): Promise<void> }).loadURL(win.loaded ?? '');
   // The reload has begun: the old page is gone, the new one is not listening yet.
   await started;
@@ -89,4 +89,14 @@ it('holds pushes again while the page reloads, and delivers them in order once i
   expect(contents.delivered.slice(from).filter((m) => m.channel.startsWith('ui:'))).toEqual([
     { channel: 'ui:show', payload: { view: 'settings' } },
   ]);
+});
+
+it('keeps sending to the page through a subframe or same-document navigation', async () => {
+  const win = await loadedWindow();
+  const contents = win.webContents;
+  contents.emit('did-start-navigation', { url: 'about:blank', isMainFrame: false, isSameDocument: false });
+  contents.emit('did-start-navigation', { url: `${win.loaded}#x`, isMainFrame: true, isSameDocument: true });
+  const from = contents.delivered.length;
+  clickTray('Settings…');
+  expect(contents.delivered.slice(from)).toEqual([{ channel: 'ui:show', payload: { view: 'settings' } }]);
 });
