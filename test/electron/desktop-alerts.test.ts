@@ -70,6 +70,14 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
     'sim-readonly: 1 GPU node down',
   ]);
   expect(double.notifications[0]?.options.body).toContain('omen: NotReady (container runtime is down)');
+  // Tagged with the alert id (as browser mode's notification is), grouped per context.
+  for (const n of double.notifications) {
+    const context = n.options.title.split(':')[0];
+    expect(n.options).toMatchObject({
+      groupId: context,
+      id: expect.stringMatching(new RegExp(`^${context}:ready-drop:`)),
+    });
+  }
   // Each context line, then a disabled line naming its down GPU node and why.
   expect(
     tray()

@@ -246,7 +246,7 @@ export class ElectronDouble {
     }
     class Notification extends EventEmitter {
       shown = false;
-      constructor(readonly options: { title: string; body: string }) {
+      constructor(readonly options: { title: string; body: string; id?: string; groupId?: string }) {
         super();
       }
       static isSupported() {
@@ -315,6 +315,6 @@ export interface WindowDoubleInstance extends EventEmitter {
   options: unknown;
 }
 export interface NotificationDoubleInstance extends EventEmitter {
-  options: { title: string; body: string };
+  options: { title: string; body: string; id?: string; groupId?: string };
   shown: boolean;
 }
