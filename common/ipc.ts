@@ -141,6 +141,11 @@ export type InvokeArgs<C extends InvokeChannel> = Static<(typeof ARG_SCHEMAS)[C]
 export interface PushEvents {
   'fleet:snapshot': FleetSnapshot;
   'alerts:new': Alert;
+  /**
+   * An alert the host's policy says to notify (decided after the hold-down, not snoozed): the same
+   * alert as `alerts:new`. Browser mode raises a Web Notification for it; Electron notifies from main.
+   */
+  'alerts:notify': Alert;
   /** Focus a context (and optionally a node), e.g. after a notification click. */
   'ui:focus': { context: string; node: string | null };
   /** Open one view of the window (e.g. the tray's "Settings…"). */
@@ -152,10 +157,18 @@ export interface PushEvents {
 }
 export type PushChannel = keyof PushEvents;
 
+/**
+ * The one message the renderer sends without an answer: it has subscribed to the pushes it needs.
+ * Electron holds pushes to a window until its page sends this (main/electron/push-queue.ts).
+ */
+export const RENDERER_READY = 'renderer:ready';
+
 /** What `window.fleet` offers the renderer: derived from the contract, never restated by hand. */
 export interface FleetApi {
   invoke<C extends InvokeChannel>(channel: C, ...args: InvokeArgs<C>): Promise<InvokeResults[C]>;
   on<P extends PushChannel>(channel: P, listener: (payload: PushEvents[P]) => void): () => void;
+  /** Says `RENDERER_READY`: call once the window has subscribed to its pushes. */
+  ready(): void;
 }
 
 export const INVOKE_CHANNELS = Object.keys(ARG_SCHEMAS) as InvokeChannel[];
@@ -164,6 +177,7 @@ export const INVOKE_CHANNELS = Object.keys(ARG_SCHEMAS) as InvokeChannel[];
 const PUSH_CHANNEL_SET = {
   'fleet:snapshot': true,
   'alerts:new': true,
+  'alerts:notify': true,
   'ui:focus': true,
   'ui:show': true,
   'app:notice': true,

@@ -4,7 +4,7 @@
  * carries `{kind, message}` (see common/errors.ts).
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
-import { type FleetApi, INVOKE_CHANNELS, PUSH_CHANNELS, settleReply } from '../common/ipc.ts';
+import { type FleetApi, INVOKE_CHANNELS, PUSH_CHANNELS, RENDERER_READY, settleReply } from '../common/ipc.ts';
 
 const api: FleetApi = {
   invoke(channel, ...args) {
@@ -20,6 +20,10 @@ const api: FleetApi = {
       listener(payload as Parameters<typeof listener>[0]);
     ipcRenderer.on(channel, wrapped);
     return () => ipcRenderer.removeListener(channel, wrapped);
+  },
+  // Main holds its pushes to this window until the page has subscribed and says so.
+  ready() {
+    ipcRenderer.send(RENDERER_READY);
   },
 };
 

@@ -284,3 +284,15 @@ describe('alert pause', () => {
     await waitFor(() => expect(fake.calls).toContainEqual({ channel: 'alerts:resume', args: [null] }));
   });
 });
+
+describe('renderer:ready', () => {
+  it('says ready once, after it listens to every push the host may hold for it', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    expect(fake.readyWith).toHaveLength(1);
+    expect([...(fake.readyWith[0] ?? [])].sort()).toEqual(
+      ['alerts:new', 'app:notice', 'fleet:snapshot', 'ui:focus', 'ui:show'].sort(),
+    );
+  });
+});

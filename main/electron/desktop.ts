@@ -11,13 +11,14 @@ import { RotatingFileSink } from '../log/rotating-file.ts';
 import { openSettings } from '../settings/store.ts';
 import { demoIfWanted } from '../shell/demo.ts';
 import type { TrayAction } from '../shell/tray-model.ts';
+import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { injectedClock } from './injected-clock.ts';
 import { setupIpc } from './ipc.ts';
 import { notify } from './notifier.ts';
 import { denyPermissions, setupSecurity } from './security.ts';
 import { openElectronSettings } from './settings-store.ts';
 import { setupTray } from './tray.ts';
-import { createWindowManager } from './window.ts';
+import { createWindowManager, rendererRoot } from './window.ts';
 
 export async function runDesktop(): Promise<void> {
   if (!app.requestSingleInstanceLock()) {
@@ -25,8 +26,10 @@ export async function runDesktop(): Promise<void> {
     return;
   }
   setupSecurity(app);
+  registerAppScheme();
   await app.whenReady();
   denyPermissions();
+  handleAppProtocol(rendererRoot());
 
   const logFile = path.join(app.getPath('logs'), 'gpu-fleet.log');
   const logger = new Logger(new RotatingFileSink(logFile), 'info', 'shell');
@@ -52,7 +55,11 @@ export async function runDesktop(): Promise<void> {
   });
   logEngine(core.engine, logger);
 
-  const windows = createWindowManager(settings.get('window'), (window) => settings.update({ window }));
+  const windows = createWindowManager(
+    settings.get('window'),
+    (window) => settings.update({ window }),
+    (message) => logger.warn('window', { message }),
+  );
   const focusContext = (context: string, node: string | null) => {
     core.engine.focus(context);
     windows.show();
@@ -85,7 +92,7 @@ export async function runDesktop(): Promise<void> {
   const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show(), core);
   core.engine.on((event) => {
     if (event.type === 'snapshot') tray.update(event.snapshot);
-    if (event.type === 'alert') notify(event.alert, (a) => focusContext(a.context, a.nodes[0] ?? null));
+    if (event.type === 'alert') notify(event.alert, (f) => focusContext(f.context, f.node));
   });
 
   app.on('second-instance', () => windows.show());

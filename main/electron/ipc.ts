@@ -1,18 +1,31 @@
 /**
- * IPC routes for every channel of the contract: the sender must be our window; arguments are validated.
- * A handler answers an `InvokeReply` and never throws, so a failure reaches the window with its kind.
+ * IPC routes for every channel of the contract: the sender must be our window's webContents AND its
+ * top frame showing our origin (a subframe or a page navigated elsewhere is refused); arguments are
+ * validated. A handler answers an `InvokeReply` and never throws, so a failure reaches the window with
+ * its kind. `renderer:ready` releases the pushes held for the window.
  */
-import { type IpcMainInvokeEvent, ipcMain } from 'electron';
-import { INVOKE_CHANNELS, type InvokeReply } from '../../common/ipc.ts';
+import { ipcMain } from 'electron';
+import { INVOKE_CHANNELS, type InvokeReply, RENDERER_READY } from '../../common/ipc.ts';
 import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
+import { type FrameLike, isOurFrame } from './app-origin.ts';
 import type { WindowManager } from './window.ts';
+
+/** The part of an IPC event the sender check reads (Electron's IpcMainEvent and IpcMainInvokeEvent). */
+interface SenderEvent {
+  sender: { id: number };
+  senderFrame: FrameLike | null;
+}
 
 export function setupIpc(
   host: FleetHost,
   windows: WindowManager,
   afterInvoke: (channel: string) => void,
 ): () => void {
-  const fromOurWindow = (event: IpcMainInvokeEvent): boolean => event.sender.id === windows.webContentsId();
+  const fromOurWindow = (event: SenderEvent): boolean =>
+    event.sender.id === windows.webContentsId() && isOurFrame(event.senderFrame, windows.origin);
+  ipcMain.on(RENDERER_READY, (event) => {
+    if (fromOurWindow(event)) windows.rendererReady(event.sender.id);
+  });
   for (const channel of INVOKE_CHANNELS) {
     ipcMain.handle(channel, async (event, ...args: unknown[]): Promise<InvokeReply> => {
       if (!fromOurWindow(event))

@@ -1,12 +1,26 @@
-/** Desktop notifications for alerts (snoozed ones only go to the log); a click opens the window on that context. */
+/**
+ * Desktop notifications for alerts (snoozed ones only go to the log); a click opens the window on that
+ * context and node. The words come from common/notification.ts, as in browser mode.
+ */
 import { Notification } from 'electron';
+import { desktopNotice } from '../../common/notification.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
 
-export function notify(alert: PolicyAlert, onClick: (alert: PolicyAlert) => void): boolean {
+export function notify(
+  alert: PolicyAlert,
+  onClick: (focus: { context: string; node: string | null }) => void,
+): boolean {
   if (alert.suppressed || !Notification.isSupported()) return false;
-  const body = alert.short ?? alert.body;
-  const n = new Notification({ title: alert.title, body, silent: alert.kind === 'recovered' });
-  n.on('click', () => onClick(alert));
+  const notice = desktopNotice(alert);
+  // `id` is the toast's tag on Windows and the request identifier on macOS; groupId groups per context.
+  const n = new Notification({
+    title: notice.title,
+    body: notice.body,
+    silent: notice.silent,
+    id: notice.tag,
+    groupId: alert.context,
+  });
+  n.on('click', () => onClick(notice.focus));
   n.show();
   return true;
 }

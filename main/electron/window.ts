@@ -1,7 +1,12 @@
-/** The one application window: created on demand, sandboxed renderer, its bounds remembered. */
+/**
+ * The one application window: created on demand, sandboxed renderer served from the app's own scheme,
+ * its bounds remembered. Pushes wait in a PushQueue until the page says it has subscribed.
+ */
 import path from 'node:path';
 import { BrowserWindow } from 'electron';
 import type { PushSender } from '../../common/ipc.ts';
+import { APP_INDEX_URL, APP_ORIGIN } from './app-origin.ts';
+import { PUSH_QUEUE_MAX, PushQueue } from './push-queue.ts';
 
 export interface Bounds {
   x: number;
@@ -15,12 +20,31 @@ export interface WindowManager {
   show(): void;
   /** The window's webContents id, or null when no window exists: IPC checks senders against it. */
   webContentsId(): number | null;
-  /** Pushes one event of the contract to the window (dropped while no window exists). */
+  /**
+   * Pushes one event of the contract to the window: held until its renderer is ready, dropped while no
+   * window exists.
+   */
   send: PushSender;
+  /** The renderer of this webContents has subscribed to pushes: deliver what was held. */
+  rendererReady(webContentsId: number): void;
+  /** The origin the window's page must have (IPC checks the sender frame against it). */
+  readonly origin: string;
 }
 
-export function createWindowManager(initial: Bounds | null, saveBounds: (b: Bounds) => void): WindowManager {
+/** Where the built renderer is, for the app's scheme (next to the main bundle). */
+export const rendererRoot = (): string => path.join(__dirname, `../renderer/${MAIN_WINDOW_VITE_NAME}`);
+
+export function createWindowManager(
+  initial: Bounds | null,
+  saveBounds: (b: Bounds) => void,
+  /** Where the window's failures go (the log): a page that did not load, pushes dropped while loading. */
+  report: (message: string) => void,
+): WindowManager {
+  // Vite's dev server in development, else the app's own scheme.
+  const devServer = MAIN_WINDOW_VITE_DEV_SERVER_URL || null;
+  const origin = devServer ? new URL(devServer).origin : APP_ORIGIN;
   let win: BrowserWindow | null = null;
+  let queue: PushQueue | null = null;
   let saveTimer: ReturnType<typeof setTimeout> | null = null;
   const create = (): BrowserWindow => {
     const w = new BrowserWindow({
@@ -40,8 +64,19 @@ export function createWindowManager(initial: Bounds | null, saveBounds: (b: Boun
         spellcheck: false,
       },
     });
-    if (MAIN_WINDOW_VITE_DEV_SERVER_URL) void w.loadURL(MAIN_WINDOW_VITE_DEV_SERVER_URL);
-    else void w.loadFile(path.join(__dirname, `../renderer/${MAIN_WINDOW_VITE_NAME}/index.html`));
+    const q = new PushQueue(w.webContents);
+    queue = q;
+    // A new document in the top frame (a reload) replaces the page and its listeners: hold pushes until
+    // the new page is ready. A subframe or same-document navigation keeps the page.
+    w.webContents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) q.reset();
+    });
+    w.webContents.on('render-process-gone', () => q.reset());
+    w.loadURL(devServer ?? APP_INDEX_URL).catch((error: unknown) => {
+      report(
+        `The GPU Fleet window could not load: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
     w.once('ready-to-show', () => {
       if (initial?.maximized) w.maximize();
       w.show();
@@ -58,6 +93,7 @@ export function createWindowManager(initial: Bounds | null, saveBounds: (b: Boun
     w.on('move', remember);
     w.on('closed', () => {
       win = null;
+      queue = null;
     });
     return w;
   };
@@ -70,7 +106,16 @@ export function createWindowManager(initial: Bounds | null, saveBounds: (b: Boun
     },
     webContentsId: () => (win && !win.isDestroyed() ? win.webContents.id : null),
     send(channel, payload) {
-      if (win && !win.isDestroyed()) win.webContents.send(channel, payload);
+      if (win && !win.isDestroyed()) queue?.send(channel, payload);
     },
+    rendererReady(webContentsId) {
+      if (!win || win.isDestroyed() || win.webContents.id !== webContentsId) return;
+      const dropped = queue?.markReady() ?? 0;
+      if (dropped > 0)
+        report(
+          `${dropped} pushes to the window were dropped while its page loaded (more than ${PUSH_QUEUE_MAX} waited).`,
+        );
+    },
+    origin,
   };
 }

@@ -149,6 +149,31 @@ describe('AppCore', () => {
     expect(c.settings.get('alertLog').map((a) => a.kind)).toContain('ready-drop');
   });
 
+  it('pushes alerts:notify only for alerts the desktop notifier would show (none while paused)', async () => {
+    const c = makeCore();
+    await c.handlers['settings:update']({
+      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true },
+    });
+    const pushed: { channel: string; nodes: string[] }[] = [];
+    c.onPush((channel, payload) => {
+      if (channel === 'alerts:new' || channel === 'alerts:notify')
+        pushed.push({ channel, nodes: (payload as { nodes: string[] }).nodes });
+    });
+    for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) env.sim.control.setNodeReady(n, 'True');
+    await until(() => c.engine.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4);
+    await c.handlers['alerts:snooze'](null, { kind: 'until-resumed' });
+    env.sim.control.setNodeReady('nuc2', 'False');
+    await until(() => pushed.some((p) => p.channel === 'alerts:new'));
+    expect(pushed).toEqual([{ channel: 'alerts:new', nodes: ['nuc2'] }]);
+    await c.handlers['alerts:resume'](null);
+    env.sim.control.setNodeReady('omen', 'False');
+    await until(() => pushed.some((p) => p.channel === 'alerts:notify'));
+    expect(pushed.slice(1)).toEqual([
+      { channel: 'alerts:new', nodes: ['omen'] },
+      { channel: 'alerts:notify', nodes: ['omen'] },
+    ]);
+  });
+
   it('writes back only where the user turned it on, reports a missing CRD, and installs it on request', async () => {
     // Engine and write-back time is a ManualClock: the retry after "CRD missing" waits on the status
     // writer's backoff (2.5–5 s), which the test runs out itself instead of sleeping through it.

@@ -259,8 +259,10 @@ export class AppCore implements FleetHost {
     this.#safeUpdate(() =>
       this.settings.update({ alertLog: appendAlerts(this.settings.get('alertLog'), [alert]) }),
     );
-    const { suppressed: _suppressed, ...plain } = alert;
+    const { suppressed, ...plain } = alert;
     this.#push.emit('alerts:new', plain satisfies Alert);
+    // What the Electron notifier would show: browser mode's notifier listens to this one only.
+    if (!suppressed) this.#push.emit('alerts:notify', plain);
   }
 
   #scheduleSave(): void {

@@ -12,7 +12,13 @@ const disconnected: ErrorInfo = {
   message: 'The GPU Fleet engine did not answer.',
 };
 
-export function createWebFleet(base = ''): FleetApi {
+/** The web bridge, plus local delivery: the browser's own notifier hands a click to the window as `ui:focus`. */
+export interface WebFleet extends FleetApi {
+  /** Hands a push to this page's listeners as if the host had sent it. */
+  deliver<P extends PushChannel>(channel: P, payload: PushEvents[P]): void;
+}
+
+export function createWebFleet(base = ''): WebFleet {
   const listeners = new Map<PushChannel, Set<(payload: never) => void>>();
   let source: EventSource | null = null;
   const ensureStream = () => {
@@ -20,12 +26,15 @@ export function createWebFleet(base = ''): FleetApi {
     source = new EventSource(`${base}/api/events`);
     for (const channel of PUSH_CHANNELS) {
       source.addEventListener(channel, (event) => {
-        const payload = JSON.parse(String((event as { data?: unknown }).data)) as never;
-        for (const listener of listeners.get(channel) ?? []) listener(payload);
+        deliver(channel, JSON.parse(String((event as { data?: unknown }).data)) as never);
       });
     }
   };
+  const deliver = <P extends PushChannel>(channel: P, payload: PushEvents[P]) => {
+    for (const listener of listeners.get(channel) ?? []) listener(payload as never);
+  };
   return {
+    deliver,
     async invoke(channel, ...args) {
       let res: Response;
       try {
@@ -47,6 +56,8 @@ export function createWebFleet(base = ''): FleetApi {
         ({ kind: 'failed', message: `The engine answered HTTP ${res.status}.` } satisfies ErrorInfo)
       );
     },
+    // The bridge holds nothing for the page: every push goes to whoever listens on the event stream.
+    ready() {},
     on<P extends PushChannel>(channel: P, listener: (payload: PushEvents[P]) => void) {
       ensureStream();
       const set = listeners.get(channel) ?? new Set();

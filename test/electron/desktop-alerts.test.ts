@@ -70,6 +70,14 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
     'sim-readonly: 1 GPU node down',
   ]);
   expect(double.notifications[0]?.options.body).toContain('omen: NotReady (container runtime is down)');
+  // Tagged with the alert id (as browser mode's notification is), grouped per context.
+  for (const n of double.notifications) {
+    const context = n.options.title.split(':')[0];
+    expect(n.options).toMatchObject({
+      groupId: context,
+      id: expect.stringMatching(new RegExp(`^${context}:ready-drop:`)),
+    });
+  }
   // Each context line, then a disabled line naming its down GPU node and why.
   expect(
     tray()
@@ -86,7 +94,9 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
   readonly?.emit('click');
   const win = double.windows[0];
   expect(win?.visible).toBe(true);
-  expect(win?.webContents.sent).toContainEqual({
+  // The page loads after the click; the focus waits for it (test/electron/window-ready.test.ts).
+  expect(await poll(() => win?.webContents.subscribed ?? false, 'the page')).toBe(true);
+  expect(win?.webContents.delivered).toContainEqual({
     channel: 'ui:focus',
     payload: { context: 'sim-readonly', node: 'omen' },
   });

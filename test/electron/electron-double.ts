@@ -1,7 +1,13 @@
 /**
  * A hand-made test double of the `electron` module: just enough of app, BrowserWindow, Tray, Menu,
- * Notification, ipcMain, session, shell and nativeImage for the main bundle to run under plain Node,
- * recording what the app did so tests can assert on it.
+ * Notification, ipcMain, protocol, session, shell and nativeImage for the main bundle to run under
+ * plain Node, recording what the app did so tests can assert on it.
+ *
+ * The window's page is modelled as Electron loads it: `loadURL` returns at once, the page arrives later
+ * (through the app's protocol handler when its scheme is handled), and only then does the renderer
+ * subscribe to pushes and say `renderer:ready` (as App.svelte does through the preload). A push sent
+ * before that is `lost`, as in Electron, where `webContents.send` to a page without listeners is
+ * dropped; one sent after is `delivered`. IPC events carry `senderFrame` (the page's top frame).
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
@@ -9,7 +15,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { settleReply } from '../../common/ipc.ts';
 
-type Handler = (event: { sender: { id: number } }, ...args: unknown[]) => unknown;
+export interface FrameDouble {
+  url: string;
+  parent: FrameDouble | null;
+}
+export interface IpcEventDouble {
+  sender: { id: number };
+  senderFrame: FrameDouble | null;
+}
+type Handler = (event: IpcEventDouble, ...args: unknown[]) => unknown;
+type ProtocolHandler = (request: { url: string }) => Response | Promise<Response>;
+/** What the renderer says over ipcRenderer.send once it has subscribed (common/ipc.ts RENDERER_READY). */
+const RENDERER_READY = 'renderer:ready';
 export interface MenuItemRecord {
   label?: string;
   type?: string;
@@ -23,10 +40,24 @@ let nextWebContentsId = 100;
 
 class WebContentsDouble extends EventEmitter {
   readonly id = nextWebContentsId++;
+  /** Every push main sent, whether or not the page was listening. */
   readonly sent: { channel: string; payload: unknown }[] = [];
+  /** Pushes that reached the page's listeners. */
+  readonly delivered: { channel: string; payload: unknown }[] = [];
+  /** Pushes sent while the page had not subscribed yet: Electron drops them. */
+  readonly lost: { channel: string; payload: unknown }[] = [];
+  /** The page's top frame; its url is what was loaded once it arrived. */
+  readonly mainFrame: FrameDouble = { url: '', parent: null };
+  /** True while a loaded page listens to pushes. */
+  subscribed = false;
   windowOpenHandler: unknown = null;
+  destroyed = false;
   send(channel: string, payload: unknown): void {
     this.sent.push({ channel, payload });
+    (this.subscribed ? this.delivered : this.lost).push({ channel, payload });
+  }
+  isDestroyed() {
+    return this.destroyed;
   }
   setWindowOpenHandler(handler: unknown): void {
     this.windowOpenHandler = handler;
@@ -55,6 +86,17 @@ export class ElectronDouble {
   readonly windows: WindowDoubleInstance[] = [];
   readonly notifications: NotificationDoubleInstance[] = [];
   readonly handlers = new Map<string, Handler>();
+  readonly listeners = new Map<string, Handler[]>();
+  /** Schemes registered as privileged, and whether that happened before the app was ready. */
+  readonly privilegedSchemes: {
+    scheme: string;
+    privileges: Record<string, boolean>;
+    beforeReady: boolean;
+  }[] = [];
+  readonly protocolHandlers = new Map<string, ProtocolHandler>();
+  /** Page loads that failed (the protocol answered an error), by URL. */
+  readonly failedLoads: string[] = [];
+  isReady = false;
   readonly opened: string[] = [];
   readonly loginItems: unknown[] = [];
   permissionHandler: unknown = null;
@@ -63,17 +105,42 @@ export class ElectronDouble {
   constructor() {
     this.ready = new Promise((resolve) =>
       setImmediate(() => {
+        this.isReady = true;
         this.app.emit('ready');
         resolve();
       }),
     );
   }
 
-  /** Simulates `ipcRenderer.invoke` from a webContents with the given id: the handler's raw reply. */
+  /**
+   * Simulates `ipcRenderer.invoke` from a webContents with the given id: the handler's raw reply. The
+   * sender frame is that window's top frame (for an id of no window: a top frame of the app's page).
+   */
   async reply(channel: string, senderId: number, ...args: unknown[]): Promise<unknown> {
+    const contents = this.windows.find((w) => w.webContents.id === senderId)?.webContents;
+    const frame = contents?.mainFrame ?? { url: 'gpu-fleet://app/index.html', parent: null };
+    return this.replyFrom(channel, { sender: { id: senderId }, senderFrame: frame }, ...args);
+  }
+
+  /** Simulates `ipcRenderer.invoke` with the IPC event given whole (to test the frame check). */
+  async replyFrom(channel: string, event: IpcEventDouble, ...args: unknown[]): Promise<unknown> {
     const handler = this.handlers.get(channel);
     if (!handler) throw new Error(`no handler for ${channel}`);
-    return handler({ sender: { id: senderId } }, ...args);
+    return handler(event, ...args);
+  }
+
+  /** Simulates `ipcRenderer.send` from a webContents: every `ipcMain.on` listener of the channel. */
+  emitIpc(channel: string, event: IpcEventDouble, ...args: unknown[]): void {
+    for (const listener of this.listeners.get(channel) ?? []) listener(event, ...args);
+  }
+
+  /** The page at `url` arrives: through the app's protocol handler when its scheme has one. */
+  async arrive(contents: WebContentsDouble, url: string): Promise<boolean> {
+    const handler = this.protocolHandlers.get(new URL(url).protocol.replace(/:$/, ''));
+    if (!handler) return url.startsWith('file://') || url.startsWith('http://');
+    const res = await handler({ url });
+    await res.arrayBuffer();
+    return res.ok && !contents.destroyed;
   }
 
   /** Simulates the preload's invoke: the value, or a rejection with the failure's `{kind, message}`. */
@@ -93,10 +160,34 @@ export class ElectronDouble {
         double.windows.push(this);
         double.app.emit('web-contents-created', {}, this.webContents);
       }
+      /** Returns at once, as Electron's does; the page arrives, subscribes and says ready later. */
       loadURL(url: string) {
         this.loaded = url;
-        setImmediate(() => this.emit('ready-to-show'));
-        return Promise.resolve();
+        const contents = this.webContents;
+        return new Promise<void>((resolve, reject) => {
+          setImmediate(() => {
+            // The old page (if any) is gone from here on; the new one listens once it has arrived.
+            contents.subscribed = false;
+            contents.emit('did-start-navigation', { url, isMainFrame: true, isSameDocument: false });
+            contents.emit('did-start-loading');
+            double.arrive(contents, url).then(
+              (ok) => {
+                if (!ok) {
+                  double.failedLoads.push(url);
+                  reject(new Error(`ERR_FAILED loading ${url}`));
+                  return;
+                }
+                contents.mainFrame.url = url;
+                contents.subscribed = true;
+                contents.emit('did-finish-load');
+                this.emit('ready-to-show');
+                double.emitIpc(RENDERER_READY, { sender: contents, senderFrame: contents.mainFrame });
+                resolve();
+              },
+              (error: unknown) => reject(error),
+            );
+          });
+        });
       }
       loadFile(file: string) {
         return this.loadURL(`file://${file}`);
@@ -128,6 +219,8 @@ export class ElectronDouble {
       setBounds() {}
       close() {
         this.destroyed = true;
+        this.webContents.destroyed = true;
+        this.webContents.subscribed = false;
         this.emit('closed');
       }
     }
@@ -153,7 +246,7 @@ export class ElectronDouble {
     }
     class Notification extends EventEmitter {
       shown = false;
-      constructor(readonly options: { title: string; body: string }) {
+      constructor(readonly options: { title: string; body: string; id?: string; groupId?: string }) {
         super();
       }
       static isSupported() {
@@ -173,9 +266,20 @@ export class ElectronDouble {
       Menu: { buildFromTemplate: (items: MenuItemRecord[]) => ({ items }) },
       nativeImage: { createFromPath: image, createEmpty: () => image('') },
       ipcMain: {
-        on: () => undefined,
+        on: (channel: string, listener: Handler) => {
+          double.listeners.set(channel, [...(double.listeners.get(channel) ?? []), listener]);
+        },
         handle: (channel: string, handler: Handler) => double.handlers.set(channel, handler),
         removeHandler: (channel: string) => double.handlers.delete(channel),
+      },
+      protocol: {
+        registerSchemesAsPrivileged: (schemes: { scheme: string; privileges: Record<string, boolean> }[]) => {
+          for (const s of schemes) double.privilegedSchemes.push({ ...s, beforeReady: !double.isReady });
+        },
+        handle: (scheme: string, handler: ProtocolHandler) => {
+          if (!double.isReady) throw new Error('protocol.handle before the app is ready');
+          double.protocolHandlers.set(scheme, handler);
+        },
       },
       session: {
         defaultSession: {
@@ -211,6 +315,6 @@ export interface WindowDoubleInstance extends EventEmitter {
   options: unknown;
 }
 export interface NotificationDoubleInstance extends EventEmitter {
-  options: { title: string; body: string };
+  options: { title: string; body: string; id?: string; groupId?: string };
   shown: boolean;
 }

@@ -1,24 +1,35 @@
 /**
  * The IPC sender check from source (the bundle tests cover it too, but mutation testing can only see
- * source): every invoke channel answers our window's webContents and refuses any other sender, and
- * refused calls reach no handler. `electron` is the test double's module.
+ * source): every invoke channel answers our window's webContents when its top frame shows our origin,
+ * and refuses any other sender, a subframe, or a frame of another origin; refused calls reach no
+ * handler. `renderer:ready` releases held pushes only for our window. `electron` is a small mock.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNELS, settleReply } from '../../common/ipc.ts';
 import type { FleetHost, InvokeHandlers, PushListener } from '../../main/fleet/host.ts';
 
-type Handler = (event: { sender: { id: number } }, ...args: unknown[]) => unknown;
+interface Frame {
+  url: string;
+  parent: Frame | null;
+}
+type IpcEvent = { sender: { id: number }; senderFrame: Frame | null };
+type Handler = (event: IpcEvent, ...args: unknown[]) => unknown;
 const registered = vi.hoisted(() => new Map<string, Handler>());
+const listeners = vi.hoisted(() => new Map<string, Handler>());
 vi.mock('electron', () => ({
   ipcMain: {
     handle: (channel: string, handler: Handler) => registered.set(channel, handler),
     removeHandler: (channel: string) => registered.delete(channel),
+    on: (channel: string, listener: Handler) => listeners.set(channel, listener),
   },
 }));
 const { setupIpc } = await import('../../main/electron/ipc.ts');
 
 const OURS = 7;
+const ORIGIN = 'gpu-fleet://app';
+const top = (url = `${ORIGIN}/index.html`): Frame => ({ url, parent: null });
 let windowId: number | null = OURS;
+let readied: number[] = [];
 let calls: string[] = [];
 let after: string[] = [];
 let sent: { channel: string; payload: unknown }[] = [];
@@ -44,25 +55,39 @@ beforeEach(() => {
   calls = [];
   after = [];
   sent = [];
+  readied = [];
+  listeners.clear();
   setupIpc(
     host,
     {
       show: () => undefined,
       webContentsId: () => windowId,
       send: (channel, payload) => sent.push({ channel, payload }),
+      rendererReady: (id) => readied.push(id),
+      origin: ORIGIN,
     },
     (channel) => after.push(channel),
   );
 });
 
-const invoke = (channel: string, senderId: number, ...args: unknown[]) => {
+const windowOf = (id: number) => ({
+  show: () => undefined,
+  webContentsId: () => id,
+  send: () => undefined,
+  rendererReady: () => undefined,
+  origin: ORIGIN,
+});
+
+const invokeFrom = (channel: string, event: IpcEvent, ...args: unknown[]) => {
   const handler = registered.get(channel);
   if (!handler) throw new Error(`no handler for ${channel}`);
   // As the preload does: the handler answers an InvokeReply, settled into a value or {kind, message}.
   return Promise.resolve()
-    .then(() => handler({ sender: { id: senderId } }, ...args))
+    .then(() => handler(event, ...args))
     .then(settleReply);
 };
+const invoke = (channel: string, senderId: number, ...args: unknown[]) =>
+  invokeFrom(channel, { sender: { id: senderId }, senderFrame: top() }, ...args);
 
 describe('IPC sender check', () => {
   it('routes every channel', () => {
@@ -76,11 +101,15 @@ describe('IPC sender check', () => {
   });
 
   it('answers a reply, never a thrown error, so the window learns the kind', async () => {
-    await expect(registered.get('app:info')?.({ sender: { id: OURS } })).resolves.toEqual({
-      ok: true,
-      value: 'answer of app:info',
-    });
-    await expect(registered.get('app:info')?.({ sender: { id: OURS + 1 } })).resolves.toEqual({
+    await expect(registered.get('app:info')?.({ sender: { id: OURS }, senderFrame: top() })).resolves.toEqual(
+      {
+        ok: true,
+        value: 'answer of app:info',
+      },
+    );
+    await expect(
+      registered.get('app:info')?.({ sender: { id: OURS + 1 }, senderFrame: top() }),
+    ).resolves.toEqual({
       ok: false,
       error: { kind: 'refused', message: 'refused app:info: not our window' },
     });
@@ -97,6 +126,29 @@ describe('IPC sender check', () => {
       expect(after).toEqual([]);
     },
   );
+
+  it.each([
+    ['a subframe of our page', { url: `${ORIGIN}/index.html`, parent: top() }],
+    ['a page of another origin', top('https://example.com/index.html')],
+    ['a file:// page', top('file:///tmp/index.html')],
+    ['a look-alike host', top('gpu-fleet://app.example.com/index.html')],
+    ['no frame (it was destroyed)', null],
+  ])('refuses our webContents when the sender is %s', async (_what, senderFrame) => {
+    await expect(invokeFrom('app:info', { sender: { id: OURS }, senderFrame })).rejects.toEqual({
+      kind: 'refused',
+      message: 'refused app:info: not our window',
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('releases held pushes on renderer:ready from our window only', () => {
+    const ready = listeners.get('renderer:ready');
+    ready?.({ sender: { id: OURS + 1 }, senderFrame: top() });
+    ready?.({ sender: { id: OURS }, senderFrame: top('https://example.com/') });
+    expect(readied).toEqual([]);
+    ready?.({ sender: { id: OURS }, senderFrame: top() });
+    expect(readied).toEqual([OURS]);
+  });
 
   it('refuses every sender while no window exists', async () => {
     windowId = null;
@@ -131,11 +183,7 @@ describe('IPC sender check', () => {
       onPush: () => () => undefined,
     };
     registered.clear();
-    setupIpc(
-      failing,
-      { show: () => undefined, webContentsId: () => OURS, send: () => undefined },
-      () => undefined,
-    );
+    setupIpc(failing, windowOf(OURS), () => undefined);
     await expect(invoke('writeback:install', OURS, 'sim-admin')).rejects.toEqual({
       kind: 'unauthorized',
       message: 'The cluster rejected the credentials, or they have expired (401).',
@@ -149,11 +197,7 @@ describe('IPC sender check', () => {
       onPush: () => () => undefined,
     };
     registered.clear();
-    setupIpc(
-      plain,
-      { show: () => undefined, webContentsId: () => OURS, send: () => undefined },
-      () => undefined,
-    );
+    setupIpc(plain, windowOf(OURS), () => undefined);
     await expect(invoke('settings:get', OURS)).rejects.toEqual({
       kind: 'failed',
       message: 'context lab is not in your kubeconfig',

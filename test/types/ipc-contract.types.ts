@@ -39,6 +39,7 @@ handlers['app:info'] = () => ({ version: 1 });
 const every: Record<PushChannel, true> = {
   'fleet:snapshot': true,
   'alerts:new': true,
+  'alerts:notify': true,
   'ui:focus': true,
   'ui:show': true,
   'app:notice': true,

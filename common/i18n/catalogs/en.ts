@@ -35,6 +35,13 @@ export const en = {
     version: 'v{{version}} · {{mode}}',
     versionDemo: 'v{{version}} · {{mode}} · demo',
   },
+  notify: {
+    enable: 'Enable desktop notifications',
+    on: 'Desktop notifications on',
+    denied: "Desktop notifications are blocked for this page: allow them in the browser's site settings.",
+    failed: 'This browser refused to show a notification: {{reason}}',
+    unsupported: 'This browser cannot show desktop notifications.',
+  },
   tabs: {
     overview: 'Overview',
     nodes: 'Nodes',

@@ -29,6 +29,13 @@ export const ja: Catalog = {
     version: 'v{{version}} · {{mode}}',
     versionDemo: 'v{{version}} · {{mode}} · デモ',
   },
+  notify: {
+    enable: 'デスクトップ通知を有効にする',
+    on: 'デスクトップ通知オン',
+    denied: 'このページのデスクトップ通知はブロックされています。ブラウザーのサイト設定で許可してください。',
+    failed: 'ブラウザーが通知の表示を拒否しました：{{reason}}',
+    unsupported: 'このブラウザーはデスクトップ通知を表示できません。',
+  },
   tabs: {
     overview: '概要',
     nodes: 'ノード',

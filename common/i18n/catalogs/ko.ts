@@ -29,6 +29,13 @@ export const ko: Catalog = {
     version: 'v{{version}} · {{mode}}',
     versionDemo: 'v{{version}} · {{mode}} · 데모',
   },
+  notify: {
+    enable: '데스크톱 알림 켜기',
+    on: '데스크톱 알림 켜짐',
+    denied: '이 페이지의 데스크톱 알림이 차단되어 있습니다. 브라우저의 사이트 설정에서 허용하세요.',
+    failed: '브라우저가 알림 표시를 거부했습니다: {{reason}}',
+    unsupported: '이 브라우저는 데스크톱 알림을 표시할 수 없습니다.',
+  },
   tabs: {
     overview: '개요',
     nodes: '노드',

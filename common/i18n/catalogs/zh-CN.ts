@@ -29,6 +29,13 @@ export const zhCN: Catalog = {
     version: 'v{{version}} · {{mode}}',
     versionDemo: 'v{{version}} · {{mode}} · 演示',
   },
+  notify: {
+    enable: '启用桌面通知',
+    on: '桌面通知已开启',
+    denied: '此页面的桌面通知已被阻止：请在浏览器的网站设置中允许。',
+    failed: '浏览器拒绝显示通知：{{reason}}',
+    unsupported: '此浏览器无法显示桌面通知。',
+  },
   tabs: {
     overview: '概览',
     nodes: '节点',

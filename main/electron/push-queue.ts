@@ -1,0 +1,75 @@
+/**
+ * Pushes to a window are held until its renderer says it is ready (it has subscribed to them), then
+ * delivered in order: a push sent right after the window was created — a notification click's
+ * `ui:focus`, the tray's `ui:show` — would otherwise reach a page that is not listening yet and be lost.
+ * The electron/fiddle pattern, per webContents and bounded. No 'electron' import: tests use it directly.
+ */
+import type { PushChannel, PushEvents } from '../../common/ipc.ts';
+
+/** More than a window can be sent while it loads; beyond it the oldest pushes are dropped. */
+export const PUSH_QUEUE_MAX = 200;
+
+export interface QueuedPush {
+  channel: PushChannel;
+  payload: PushEvents[PushChannel];
+}
+
+export interface PushTarget {
+  send(channel: PushChannel, payload: unknown): void;
+}
+
+export class PushQueue {
+  #ready = false;
+  #held: QueuedPush[] = [];
+  #dropped = 0;
+  readonly #target: PushTarget;
+  readonly #max: number;
+
+  constructor(target: PushTarget, max = PUSH_QUEUE_MAX) {
+    this.#target = target;
+    this.#max = max;
+  }
+
+  get ready(): boolean {
+    return this.#ready;
+  }
+  /** Pushes dropped because the queue was full (oldest first), since the page last said ready. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+  get held(): number {
+    return this.#held.length;
+  }
+
+  send<P extends PushChannel>(channel: P, payload: PushEvents[P]): void {
+    if (this.#ready) {
+      this.#target.send(channel, payload);
+      return;
+    }
+    this.#held.push({ channel, payload });
+    if (this.#held.length > this.#max) {
+      this.#held.shift();
+      this.#dropped++;
+    }
+  }
+
+  /**
+   * The renderer subscribed: deliver what was held, in order, then send directly. Returns how many
+   * pushes were dropped since the last time, for the caller to report.
+   */
+  markReady(): number {
+    if (this.#ready) return 0;
+    this.#ready = true;
+    const held = this.#held;
+    const dropped = this.#dropped;
+    this.#held = [];
+    this.#dropped = 0;
+    for (const p of held) this.#target.send(p.channel, p.payload);
+    return dropped;
+  }
+
+  /** The page is (re)loading: its listeners are gone, so hold again until it says ready. */
+  reset(): void {
+    this.#ready = false;
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Picks the host bridge for the page: Electron's preload has already put `window.fleet` there (and
+ * main notifies); a page served over http is browser mode, which gets the loopback bridge and the
+ * browser's own notifier. So there is never a second notifier for one alert.
+ */
+import { createWebFleet } from './web-fleet.ts';
+import { type NotificationBrowser, WebNotifications } from './web-notifications.svelte.ts';
+
+export interface ConnectedHost {
+  /** Browser mode's notifier, already listening; null in Electron or without any host. */
+  notifications: WebNotifications | null;
+}
+
+export function connectHost(win: Window, browser?: NotificationBrowser): ConnectedHost {
+  if (win.fleet || win.location.protocol !== 'http:') return { notifications: null };
+  const web = createWebFleet();
+  win.fleet = web;
+  const notifications = new WebNotifications(web, browser);
+  notifications.start();
+  return { notifications };
+}
