@@ -8,5 +8,6 @@ export function registerAllCommands(): void {
   registerCommand('watch', async () => (await import('./commands/watch.ts')).watchCommand);
   registerCommand('serve', async () => (await import('./commands/serve.ts')).serveCommand);
   registerCommand('sim', async () => (await import('./commands/sim.ts')).simCommand);
+  registerCommand('controller', async () => (await import('./commands/controller.ts')).controllerCommand);
   registerCommand('crd', async () => (await import('./commands/crd.ts')).crdCommand);
 }
