@@ -87,7 +87,8 @@ shape exists, waits until it is Established and creates the "cluster" object.
 Usage:
   gpu-fleet controller [--kubeconfig FILE] [--context NAME] [--group G] [--configmap-namespace NS]
                        [--lease-namespace NS] [--id ID] [--metrics-addr HOST:PORT]
-                       [--serviceaccount-dir DIR] [-v]
+                       [--serviceaccount-dir DIR] [--lease-duration 15s] [--renew-deadline 10s]
+                       [--retry-period 2s] [-v]
   gpu-fleet controller manifests [--namespace NS] [--image IMAGE] [--group G] [--replicas N]
                                  [--out-dir DIR]
 

@@ -136,9 +136,9 @@ export class Controller {
         this.#log.warn(`stopped leading: ${e.reason}`, fields);
         break;
       case 'new-leader':
-        this.#log.info(e.identity === '' ? 'the lease is free' : `leader is now "${e.identity}"`, {
+        this.#log.info(e.holder === '' ? 'the lease is free' : `leader is now "${e.holder}"`, {
           ...fields,
-          leader: e.identity,
+          leader: e.holder,
         });
         break;
       case 'released':

@@ -29,7 +29,7 @@ export type LeadershipEvent =
   | { type: 'started-leading'; identity: string; lease: string; transitions: number }
   | { type: 'stopped-leading'; identity: string; lease: string; reason: string }
   /** The holder this replica observes changed (empty: nobody holds it). */
-  | { type: 'new-leader'; identity: string; lease: string }
+  | { type: 'new-leader'; identity: string; lease: string; holder: string }
   | { type: 'released'; identity: string; lease: string }
   | { type: 'error'; identity: string; lease: string; message: string };
 
@@ -103,7 +103,7 @@ export class LeaderElector {
     e:
       | Omit<Extract<LeadershipEvent, { type: 'started-leading' }>, 'identity' | 'lease'>
       | Omit<Extract<LeadershipEvent, { type: 'stopped-leading' }>, 'identity' | 'lease'>
-      | Omit<Extract<LeadershipEvent, { type: 'new-leader' }>, 'lease'>
+      | Omit<Extract<LeadershipEvent, { type: 'new-leader' }>, 'identity' | 'lease'>
       | { type: 'released' }
       | { type: 'error'; message: string },
   ): void {
@@ -172,7 +172,7 @@ export class LeaderElector {
     const holder = this.observedLeader;
     if (holder === null || holder === this.#reported) return;
     this.#reported = holder;
-    this.#emit({ type: 'new-leader', identity: holder });
+    this.#emit({ type: 'new-leader', holder });
   }
 
   #observe(lease: ObservedLease): void {

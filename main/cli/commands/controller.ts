@@ -14,6 +14,7 @@ import {
   inClusterEnv,
   SERVICEACCOUNT_DIR,
 } from '../../controller/in-cluster.ts';
+import { DEFAULT_TIMING, type ElectionTiming, timingProblem } from '../../controller/leader-decision.ts';
 import {
   DEFAULT_NAMESPACE,
   kustomizationYaml,
@@ -28,7 +29,7 @@ import type { ResolvedContext } from '../../kube/kubeconfig-types.ts';
 import { Logger } from '../../log/logger.ts';
 import { validateGroup } from '../../writeback/crd.ts';
 import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP } from '../../writeback/index.ts';
-import { parseFlags } from '../flags.ts';
+import { parseDuration, parseFlags } from '../flags.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { loadForCli, pickContexts } from '../kube-target.ts';
 import { packageVersion } from '../version.ts';
@@ -69,6 +70,24 @@ function target(
   return { context: found.context, podNamespace: found.namespace };
 }
 
+/** kube-controller-manager's --leader-elect-* durations, with client-go's defaults. */
+function timingFlags(flags: {
+  'lease-duration'?: string | undefined;
+  'renew-deadline'?: string | undefined;
+  'retry-period'?: string | undefined;
+}): ElectionTiming {
+  const ms = (v: string | undefined, flag: string, fallback: number) =>
+    v === undefined ? fallback : parseDuration(v, flag);
+  const timing: ElectionTiming = {
+    leaseDurationMs: ms(flags['lease-duration'], '--lease-duration', DEFAULT_TIMING.leaseDurationMs),
+    renewDeadlineMs: ms(flags['renew-deadline'], '--renew-deadline', DEFAULT_TIMING.renewDeadlineMs),
+    retryPeriodMs: ms(flags['retry-period'], '--retry-period', DEFAULT_TIMING.retryPeriodMs),
+  };
+  const problem = timingProblem(timing);
+  if (problem) throw new CliError(`leader election: ${problem}`);
+  return timing;
+}
+
 async function run(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(
     args,
@@ -81,11 +100,15 @@ async function run(args: string[], io: CliIo): Promise<number> {
       id: { type: 'string' },
       'metrics-addr': { type: 'string' },
       'serviceaccount-dir': { type: 'string' },
+      'lease-duration': { type: 'string' },
+      'renew-deadline': { type: 'string' },
+      'retry-period': { type: 'string' },
       verbose: { type: 'boolean', short: 'v' },
     },
     'controller',
   );
   const group = groupFlag(flags.group);
+  const timing = timingFlags(flags);
   const addr = parseListenAddress(flags['metrics-addr'] ?? '127.0.0.1:8080');
   if (typeof addr === 'string') throw new CliError(addr);
   const identity = flags.id ?? os.hostname();
@@ -113,6 +136,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     leaseNamespace,
     writeback: { group, configMapNamespace },
     logger,
+    timing,
   });
   const ops = new OpsServer({
     health: () => controller.health(),
@@ -141,6 +165,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
     leaseNamespace,
     configMapNamespace,
     group,
+    leaseDurationSeconds: timing.leaseDurationMs / 1000,
+    renewDeadlineSeconds: timing.renewDeadlineMs / 1000,
+    retryPeriodSeconds: timing.retryPeriodMs / 1000,
     metrics: `${listening.address}:${listening.port}`,
   });
   controller.start();
