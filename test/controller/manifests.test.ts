@@ -137,7 +137,7 @@ describe('controller manifests', () => {
     ]);
     const d = docs.find((x) => x.kind === 'Deployment') as unknown as {
       metadata: { namespace: string };
-      spec: { replicas: number; template: { spec: Record<string, never> } };
+      spec: { replicas: number; template: { spec: unknown } };
     };
     expect(d.metadata.namespace).toBe('fleet-ops');
     expect(d.spec.replicas).toBe(3);
