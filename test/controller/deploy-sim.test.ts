@@ -4,7 +4,7 @@
 // refused. These need the sim's Namespaces, ServiceAccounts (TokenRequest), RBAC, Deployments and
 // dry-run; a sim without them (read from its discovery) skips the test and says why.
 import { execFile } from 'node:child_process';
-import fs, { existsSync } from 'node:fs';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
