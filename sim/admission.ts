@@ -35,10 +35,11 @@ export function checkKind(def: ResourceDef, body: KObj): void {
   }
 }
 
-export function validateMeta(def: ResourceDef, o: KObj): void {
+/** Metadata and the kind's own validation (`prev`: the stored object an update replaces). */
+export function validateMeta(def: ResourceDef, o: KObj, prev?: KObj): void {
   const name = String(o.metadata.name ?? '');
   validateMetaOnly(def, o, name);
-  const causes = def.validate?.(o) ?? [];
+  const causes = def.validate?.(o, prev) ?? [];
   if (causes.length > 0) throw invalid(def.kind, def.group, name, causes);
 }
 

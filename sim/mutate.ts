@@ -151,7 +151,7 @@ export function finishUpdate(
   const next = applyStrategy(def, prev, desired, sub);
   next.metadata = { ...next.metadata, ...keep };
   delete next.metadata.resourceVersion;
-  validateMeta(def, next);
+  validateMeta(def, next, prev);
   const warn = [...decodeWarn, ...checkCustom(def, next, ctx.query.get('fieldValidation') === 'Strict')];
   trackUpdate(def, prev, next, manager(ctx), sub, listKeysFor(def));
   const { obj } = core.write(def, next, prev);

@@ -169,7 +169,7 @@ async function apply(
   }
   const next = result.obj;
   decodePatched(def, next, applied);
-  validateMeta(def, next);
+  validateMeta(def, next, creating ? undefined : prev);
   if (creating) createDefaults(core, def, next);
   const { obj } = core.write(def, next, creating ? undefined : prev, 'apply');
   sendJson(ctx, creating ? 201 : 200, objectJson(obj));
