@@ -67,43 +67,68 @@ describe('controller leader election against the sim', () => {
     expect(await leader.controller.metrics.text()).toMatch(/^gpu_fleet_leader 1$/m);
   });
 
-  it('a partitioned leader stops writing before its lease expires; the other takes over and reflects a node flip within 20 s', async () => {
-    const f = await electedFleet();
-    const a = leaderOf(f);
-    const b = other(f, a);
-    const before = await f.status();
-    const node = before?.nodes[0];
-    if (!node) throw new Error('no GPU node in the scenario');
-    const lastRenew = Date.parse(String(((await f.lease()).spec as { renewTime: string }).renewTime));
-    const cutAt = f.clock.now();
-    a.link.cut();
-    f.s.sim.control.setNodeReady(node.name, node.ready ? 'False' : 'True', 'TestFlip', 'flipped by the test');
-    const flipped = async () =>
-      (await f.status())?.nodes.find((n) => n.name === node.name)?.ready === !node.ready;
-    await f.run(25_000, flipped);
-    expect(await flipped()).toBe(true);
-    expect(f.clock.now() - cutAt).toBeLessThanOrEqual(20_000);
-    expect(b.controller.leading).toBe(true);
-    expect(a.controller.leading).toBe(false);
-    // The partitioned leader stopped at its renew deadline, before anyone could take its lease.
-    const aStopped = loggedAt(a, 'stopped leading');
-    const bStarted = loggedAt(b, 'became leader');
-    expect(aStopped).toBeLessThanOrEqual(lastRenew + 10_000);
-    expect(aStopped).toBeLessThan(lastRenew + 15_000);
-    expect(bStarted).toBeGreaterThan(aStopped);
-    expect(logged(a, 'stopped leading')[0]?.msg).toContain('renew deadline');
-    // Healed, the old leader sees the new one and stays a follower: it never writes again.
-    a.link.heal();
-    await f.run(15_000);
-    // A change after the heal is written by the new leader alone.
-    f.s.sim.control.setNodeReady(node.name, node.ready ? 'True' : 'False', 'TestFlip', 'flipped back');
-    await f.run(15_000);
-    expect((await f.status())?.nodes.find((n) => n.name === node.name)?.ready).toBe(node.ready);
-    expect(a.controller.leading).toBe(false);
-    expect(b.controller.leading).toBe(true);
-    expect(writerRuns(f.writers())).toEqual([a.user, b.user]);
-    expect((await f.lease()).spec).toMatchObject({ holderIdentity: b.id, leaseTransitions: 1 });
-  });
+  // Two partitions: the network black-holes the leader's connections (requests hang until the client's
+  // timeout), or the API server answers all its calls 503 (the sim's partition control).
+  it.each([
+    [
+      'network black hole',
+      (_f: Fleet, r: Replica) => ({ cut: () => r.link.cut(), heal: () => r.link.heal() }),
+    ],
+    [
+      'API calls fail (503)',
+      (f: Fleet, r: Replica) => ({
+        cut: () => f.s.sim.control.partition(r.user, '503'),
+        heal: () => f.s.sim.control.heal(r.user),
+      }),
+    ],
+  ])(
+    '%s: a partitioned leader stops writing before its lease expires; the other takes over and reflects a node flip within 20 s',
+    async (_how, partition) => {
+      const f = await electedFleet();
+      const a = leaderOf(f);
+      const link = partition(f, a);
+      const b = other(f, a);
+      const before = await f.status();
+      const node = before?.nodes[0];
+      if (!node) throw new Error('no GPU node in the scenario');
+      const lastRenew = Date.parse(String(((await f.lease()).spec as { renewTime: string }).renewTime));
+      const cutAt = f.clock.now();
+      link.cut();
+      f.s.sim.control.setNodeReady(
+        node.name,
+        node.ready ? 'False' : 'True',
+        'TestFlip',
+        'flipped by the test',
+      );
+      const flipped = async () =>
+        (await f.status())?.nodes.find((n) => n.name === node.name)?.ready === !node.ready;
+      await f.run(25_000, flipped);
+      expect(await flipped()).toBe(true);
+      expect(f.clock.now() - cutAt).toBeLessThanOrEqual(20_000);
+      expect(b.controller.leading).toBe(true);
+      expect(a.controller.leading).toBe(false);
+      // The partitioned leader stopped at its renew deadline, before anyone could take its lease.
+      const aStopped = loggedAt(a, 'stopped leading');
+      const bStarted = loggedAt(b, 'became leader');
+      expect(aStopped).toBeLessThanOrEqual(lastRenew + 10_000);
+      expect(aStopped).toBeLessThan(lastRenew + 15_000);
+      expect(bStarted).toBeGreaterThan(aStopped);
+      expect(logged(a, 'stopped leading')[0]?.msg).toContain('renew deadline');
+      // Healed, the old leader sees the new one and stays a follower: it never writes again.
+      link.heal();
+      await f.run(15_000);
+      // A change after the heal is written by the new leader alone.
+      f.s.sim.control.setNodeReady(node.name, node.ready ? 'True' : 'False', 'TestFlip', 'flipped back');
+      await f.run(15_000);
+      expect((await f.status())?.nodes.find((n) => n.name === node.name)?.ready).toBe(node.ready);
+      expect(a.controller.leading).toBe(false);
+      expect(b.controller.leading).toBe(true);
+      expect(writerRuns(f.writers())).toEqual([a.user, b.user]);
+      expect((await f.lease()).spec).toMatchObject({ holderIdentity: b.id, leaseTransitions: 1 });
+    },
+    // Real pauses between virtual steps add up on a busy machine; this only bounds a hung run.
+    120_000,
+  );
 
   it('a leader that stops releases the lease and the other takes over within 3 s', async () => {
     const f = await electedFleet();

@@ -48,12 +48,56 @@ export interface Fleet {
 }
 
 const STEP_MS = 50;
+
+async function grantReader(admin: ContextClient): Promise<void> {
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+  const objects: [string, Record<string, unknown>][] = [
+    [
+      `${rbac}/clusterroles`,
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'controller-test-reader' },
+        rules: [
+          { apiGroups: [DEFAULT_CRD_GROUP], resources: ['gpuinventories'], verbs: ['get'] },
+          { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get'] },
+        ],
+      },
+    ],
+    [
+      `${rbac}/clusterrolebindings`,
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'controller-test-reader' },
+        roleRef: {
+          apiGroup: 'rbac.authorization.k8s.io',
+          kind: 'ClusterRole',
+          name: 'controller-test-reader',
+        },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'sim-readonly' }],
+      },
+    ],
+  ];
+  for (const [path, body] of objects) {
+    const res = await admin.request('POST', path, {
+      body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    });
+    if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${res.body}`);
+  }
+}
 const realPause = () => new Promise((r) => setTimeout(r, 8));
 
 export async function startFleet(ids: string[] = ['replica-a', 'replica-b']): Promise<Fleet> {
   const s = await startSimContext();
-  const admin = new ContextClient(s.context('sim-admin'));
-  await installWriteback(admin, { group: DEFAULT_CRD_GROUP, clock: systemClock });
+  const installer = new ContextClient(s.context('sim-admin'));
+  await installWriteback(installer, { group: DEFAULT_CRD_GROUP, clock: systemClock });
+  await grantReader(installer);
+  installer.close();
+  // The test reads as sim-readonly (granted reads of the Lease and the GpuInventory below), so a
+  // partition of a replica's user never blinds the test itself.
+  const admin = new ContextClient(s.context('sim-readonly'));
   const clock = new ManualClock(Date.now());
   const users = ['sim-admin', 'sim-revocable'];
   const replicas: Replica[] = [];
