@@ -152,7 +152,20 @@ export class LeaderElector {
       this.#lose(`the lease is now held by "${this.observedLeader ?? ''}"`);
     }
     const jitter = this.#leading ? 0 : (this.#o.random ?? Math.random)() * JITTER;
-    this.#schedule(this.#t.retryPeriodMs * (1 + jitter));
+    this.#schedule(Math.min(this.#t.retryPeriodMs * (1 + jitter), this.#untilExpiry(now)));
+  }
+
+  /**
+   * A candidate also tries the moment the holder's lease runs out (as this replica times it), rather
+   * than up to a retry period later: a failover then takes one lease duration plus the time it took
+   * to see the holder's last renew.
+   */
+  #untilExpiry(now: number): number {
+    const seen = this.#observed?.record;
+    if (this.#leading || !seen || seen.holderIdentity === '' || seen.holderIdentity === this.#o.identity)
+      return Number.POSITIVE_INFINITY;
+    const left = this.#observedAt + seen.leaseDurationSeconds * 1000 - now;
+    return left > 0 ? left : Number.POSITIVE_INFINITY;
   }
 
   #onDeadline(): void {
