@@ -50,7 +50,10 @@ export class Controller {
     this.#o = opts;
     this.#log = opts.logger;
     const clock = opts.clock ?? systemClock;
-    const makeClient = opts.makeClient ?? ((c: ResolvedContext) => new ContextClient(c, { clock }));
+    // The replica's name in the API server's audit log and request metrics.
+    const userAgent = `gpu-fleet-controller (${opts.identity})`;
+    const makeClient =
+      opts.makeClient ?? ((c: ResolvedContext) => new ContextClient(c, { clock, userAgent }));
     this.#engine = new FleetEngine({ clock, rules: DEFAULT_ALERT_RULES, makeClient });
     this.#hub = new WritebackHub(this.#engine, { clock, makeClient }, (e) => this.#onWrite(e));
     this.#leaseClient = makeClient(opts.context);

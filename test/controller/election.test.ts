@@ -49,6 +49,8 @@ describe('controller leader election against the sim', () => {
     });
     expect(String((lease.spec as { renewTime: string }).renewTime)).toMatch(/\.\d{6}Z$/);
     expect(new Set(f.writers())).toEqual(new Set([leader.user]));
+    const agents = new Set(f.s.sim.control.requestLog().map((e) => `${e.user} ${e.userAgent}`));
+    expect(agents).toContain(`${leader.user} gpu-fleet-controller (${leader.id})`);
     // The follower never wrote the Lease successfully (at most it lost the first create race).
     const followerLeaseWrites = f.s.sim.control
       .requestLog()
