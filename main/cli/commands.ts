@@ -10,5 +10,6 @@ export function registerAllCommands(): void {
   registerCommand('serve', async () => (await import('./commands/serve.ts')).serveCommand);
   registerCommand('sim', async () => (await import('./commands/sim.ts')).simCommand);
   registerCommand('use-context', async () => (await import('./commands/use-context.ts')).useContextCommand);
+  registerCommand('controller', async () => (await import('./commands/controller.ts')).controllerCommand);
   registerCommand('crd', async () => (await import('./commands/crd.ts')).crdCommand);
 }

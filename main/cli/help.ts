@@ -14,6 +14,7 @@ Commands:
   serve        Serve the app's window in a browser, on 127.0.0.1 only
   sim          Run the built-in Kubernetes API simulator (the demo cluster)
   crd          Print the GpuInventory CustomResourceDefinition
+  controller   Run the in-cluster controller (leader election on a Lease), or print its manifests
   use-context  Set kubectl's current context (changes only that line of the kubeconfig)
 
 Flags:
@@ -104,6 +105,26 @@ Usage:
 
 --install checks permission first (SelfSubjectAccessReview), creates the CRD unless one of the same
 shape exists, waits until it is Established and creates the "cluster" object.
+`,
+  controller: `Run the in-cluster controller, or print its deployment manifests.
+
+Usage:
+  gpu-fleet controller [--kubeconfig FILE] [--context NAME] [--group G] [--configmap-namespace NS]
+                       [--lease-namespace NS] [--id ID] [--metrics-addr HOST:PORT]
+                       [--serviceaccount-dir DIR] [--lease-duration 15s] [--renew-deadline 10s]
+                       [--retry-period 2s] [-v]
+  gpu-fleet controller manifests [--namespace NS] [--image IMAGE] [--group G] [--replicas N]
+                                 [--out-dir DIR]
+
+Replicas elect a leader on the Lease gpu-fleet-controller in --lease-namespace (default: the pod's
+namespace); only the leader writes the GpuInventory status and the ConfigMap. Without --kubeconfig or
+--context and with KUBERNETES_SERVICE_HOST/PORT set, the pod's service account is used (token, ca.crt
+and namespace in /var/run/secrets/kubernetes.io/serviceaccount, or --serviceaccount-dir). --id defaults
+to the host name (the pod name); --metrics-addr (default 127.0.0.1:8080) serves /healthz, /readyz and
+/metrics. Logs are JSON lines on stdout. SIGTERM releases the lease and stops within 10 s.
+
+manifests prints the Namespace, CRD, ServiceAccount, RBAC and Deployment as YAML (for
+kubectl apply -f -); --out-dir writes them as a kustomize base instead (deploy/ in the repository).
 `,
 };
 

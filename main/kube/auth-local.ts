@@ -68,7 +68,15 @@ export class LocalAuthSource {
     return out;
   }
 
-  /** A token file is re-read every minute, so rotated service-account tokens keep working. */
+  /** The server rejected the credentials (401): the next request reads the token file again. */
+  invalidate(): void {
+    this.#tokenFromFile = null;
+  }
+
+  /**
+   * A token file is re-read every minute (as client-go does), and at once after a 401, so a rotated
+   * projected service-account token keeps working.
+   */
   #fileToken(): string | undefined {
     const provider = this.user.authProvider as { name?: string; config?: { tokenFile?: string } } | undefined;
     const file = provider?.name === 'tokenFile' ? provider.config?.tokenFile : undefined;

@@ -93,6 +93,7 @@ export class ContextAuth {
   /** The credentials were rejected (401): make the next request fetch fresh ones. */
   invalidate(): void {
     this.#exec?.invalidate();
+    this.#local?.invalidate();
   }
 
   /** OIDC, auth providers and proxies: client-node's implementation, imported on first use. */

@@ -10,8 +10,9 @@
  *   3 main/inventory, main/telemetry  GPU facts from nodes; DCGM exporter readings through pods/proxy
  *   4 main/alerts, main/writeback, main/diagnosis    pure alert policy; writing back; one node's detail
  *   5 main/fleet                    the engine and app core that wire them
- *   6 main/shell, main/web          the tray model and the demo choice; the HTTP bridge
- *   7 main/cli, main/electron, main/controller       the processes
+ *   6 main/shell, main/web, main/controller   the tray model and the demo choice; the HTTP bridge; the
+ *                                   in-cluster controller (leader election, ops endpoints, manifests)
+ *   7 main/cli, main/electron       the processes (`gpu-fleet controller` runs main/controller)
  *   8 main/index.ts                 the Electron entry
  * Beside the layers: renderer/ and preload/ import only common/ and themselves; sim/ imports only itself;
  * main/ reaches sim/ only from the CLI's `sim` command statically, and from the two shells that offer the
@@ -36,7 +37,7 @@ const RANKS: ReadonlyMap<string, number> = new Map([
   ['main/web', 6],
   ['main/cli', 7],
   ['main/electron', 7],
-  ['main/controller', 7],
+  ['main/controller', 6],
   ['main/index.ts', 8],
 ]);
 

@@ -1,0 +1,69 @@
+/**
+ * The Lease as a lock (client-go's resourcelock.LeaseLock): get, create and update of one
+ * coordination.k8s.io/v1 Lease over our ContextClient. Update sends the resourceVersion it was read at,
+ * so of two replicas racing for the same lease the server accepts one and answers the other 409.
+ */
+
+import type { ContextClient, KubeResponse } from '../kube/context-client.ts';
+import { errorFromResponse } from '../kube/error-classify.ts';
+import { KubeError } from '../kube/errors.ts';
+import { LEASE_NAME, type LeaderRecord, leaseBody, type ObservedLease, parseLease } from './lease-record.ts';
+
+/** A Lease answer is small; anything bigger is not ours to read. */
+const LEASE_BODY_MAX = 64 << 10;
+
+export interface LeaseLock {
+  /** The Lease, or null when it does not exist. Throws KubeError. */
+  get(): Promise<ObservedLease | null>;
+  create(record: LeaderRecord): Promise<ObservedLease>;
+  /** Throws a KubeError of kind `conflict` when the Lease changed since `resourceVersion`. */
+  update(record: LeaderRecord, resourceVersion: string): Promise<ObservedLease>;
+  /** `namespace/name`, for log lines. */
+  readonly description: string;
+}
+
+export function leaseLock(client: ContextClient, namespace: string, timeoutMs: number): LeaseLock {
+  const base = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
+  const description = `${namespace}/${LEASE_NAME}`;
+  const call = (method: string, path: string, body?: unknown): Promise<KubeResponse> =>
+    client.request(method, path, {
+      headers: { Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+      timeoutMs,
+      maxBodyBytes: LEASE_BODY_MAX,
+    });
+  const parsed = (res: KubeResponse, what: string): ObservedLease => {
+    let json: unknown;
+    try {
+      json = JSON.parse(res.body);
+    } catch {
+      throw new KubeError('protocol', `The API server did not answer with JSON while ${what}.`);
+    }
+    const lease = parseLease(json);
+    if (typeof lease === 'string') throw new KubeError('protocol', `While ${what}, ${lease}.`);
+    return lease;
+  };
+  const ok = (res: KubeResponse, what: string): ObservedLease => {
+    if (res.status < 200 || res.status > 299)
+      throw errorFromResponse(res.status, res.body, res.headers, what, client.server);
+    return parsed(res, what);
+  };
+  return {
+    description,
+    async get() {
+      const what = `reading Lease ${description}`;
+      const res = await call('GET', `${base}/${LEASE_NAME}`);
+      if (res.status === 404) return null;
+      return ok(res, what);
+    },
+    async create(record) {
+      const what = `creating Lease ${description}`;
+      return ok(await call('POST', base, leaseBody(namespace, record, null)), what);
+    },
+    async update(record, resourceVersion) {
+      const what = `updating Lease ${description}`;
+      const body = leaseBody(namespace, record, resourceVersion);
+      return ok(await call('PUT', `${base}/${LEASE_NAME}`, body), what);
+    },
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * The controller's deployment manifests, from one source: `gpu-fleet controller manifests` prints them
+ * and `deploy/` holds the same files as a kustomize base (a test keeps the two equal). The CRD is
+ * write-back's own buildCrd(), and the RBAC grants exactly the requests the controller makes:
+ *   cluster-wide: nodes get/list/watch; the `cluster` GpuInventory get/patch and its status patch; get of
+ *     its own CRD (write-back checks the CRD's shape before writing);
+ *   in its namespace: the `gpu-node-status` ConfigMap get/patch (server-side apply creates it), the
+ *     `gpu-fleet-controller` Lease get/update, and Lease create (create cannot name its object).
+ */
+import { stringify } from 'yaml';
+import { buildCrd, CONFIGMAP_NAME, crdName, INVENTORY_OBJECT_NAME } from '../writeback/index.ts';
+import { LEASE_NAME } from './lease-record.ts';
+
+export interface ManifestOptions {
+  namespace: string;
+  image: string;
+  group: string;
+  replicas: number;
+}
+
+export const DEFAULT_NAMESPACE = 'gpu-fleet';
+export const METRICS_PORT = 8080;
+const NAME = 'gpu-fleet-controller';
+const LABELS = { 'app.kubernetes.io/name': 'gpu-fleet', 'app.kubernetes.io/component': 'controller' };
+
+type Doc = Record<string, unknown>;
+
+const meta = (name: string, namespace?: string): Doc => ({
+  name,
+  ...(namespace !== undefined ? { namespace } : {}),
+  labels: { ...LABELS },
+});
+
+function rbac(o: ManifestOptions): Doc[] {
+  const subject = [{ kind: 'ServiceAccount', name: NAME, namespace: o.namespace }];
+  return [
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: meta(NAME),
+      rules: [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+        {
+          apiGroups: [o.group],
+          resources: ['gpuinventories'],
+          resourceNames: [INVENTORY_OBJECT_NAME],
+          verbs: ['get', 'patch'],
+        },
+        {
+          apiGroups: [o.group],
+          resources: ['gpuinventories/status'],
+          resourceNames: [INVENTORY_OBJECT_NAME],
+          verbs: ['patch'],
+        },
+        {
+          apiGroups: ['apiextensions.k8s.io'],
+          resources: ['customresourcedefinitions'],
+          resourceNames: [crdName(o.group)],
+          verbs: ['get'],
+        },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: meta(NAME),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: NAME },
+      subjects: subject,
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta(NAME, o.namespace),
+      rules: [
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: [CONFIGMAP_NAME],
+          verbs: ['get', 'patch'],
+        },
+        {
+          apiGroups: ['coordination.k8s.io'],
+          resources: ['leases'],
+          resourceNames: [LEASE_NAME],
+          verbs: ['get', 'update'],
+        },
+        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: meta(NAME, o.namespace),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: NAME },
+      subjects: subject,
+    },
+  ];
+}
+
+function deployment(o: ManifestOptions): Doc {
+  const probe = (path: string, period: number) => ({
+    httpGet: { path, port: 'metrics' },
+    periodSeconds: period,
+    timeoutSeconds: 2,
+    failureThreshold: 3,
+  });
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: meta(NAME, o.namespace),
+    spec: {
+      replicas: o.replicas,
+      selector: { matchLabels: { ...LABELS } },
+      template: {
+        metadata: { labels: { ...LABELS } },
+        spec: {
+          serviceAccountName: NAME,
+          // Graceful shutdown takes at most 10 s (the lease is released first).
+          terminationGracePeriodSeconds: 15,
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: 1000,
+            runAsGroup: 1000,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+          affinity: {
+            podAntiAffinity: {
+              // Preferred, not required: one node is still enough to run (with both replicas on it).
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                {
+                  weight: 100,
+                  podAffinityTerm: {
+                    labelSelector: { matchLabels: { ...LABELS } },
+                    topologyKey: 'kubernetes.io/hostname',
+                  },
+                },
+              ],
+            },
+          },
+          containers: [
+            {
+              name: 'controller',
+              image: o.image,
+              imagePullPolicy: 'IfNotPresent',
+              args: [
+                'controller',
+                '--id=$(POD_NAME)',
+                `--group=${o.group}`,
+                `--lease-namespace=${o.namespace}`,
+                `--configmap-namespace=${o.namespace}`,
+                `--metrics-addr=:${METRICS_PORT}`,
+              ],
+              env: [
+                { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+              ],
+              ports: [{ name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' }],
+              livenessProbe: probe('/healthz', 10),
+              readinessProbe: probe('/readyz', 5),
+              resources: {
+                requests: { cpu: '50m', memory: '128Mi' },
+                limits: { cpu: '1', memory: '512Mi' },
+              },
+              securityContext: {
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                runAsNonRoot: true,
+                capabilities: { drop: ['ALL'] },
+                seccompProfile: { type: 'RuntimeDefault' },
+              },
+              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+            },
+          ],
+          volumes: [{ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } }],
+        },
+      },
+    },
+  };
+}
+
+/** The kustomize base: file name → its documents, in apply order (namespace and CRD first). */
+export function manifestFiles(o: ManifestOptions): [string, Doc[]][] {
+  return [
+    ['namespace.yaml', [{ apiVersion: 'v1', kind: 'Namespace', metadata: meta(o.namespace) }]],
+    ['crd.yaml', [buildCrd(o.group)]],
+    [
+      'serviceaccount.yaml',
+      [{ apiVersion: 'v1', kind: 'ServiceAccount', metadata: meta(NAME, o.namespace) }],
+    ],
+    ['rbac.yaml', rbac(o)],
+    ['deployment.yaml', [deployment(o)]],
+  ];
+}
+
+export function yamlDocs(docs: readonly Doc[]): string {
+  return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+}
+
+/** What `controller manifests` prints: every document, one YAML stream. */
+export function manifestsYaml(o: ManifestOptions): string {
+  return yamlDocs(manifestFiles(o).flatMap(([, docs]) => docs));
+}
+
+/** The kustomization.yaml that lists the files. */
+export function kustomizationYaml(o: ManifestOptions): string {
+  return stringify(
+    {
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: manifestFiles(o).map(([file]) => file),
+    },
+    { lineWidth: 0 },
+  );
+}
+
+/** Why the options cannot make valid manifests, or null. */
+export function manifestProblem(o: ManifestOptions): string | null {
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.namespace) || o.namespace.length > 63)
+    return `"${o.namespace}" is not a valid namespace name for --namespace`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(o.image))
+    return `"${o.image}" is not an image reference for --image`;
+  if (!Number.isInteger(o.replicas) || o.replicas < 1 || o.replicas > 10)
+    return '--replicas must be a whole number from 1 to 10';
+  return null;
+}

@@ -1,0 +1,153 @@
+// Two controllers in this process against the sim over HTTPS, on one ManualClock with client-go's
+// timing (15 s lease, 10 s renew deadline, 2 s retry): one leader writes, the other keeps its cache warm;
+// a partitioned leader stops writing before its lease can expire; a stopped leader hands over at once.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Fleet, type Replica, startFleet, writerRuns } from './harness.ts';
+
+let fleet: Fleet | null = null;
+afterEach(async () => {
+  await fleet?.close();
+  fleet = null;
+});
+
+const leaderOf = (f: Fleet): Replica => {
+  const [l] = f.leaders();
+  if (!l) throw new Error('no leader');
+  return l;
+};
+const other = (f: Fleet, r: Replica): Replica => f.replicas.find((x) => x !== r) as Replica;
+const logged = (r: Replica, prefix: string) => r.logs.filter((l) => l.msg.startsWith(prefix));
+
+/** Virtual time (ms) at which `r` logged its last line starting with `prefix`. */
+const loggedAt = (r: Replica, prefix: string): number => {
+  const line = logged(r, prefix).at(-1);
+  if (!line) throw new Error(`${r.id} never logged "${prefix}"`);
+  return Date.parse(line.at);
+};
+
+async function electedFleet(): Promise<Fleet> {
+  const f = await startFleet();
+  fleet = f;
+  for (const r of f.replicas) r.controller.start();
+  await f.run(20_000, () => f.leaders().length === 1);
+  // The leader's first writes (the write-back loops coalesce for 5 s).
+  await f.run(30_000, async () => ((await f.status())?.nodes.length ?? 0) > 0);
+  return f;
+}
+
+describe('controller leader election against the sim', () => {
+  it('exactly one replica holds the Lease and writes; the other writes nothing', async () => {
+    const f = await electedFleet();
+    await f.run(12_000);
+    const leader = leaderOf(f);
+    const follower = other(f, leader);
+    const lease = await f.lease();
+    expect(lease.spec).toMatchObject({
+      holderIdentity: leader.id,
+      leaseDurationSeconds: 15,
+      leaseTransitions: 0,
+    });
+    expect(String((lease.spec as { renewTime: string }).renewTime)).toMatch(/\.\d{6}Z$/);
+    expect(new Set(f.writers())).toEqual(new Set([leader.user]));
+    const agents = new Set(f.s.sim.control.requestLog().map((e) => `${e.user} ${e.userAgent}`));
+    expect(agents).toContain(`${leader.user} gpu-fleet-controller (${leader.id})`);
+    // The follower never wrote the Lease successfully (at most it lost the first create race).
+    const followerLeaseWrites = f.s.sim.control
+      .requestLog()
+      .filter(
+        (e) => e.user === follower.user && /\/leases/.test(e.path) && e.method !== 'GET' && e.status < 300,
+      );
+    expect(followerLeaseWrites).toEqual([]);
+    expect(logged(leader, 'became leader')).toHaveLength(1);
+    expect(logged(follower, 'became leader')).toHaveLength(0);
+    expect(logged(follower, `leader is now "${leader.id}"`)).toHaveLength(1);
+    // Both keep their node cache warm: both are ready.
+    expect(leader.controller.readiness()).toBeNull();
+    expect(follower.controller.readiness()).toBeNull();
+    const metrics = await follower.controller.metrics.text();
+    expect(metrics).toMatch(/^gpu_fleet_leader 0$/m);
+    expect(await leader.controller.metrics.text()).toMatch(/^gpu_fleet_leader 1$/m);
+  });
+
+  // Two partitions: the network black-holes the leader's connections (requests hang until the client's
+  // timeout), or the API server answers all its calls 503 (the sim's partition control).
+  it.each([
+    [
+      'network black hole',
+      (_f: Fleet, r: Replica) => ({ cut: () => r.link.cut(), heal: () => r.link.heal() }),
+    ],
+    [
+      'API calls fail (503)',
+      (f: Fleet, r: Replica) => ({
+        cut: () => f.s.sim.control.partition(r.user, '503'),
+        heal: () => f.s.sim.control.heal(r.user),
+      }),
+    ],
+  ])(
+    '%s: a partitioned leader stops writing before its lease expires; the other takes over and reflects a node flip within 20 s',
+    async (_how, partition) => {
+      const f = await electedFleet();
+      const a = leaderOf(f);
+      const link = partition(f, a);
+      const b = other(f, a);
+      const before = await f.status();
+      const node = before?.nodes[0];
+      if (!node) throw new Error('no GPU node in the scenario');
+      const lastRenew = Date.parse(String(((await f.lease()).spec as { renewTime: string }).renewTime));
+      const cutAt = f.clock.now();
+      link.cut();
+      f.s.sim.control.setNodeReady(
+        node.name,
+        node.ready ? 'False' : 'True',
+        'TestFlip',
+        'flipped by the test',
+      );
+      const flipped = async () =>
+        (await f.status())?.nodes.find((n) => n.name === node.name)?.ready === !node.ready;
+      await f.run(25_000, flipped);
+      expect(await flipped()).toBe(true);
+      expect(f.clock.now() - cutAt).toBeLessThanOrEqual(20_000);
+      expect(b.controller.leading).toBe(true);
+      expect(a.controller.leading).toBe(false);
+      // The partitioned leader stopped at its renew deadline, before anyone could take its lease.
+      const aStopped = loggedAt(a, 'stopped leading');
+      const bStarted = loggedAt(b, 'became leader');
+      expect(aStopped).toBeLessThanOrEqual(lastRenew + 10_000);
+      expect(aStopped).toBeLessThan(lastRenew + 15_000);
+      expect(bStarted).toBeGreaterThan(aStopped);
+      expect(logged(a, 'stopped leading')[0]?.msg).toContain('renew deadline');
+      // Healed, the old leader sees the new one and stays a follower: it never writes again.
+      link.heal();
+      await f.run(15_000);
+      // A change after the heal is written by the new leader alone.
+      f.s.sim.control.setNodeReady(node.name, node.ready ? 'True' : 'False', 'TestFlip', 'flipped back');
+      await f.run(15_000);
+      expect((await f.status())?.nodes.find((n) => n.name === node.name)?.ready).toBe(node.ready);
+      expect(a.controller.leading).toBe(false);
+      expect(b.controller.leading).toBe(true);
+      expect(writerRuns(f.writers())).toEqual([a.user, b.user]);
+      expect((await f.lease()).spec).toMatchObject({ holderIdentity: b.id, leaseTransitions: 1 });
+    },
+    // Real pauses between virtual steps add up on a busy machine; this only bounds a hung run.
+    120_000,
+  );
+
+  it('a leader that stops releases the lease and the other takes over within 3 s', async () => {
+    const f = await electedFleet();
+    const a = leaderOf(f);
+    const b = other(f, a);
+    // Let the follower's retry timer sit at an arbitrary phase.
+    await f.run(700);
+    const stopAt = f.clock.now();
+    const stopping = a.controller.stop();
+    await f.run(1000, () => false);
+    await stopping;
+    expect(logged(a, 'released the lease')).toHaveLength(1);
+    const took = await f.run(5_000, () => b.controller.leading);
+    expect(b.controller.leading).toBe(true);
+    expect(f.clock.now() - stopAt).toBeLessThanOrEqual(3_000);
+    expect(took).toBeGreaterThan(0);
+    expect((await f.lease()).spec).toMatchObject({ holderIdentity: b.id, leaseTransitions: 1 });
+    expect(writerRuns(f.writers())[0]).toBe(a.user);
+  });
+});
