@@ -196,7 +196,8 @@ export const en = {
     unlabeled: '<unlabeled>',
     lastSeen: 'last seen: {{product}} ×{{count, number}}',
     gpu: 'GPU',
-    memory: '{{mib, number}} MiB',
+    /** As the gpu.memory label writes it (no grouping): 8188 MiB. */
+    memory: '{{mib}} MiB',
     shared: 'shared',
     cordoned: 'Cordoned',
     problemsSeparator: '; ',

@@ -186,7 +186,7 @@ export const ja: Catalog = {
     unlabeled: '<ラベルなし>',
     lastSeen: '最後に確認: {{product}} ×{{count, number}}',
     gpu: 'GPU',
-    memory: '{{mib, number}} MiB',
+    memory: '{{mib}} MiB',
     shared: '共有',
     cordoned: 'cordon 済み',
     problemsSeparator: '; ',

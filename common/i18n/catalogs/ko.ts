@@ -184,7 +184,7 @@ export const ko: Catalog = {
     unlabeled: '<레이블 없음>',
     lastSeen: '마지막 확인: {{product}} ×{{count, number}}',
     gpu: 'GPU',
-    memory: '{{mib, number}} MiB',
+    memory: '{{mib}} MiB',
     shared: '공유',
     cordoned: 'Cordon됨',
     problemsSeparator: '; ',

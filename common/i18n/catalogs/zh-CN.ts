@@ -184,7 +184,7 @@ export const zhCN: Catalog = {
     unlabeled: '<无标签>',
     lastSeen: '上次所见：{{product}} ×{{count, number}}',
     gpu: 'GPU',
-    memory: '{{mib, number}} MiB',
+    memory: '{{mib}} MiB',
     shared: '共享',
     cordoned: '已封锁',
     problemsSeparator: '；',
