@@ -1,8 +1,8 @@
 /** A context's health in the window's words, and the overview's order: worst first, then by name. */
-import type { ConnectionPhase } from '../../common/connection.ts';
 import type { ContextSnapshot, FleetHealth } from '../../common/fleet.ts';
 import { byWorstFirst, type ContextHealth, contextHealth } from '../../common/health.ts';
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
+import { PHASE_KEYS } from '../../common/i18n/phase-keys.ts';
 
 // The classifier is common/health.ts, shared with the tray and the snapshot; this file only words it.
 export { isErrorPhase } from '../../common/health.ts';
@@ -28,19 +28,11 @@ export const FLEET_HEALTH_KEYS: Readonly<Record<FleetHealth, MessageKey>> = {
   paused: 'health.fleet.paused',
 };
 
-export const PHASE_KEYS: Readonly<Record<ConnectionPhase, MessageKey>> = {
-  connecting: 'phase.connecting',
-  live: 'phase.live',
-  reconnecting: 'phase.reconnecting',
-  unreachable: 'phase.unreachable',
-  unauthorized: 'phase.unauthorized',
-  forbidden: 'phase.forbidden',
-  'config-error': 'phase.configError',
-};
-
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 /** Worst state first; within a state, by name, so the order is stable. */
 export function sortContexts(contexts: readonly ContextSnapshot[]): ContextSnapshot[] {
   return [...contexts].sort((a, b) => byWorstFirst(a, b) || collator.compare(a.context, b.context));
 }
+
+export { PHASE_KEYS };
