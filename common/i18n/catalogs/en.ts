@@ -392,6 +392,16 @@ export const en = {
       architecture: 'Architecture',
     },
   },
+  /** Sentences around an error the host reported (its message stays as the host wrote it). */
+  errors: {
+    readNode: 'Could not read {{node}} in {{context}}: {{message}}',
+    alertLog: 'Could not load the alert log: {{message}}',
+    focus: 'Could not focus {{context}}: {{message}}',
+    notConnected: 'The engine is not connected.',
+    installCrd: 'Could not install the CRD: {{message}}',
+    takeOver: 'Could not turn take-over on: {{message}}',
+    pause: 'Could not change alert pause: {{message}}',
+  },
   tray: {
     line: '{{context}} — {{phase}}',
     lineLastSeen: '{{context}} — {{phase}} (last seen {{ready, number}}/{{total, number}})',

@@ -374,6 +374,15 @@ export const ja: Catalog = {
       architecture: 'CPU アーキテクチャ',
     },
   },
+  errors: {
+    readNode: '{{context}} の {{node}} を読み込めませんでした: {{message}}',
+    alertLog: 'アラート履歴を読み込めませんでした: {{message}}',
+    focus: '{{context}} に切り替えられませんでした: {{message}}',
+    notConnected: 'エンジンに接続されていません。',
+    installCrd: 'CRD をインストールできませんでした: {{message}}',
+    takeOver: '引き継ぎをオンにできませんでした: {{message}}',
+    pause: 'アラートの一時停止を変更できませんでした: {{message}}',
+  },
   tray: {
     line: '{{context}} — {{phase}}',
     lineLastSeen: '{{context}} — {{phase}}（最後に確認 {{ready, number}}/{{total, number}}）',

@@ -370,6 +370,15 @@ export const ko: Catalog = {
       architecture: 'CPU 아키텍처',
     },
   },
+  errors: {
+    readNode: '{{context}}에서 {{node}}을(를) 읽을 수 없습니다: {{message}}',
+    alertLog: '알림 기록을 불러올 수 없습니다: {{message}}',
+    focus: '{{context}}(으)로 전환할 수 없습니다: {{message}}',
+    notConnected: '엔진이 연결되어 있지 않습니다.',
+    installCrd: 'CRD를 설치할 수 없습니다: {{message}}',
+    takeOver: '가져오기를 켤 수 없습니다: {{message}}',
+    pause: '알림 일시 중지를 바꿀 수 없습니다: {{message}}',
+  },
   tray: {
     line: '{{context}} — {{phase}}',
     lineLastSeen: '{{context}} — {{phase}}(마지막 확인 {{ready, number}}/{{total, number}})',

@@ -370,6 +370,15 @@ export const zhCN: Catalog = {
       architecture: '系统架构',
     },
   },
+  errors: {
+    readNode: '无法在 {{context}} 中读取 {{node}}：{{message}}',
+    alertLog: '无法加载告警日志：{{message}}',
+    focus: '无法切换到 {{context}}：{{message}}',
+    notConnected: '引擎未连接。',
+    installCrd: '无法安装 CRD：{{message}}',
+    takeOver: '无法开启接管：{{message}}',
+    pause: '无法更改告警暂停：{{message}}',
+  },
   tray: {
     line: '{{context}} — {{phase}}',
     lineLastSeen: '{{context}} — {{phase}}（上次所见 {{ready, number}}/{{total, number}}）',
