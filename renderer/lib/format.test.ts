@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../common/i18n/translator.ts';
 
 import { node } from '../fixtures/homelab.ts';
-import { ageSince, formatAge, lastSeenText, shortProduct } from './format.ts';
+import { ageSince, formatAge, lastSeenText, shortProduct, sinceText } from './format.ts';
 
 const en = translator('en');
 
@@ -42,5 +42,16 @@ describe('ages', () => {
     expect(ageSince(null, 0, en)).toBeNull();
     expect(ageSince('yesterday', 0, en)).toBeNull();
     expect(ageSince('2025-01-01T00:00:00Z', Date.parse('2025-01-01T00:03:00Z'), en)).toBe('3 min');
+  });
+});
+
+describe('sinceText', () => {
+  const at = Date.parse('2025-01-01T00:00:00Z');
+  it('says how long a state has lasted, with its own words for just now', () => {
+    expect(sinceText('2025-01-01T00:00:00Z', at + 3 * 3600_000, en)).toBe('since 3 h');
+    expect(sinceText('2025-01-01T00:00:00Z', at + 10_000, en)).toBe('since just now');
+    expect(sinceText('2025-01-01T00:00:00Z', at + 3 * 3600_000, translator('ko'))).toBe('3시간째');
+    expect(sinceText('2025-01-01T00:00:00Z', at + 10_000, translator('ko'))).toBe('방금부터');
+    expect(sinceText(null, at, en)).toBeNull();
   });
 });

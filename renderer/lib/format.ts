@@ -41,6 +41,16 @@ export function ageSince(iso: string | null | undefined, now: number, tr: Transl
   return formatAge(now - t, tr);
 }
 
+/** "since 3 h" for a transition time, or null when the time is missing or unreadable. */
+export function sinceText(iso: string | null | undefined, now: number, tr: Translator): string | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return null;
+  const ms = now - t;
+  if (!Number.isFinite(ms) || ms < 60_000) return tr.t('node.sinceJustNow');
+  return tr.t('node.since', { age: formatAge(ms, tr) });
+}
+
 /** Local date and time, stable across runs for the same input and zone. */
 export function formatTime(iso: string): string {
   const t = new Date(iso);

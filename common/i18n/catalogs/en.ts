@@ -191,6 +191,7 @@ export const en = {
     notReady: 'NotReady',
     unknown: 'Unknown',
     since: 'since {{age}}',
+    sinceJustNow: 'since just now',
     noProduct: 'no product label',
     unlabeled: '<unlabeled>',
     lastSeen: 'last seen: {{product}} ×{{count, number}}',

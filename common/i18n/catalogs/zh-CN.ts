@@ -179,7 +179,8 @@ export const zhCN: Catalog = {
     ready: 'Ready',
     notReady: 'NotReady',
     unknown: 'Unknown',
-    since: '持续 {{age}}',
+    since: '已持续 {{age}}',
+    sinceJustNow: '刚刚开始',
     noProduct: '没有型号标签',
     unlabeled: '<无标签>',
     lastSeen: '上次所见：{{product}} ×{{count, number}}',
@@ -231,7 +232,7 @@ export const zhCN: Catalog = {
     },
     unreachable: {
       title: '{{context}}：集群无法访问',
-      body: '{{context}} 已 {{duration}} 无响应。',
+      body: '{{context}} 已有 {{duration}}无响应。',
       unknown: '此前尚无已知清单。',
       lastKnown: '最后已知：{{total, number}} 个 GPU 节点中 {{ready, number}} 个 Ready。',
     },
