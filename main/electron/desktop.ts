@@ -13,7 +13,7 @@ import { demoIfWanted } from '../shell/demo.ts';
 import type { TrayAction } from '../shell/tray-model.ts';
 import { injectedClock } from './injected-clock.ts';
 import { setupIpc } from './ipc.ts';
-import { desktopTranslator } from './locale.ts';
+import { desktopTranslator, systemLanguages } from './locale.ts';
 import { notify } from './notifier.ts';
 import { denyPermissions, setupSecurity } from './security.ts';
 import { openElectronSettings } from './settings-store.ts';
@@ -48,6 +48,7 @@ export async function runDesktop(): Promise<void> {
     kubeconfig: { explicitPath: demo?.kubeconfigPath ?? null, env: process.env },
     mode: 'electron',
     version: app.getVersion(),
+    systemLanguages: systemLanguages(),
     demo: demo !== null,
     clock: injectedClock(),
   });

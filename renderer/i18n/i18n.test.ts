@@ -10,6 +10,7 @@ import { i18n } from './i18n.svelte.ts';
 afterEach(() => {
   vi.restoreAllMocks();
   i18n.setLanguage('auto');
+  i18n.setSystemLanguages(null);
   i18n.refreshPreferred();
   flushSync();
 });
@@ -37,6 +38,15 @@ describe('window language', () => {
     i18n.setLanguage('en');
     expect(i18n.locale).toBe('en');
     expect(i18n.systemLocale).toBe('ja');
+  });
+
+  it("the desktop host's OS languages win over the browser's, so the window matches the tray", () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en-US']);
+    i18n.refreshPreferred();
+    i18n.setSystemLanguages(['zh-Hans-CN', 'en-US']);
+    expect(i18n.locale).toBe('zh-CN');
+    i18n.setSystemLanguages(undefined);
+    expect(i18n.locale).toBe('en');
   });
 
   it("a card's words in the language", () => {

@@ -64,6 +64,8 @@ it('a Korean OS gets a Korean tray and Korean notifications; the node and reason
 it('switching the language setting redraws the tray in the new language at once', async () => {
   tray()?.emit('click');
   const id = double.windows[0]?.webContents.id ?? -1;
+  // The window hears the OS's languages from the host, so it picks what the tray picked.
+  expect(await double.invoke('app:info', id)).toMatchObject({ systemLanguages: ['ko-KR', 'en-US'] });
   await double.invoke('settings:update', id, { language: 'ja' });
   // No snapshot in between: the update itself redraws the tray.
   expect(tray()?.menu.map((i) => i.label)).toEqual(
