@@ -113,7 +113,7 @@ export const zhCN: Catalog = {
   sparkline: {
     empty: '暂无历史',
     label:
-      '{{points, number}} 个数据点内的就绪 GPU 节点：从 {{first, number}} 到 {{last, number}}（共 {{total, number}}）',
+      '{{points, number}} 个数据点内 Ready 的 GPU 节点：从 {{first, number}} 到 {{last, number}}（共 {{total, number}}）',
   },
   picker: {
     label: '集群',
@@ -191,13 +191,13 @@ export const zhCN: Catalog = {
     problemsSeparator: '；',
   },
   history: {
-    title: '{{context}} 的就绪 GPU 节点',
+    title: '{{context}} 中 Ready 的 GPU 节点',
     description:
-      '从 {{from}} 到 {{to}}，就绪 GPU 节点从 {{first, number}} 个变为 {{last, number}} 个（共 {{total, number}} 个），最低为 {{lowest, number}} 个。',
+      '从 {{from}} 到 {{to}}，Ready 的 GPU 节点从 {{first, number}} 个变为 {{last, number}} 个（共 {{total, number}} 个），最低为 {{lowest, number}} 个。',
     empty: '尚未记录任何历史。',
     axisNodes: 'GPU 节点',
     axisTime: '时间',
-    ready: '就绪 GPU 节点',
+    ready: 'Ready 的 GPU 节点',
     total: 'GPU 节点总数',
   },
   alerts: {
