@@ -74,6 +74,16 @@ export const en = {
     phase: '{{context}}: {{phase}}.',
     ready: '{{context}}: {{ready, number}} of {{total, number}} GPU nodes ready.',
   },
+  /** Sentences around an error the host reported (its message stays as the host wrote it). */
+  errors: {
+    readNode: 'Could not read {{node}} in {{context}}: {{message}}',
+    alertLog: 'Could not load the alert log: {{message}}',
+    focus: 'Could not focus {{context}}: {{message}}',
+    notConnected: 'The engine is not connected.',
+    installCrd: 'Could not install the CRD: {{message}}',
+    takeOver: 'Could not turn take-over on: {{message}}',
+    pause: 'Could not change alert pause: {{message}}',
+  },
   notices: {
     label: 'Notices',
     dismiss: 'Dismiss notice',
@@ -392,16 +402,6 @@ export const en = {
       runtime: 'Runtime',
       architecture: 'Architecture',
     },
-  },
-  /** Sentences around an error the host reported (its message stays as the host wrote it). */
-  errors: {
-    readNode: 'Could not read {{node}} in {{context}}: {{message}}',
-    alertLog: 'Could not load the alert log: {{message}}',
-    focus: 'Could not focus {{context}}: {{message}}',
-    notConnected: 'The engine is not connected.',
-    installCrd: 'Could not install the CRD: {{message}}',
-    takeOver: 'Could not turn take-over on: {{message}}',
-    pause: 'Could not change alert pause: {{message}}',
   },
   tray: {
     line: '{{context}} — {{phase}}',

@@ -68,6 +68,15 @@ export const ja: Catalog = {
     phase: '{{context}}: {{phase}}。',
     ready: '{{context}}: GPU ノード {{total, number}} 台中 {{ready, number}} 台が Ready。',
   },
+  errors: {
+    readNode: '{{context}} の {{node}} を読み込めませんでした: {{message}}',
+    alertLog: 'アラート履歴を読み込めませんでした: {{message}}',
+    focus: '{{context}} に切り替えられませんでした: {{message}}',
+    notConnected: 'エンジンに接続されていません。',
+    installCrd: 'CRD をインストールできませんでした: {{message}}',
+    takeOver: '引き継ぎをオンにできませんでした: {{message}}',
+    pause: 'アラートの一時停止を変更できませんでした: {{message}}',
+  },
   notices: {
     label: 'お知らせ',
     dismiss: 'お知らせを閉じる',
@@ -374,15 +383,6 @@ export const ja: Catalog = {
       runtime: 'コンテナランタイム',
       architecture: 'CPU アーキテクチャ',
     },
-  },
-  errors: {
-    readNode: '{{context}} の {{node}} を読み込めませんでした: {{message}}',
-    alertLog: 'アラート履歴を読み込めませんでした: {{message}}',
-    focus: '{{context}} に切り替えられませんでした: {{message}}',
-    notConnected: 'エンジンに接続されていません。',
-    installCrd: 'CRD をインストールできませんでした: {{message}}',
-    takeOver: '引き継ぎをオンにできませんでした: {{message}}',
-    pause: 'アラートの一時停止を変更できませんでした: {{message}}',
   },
   tray: {
     line: '{{context}} — {{phase}}',

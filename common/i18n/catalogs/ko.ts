@@ -68,6 +68,15 @@ export const ko: Catalog = {
     phase: '{{context}}: {{phase}}.',
     ready: '{{context}}: GPU 노드 {{total, number}}개 중 {{ready, number}}개 Ready.',
   },
+  errors: {
+    readNode: '{{context}}에서 {{node}}을(를) 읽을 수 없습니다: {{message}}',
+    alertLog: '알림 기록을 불러올 수 없습니다: {{message}}',
+    focus: '{{context}}(으)로 전환할 수 없습니다: {{message}}',
+    notConnected: '엔진이 연결되어 있지 않습니다.',
+    installCrd: 'CRD를 설치할 수 없습니다: {{message}}',
+    takeOver: '소유권 가져오기를 켤 수 없습니다: {{message}}',
+    pause: '알림 일시 중지를 바꿀 수 없습니다: {{message}}',
+  },
   notices: {
     label: '안내',
     dismiss: '안내 닫기',
@@ -370,15 +379,6 @@ export const ko: Catalog = {
       runtime: '컨테이너 런타임',
       architecture: 'CPU 아키텍처',
     },
-  },
-  errors: {
-    readNode: '{{context}}에서 {{node}}을(를) 읽을 수 없습니다: {{message}}',
-    alertLog: '알림 기록을 불러올 수 없습니다: {{message}}',
-    focus: '{{context}}(으)로 전환할 수 없습니다: {{message}}',
-    notConnected: '엔진이 연결되어 있지 않습니다.',
-    installCrd: 'CRD를 설치할 수 없습니다: {{message}}',
-    takeOver: '소유권 가져오기를 켤 수 없습니다: {{message}}',
-    pause: '알림 일시 중지를 바꿀 수 없습니다: {{message}}',
   },
   tray: {
     line: '{{context}} — {{phase}}',

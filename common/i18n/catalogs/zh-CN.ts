@@ -68,6 +68,15 @@ export const zhCN: Catalog = {
     phase: '{{context}}：{{phase}}。',
     ready: '{{context}}：{{total, number}} 个 GPU 节点中 {{ready, number}} 个已就绪。',
   },
+  errors: {
+    readNode: '无法在 {{context}} 中读取 {{node}}：{{message}}',
+    alertLog: '无法加载告警日志：{{message}}',
+    focus: '无法切换到 {{context}}：{{message}}',
+    notConnected: '引擎未连接。',
+    installCrd: '无法安装 CRD：{{message}}',
+    takeOver: '无法开启接管：{{message}}',
+    pause: '无法更改告警暂停：{{message}}',
+  },
   notices: {
     label: '通知',
     dismiss: '关闭通知',
@@ -370,15 +379,6 @@ export const zhCN: Catalog = {
       runtime: '容器运行时',
       architecture: '系统架构',
     },
-  },
-  errors: {
-    readNode: '无法在 {{context}} 中读取 {{node}}：{{message}}',
-    alertLog: '无法加载告警日志：{{message}}',
-    focus: '无法切换到 {{context}}：{{message}}',
-    notConnected: '引擎未连接。',
-    installCrd: '无法安装 CRD：{{message}}',
-    takeOver: '无法开启接管：{{message}}',
-    pause: '无法更改告警暂停：{{message}}',
   },
   tray: {
     line: '{{context}} — {{phase}}',
