@@ -94,6 +94,12 @@ export interface AppInfo {
   /** Set when no kubeconfig was found: the UI offers the demo cluster. */
   noKubeconfig: boolean;
   notices: string[];
+  /**
+   * The OS's preferred languages, most preferred first, where the host knows them (the desktop app), so
+   * the window picks the language the tray and notifications use. Absent in browser mode: the window
+   * follows navigator.languages there.
+   */
+  systemLanguages?: string[];
 }
 
 /** Result type of each invoke channel. */

@@ -5,6 +5,8 @@
  * alert replaces the first instead of adding another.
  */
 import type { Alert } from './alerts.ts';
+import { shownAlertText } from './i18n/alert-text.ts';
+import type { Translator } from './i18n/translator.ts';
 
 export interface DesktopNotice {
   title: string;
@@ -16,10 +18,12 @@ export interface DesktopNotice {
   focus: { context: string; node: string | null };
 }
 
-export function desktopNotice(alert: Alert): DesktopNotice {
+/** `tr`: the user's language (the alert log's); alerts with facts are worded in it, others as logged. */
+export function desktopNotice(alert: Alert, tr: Translator): DesktopNotice {
+  const text = shownAlertText(alert, tr);
   return {
-    title: alert.title,
-    body: alert.short ?? alert.body,
+    title: text.title,
+    body: text.short ?? text.body,
     silent: alert.kind === 'recovered',
     tag: alert.id,
     focus: { context: alert.context, node: alert.nodes[0] ?? null },

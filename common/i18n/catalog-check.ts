@@ -77,3 +77,29 @@ export function catalogProblems(locale: Locale, catalog: object): string[] {
   }
   return problems;
 }
+
+/** Words Kubernetes users read in English in every language; a translation keeps each one English has. */
+export const KEPT_WORDS: readonly { word: string; en: RegExp; kept: RegExp }[] = [
+  { word: 'Ready', en: /\bReady\b/, kept: /Ready/ },
+  { word: 'NotReady', en: /\bNotReady\b/, kept: /NotReady/ },
+  { word: 'MIG', en: /\bMIG\b/, kept: /MIG/ },
+  { word: 'GPU', en: /\bGPUs?\b/, kept: /GPU/ },
+  { word: 'CUDA', en: /\bCUDA\b/, kept: /CUDA/ },
+  { word: 'kubeconfig', en: /\bkubeconfig\b/, kept: /kubeconfig/ },
+  { word: 'CRD', en: /\bCRD\b/, kept: /CRD/ },
+  { word: 'ConfigMap', en: /\bConfigMap\b/, kept: /ConfigMap/ },
+  { word: 'GpuInventory', en: /\bGpuInventory\b/, kept: /GpuInventory/ },
+];
+
+/** Keys whose translation dropped (translated) a word that stays English, as sentences. */
+export function keptWordProblems(locale: Locale, catalog: object): string[] {
+  const flat = flatten(catalog);
+  const problems: string[] = [];
+  for (const [key, value] of flat) {
+    const enValue = english.get(key) ?? english.get(key.replace(PLURAL, '_other'));
+    if (typeof enValue !== 'string' || typeof value !== 'string') continue;
+    for (const k of KEPT_WORDS)
+      if (k.en.test(enValue) && !k.kept.test(value)) problems.push(`${locale}: ${key} drops "${k.word}"`);
+  }
+  return problems;
+}

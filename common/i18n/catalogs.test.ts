@@ -1,6 +1,6 @@
 /** Every language has every message of English (catalog-check.ts says what is wrong, in sentences). */
 import { describe, expect, it } from 'vitest';
-import { catalogProblems } from './catalog-check.ts';
+import { catalogProblems, keptWordProblems } from './catalog-check.ts';
 import { LOCALES } from './locales.ts';
 import { CATALOGS } from './translator.ts';
 
@@ -15,6 +15,19 @@ describe('message catalogs', () => {
       expect(catalogProblems(locale, CATALOGS[locale])).toEqual([]);
     },
   );
+
+  it.each(LOCALES.filter((l) => l !== 'en'))(
+    '%s keeps Ready, NotReady, MIG, GPU, kubeconfig … in English',
+    (locale) => {
+      expect(keptWordProblems(locale, CATALOGS[locale])).toEqual([]);
+    },
+  );
+
+  it('a translated Kubernetes word is reported', () => {
+    const broken = structuredClone(CATALOGS.ja) as { node: Record<string, unknown> };
+    broken.node.notReady = '準備未完了';
+    expect(keptWordProblems('ja', broken)).toEqual(['ja: node.notReady drops "NotReady"']);
+  });
 
   it('a missing key, a wrong plural form and a misspelt value are each reported', () => {
     const broken = structuredClone(CATALOGS.ko) as {

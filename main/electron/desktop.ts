@@ -14,6 +14,7 @@ import type { TrayAction } from '../shell/tray-model.ts';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { injectedClock } from './injected-clock.ts';
 import { setupIpc } from './ipc.ts';
+import { desktopTranslator, systemLanguages } from './locale.ts';
 import { notify } from './notifier.ts';
 import { denyPermissions, setupSecurity } from './security.ts';
 import { openElectronSettings } from './settings-store.ts';
@@ -50,6 +51,7 @@ export async function runDesktop(): Promise<void> {
     kubeconfig: { explicitPath: demo?.kubeconfigPath ?? null, env: process.env },
     mode: 'electron',
     version: app.getVersion(),
+    systemLanguages: systemLanguages(),
     demo: demo !== null,
     clock: injectedClock(),
   });
@@ -66,8 +68,12 @@ export async function runDesktop(): Promise<void> {
     windows.send('ui:focus', { context, node });
   };
   const applyLoginItem = () => app.setLoginItemSettings({ openAtLogin: core.settings.get('launchAtLogin') });
+  const tr = () => desktopTranslator(core.settings.get('language'));
   setupIpc(core, windows, (channel) => {
-    if (channel === 'settings:update') applyLoginItem();
+    if (channel !== 'settings:update') return;
+    applyLoginItem();
+    // A new language shows in the tray at once, not at the next snapshot.
+    tray.update(core.engine.snapshot());
   });
 
   const onTrayAction = (action: TrayAction) => {
@@ -89,10 +95,10 @@ export async function runDesktop(): Promise<void> {
         return app.quit();
     }
   };
-  const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show(), core);
+  const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show(), tr, core);
   core.engine.on((event) => {
     if (event.type === 'snapshot') tray.update(event.snapshot);
-    if (event.type === 'alert') notify(event.alert, (f) => focusContext(f.context, f.node));
+    if (event.type === 'alert') notify(event.alert, (f) => focusContext(f.context, f.node), tr());
   });
 
   app.on('second-instance', () => windows.show());

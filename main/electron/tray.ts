@@ -5,6 +5,7 @@
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
 import type { FleetSnapshot } from '../../common/fleet.ts';
 import type { KubectlMenuSource } from '../shell/kubectl-menu.ts';
+import type { Translator } from '../../common/i18n/translator.ts';
 import { buildTrayModel, type TrayAction, type TrayMenuItem } from '../shell/tray-model.ts';
 import { trayIconPath } from './assets.ts';
 
@@ -35,6 +36,8 @@ export function setupTray(
   initial: FleetSnapshot,
   onAction: (a: Exclude<TrayAction, { kind: 'use-context' }>) => void,
   onClick: () => void,
+  /** The user's language now (the setting can change while the app runs). */
+  tr: () => Translator,
   kubectl: KubectlMenuSource | null = null,
 ): TrayHandle {
   let icon = '';
@@ -45,7 +48,7 @@ export function setupTray(
     a.kind === 'use-context' ? kubectl?.switchKubectlContext(a.context) : onAction(a);
   const update = (snapshot: FleetSnapshot) => {
     last = snapshot;
-    const model = buildTrayModel(snapshot, kubectl?.kubectlContexts() ?? null);
+    const model = buildTrayModel(snapshot, tr(), kubectl?.kubectlContexts() ?? null);
     if (model.icon !== icon) {
       icon = model.icon;
       const image = nativeImage.createFromPath(trayIconPath(model.icon));

@@ -39,6 +39,8 @@ export interface AppCoreOptions {
   saveEveryMs?: number;
   /** Every status / ConfigMap write made or skipped by write-back (for logs). */
   onWrite?: (event: WriteEvent) => void;
+  /** The OS's preferred languages (desktop app), told to the window in `app:info`. */
+  systemLanguages?: string[];
 }
 
 export class AppCore implements FleetHost {
@@ -93,13 +95,15 @@ export class AppCore implements FleetHost {
   }
 
   info(): AppInfo {
-    return {
+    const info: AppInfo = {
       version: this.#opts.version,
       mode: this.#opts.mode,
       demo: this.#opts.demo ?? false,
       noKubeconfig: this.#load.kind === 'none',
       notices: this.#notices,
     };
+    if (this.#opts.systemLanguages) info.systemLanguages = [...this.#opts.systemLanguages];
+    return info;
   }
 
   contextList() {

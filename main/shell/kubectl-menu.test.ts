@@ -14,7 +14,7 @@ const kubectl = (contexts: string[], current: string | null, over = {}) => ({
 
 describe('the tray\'s "kubectl context" submenu', () => {
   it('lists every context with the current one checked; a pick asks for use-context', () => {
-    const model = buildTrayModel(fleet([]), kubectl(['home', 'work'], 'work'));
+    const model = buildTrayModel(fleet([]), translator('en'), kubectl(['home', 'work'], 'work'));
     const item = model.menu.find((i) => i.label === 'kubectl context');
     expect(item).toEqual({
       label: 'kubectl context',
@@ -27,7 +27,7 @@ describe('the tray\'s "kubectl context" submenu', () => {
     // Next to "Open GPU Fleet", and only when the caller hands the contexts in.
     const labels = model.menu.map((i) => i.label);
     expect(labels.indexOf('kubectl context')).toBe(labels.indexOf('Open GPU Fleet') + 1);
-    expect(buildTrayModel(fleet([])).menu.map((i) => i.label)).not.toContain('kubectl context');
+    expect(buildTrayModel(fleet([]), translator('en')).menu.map((i) => i.label)).not.toContain('kubectl context');
   });
 
   it("speaks the tray's language", () => {

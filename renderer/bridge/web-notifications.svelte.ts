@@ -8,6 +8,7 @@
 import type { Alert } from '../../common/alerts.ts';
 import type { PushChannel, PushEvents } from '../../common/ipc.ts';
 import { desktopNotice } from '../../common/notification.ts';
+import { i18n } from '../i18n/i18n.svelte.ts';
 
 /** `asking`: the browser's permission prompt is open. `failed`: the browser refused to construct one. */
 export type NotifyState = 'unsupported' | 'default' | 'asking' | 'granted' | 'denied' | 'failed';
@@ -96,7 +97,8 @@ export class WebNotifications {
     this.#state = this.#read();
     const N = this.#browser.Notification;
     if (N?.permission !== 'granted') return;
-    const notice = desktopNotice(alert);
+    // In the window's language, as the alert log shows it.
+    const notice = desktopNotice(alert, i18n.tr);
     if (this.#shown.includes(notice.tag)) return;
     this.#shown.push(notice.tag);
     if (this.#shown.length > SHOWN_MAX) this.#shown.shift();

@@ -15,7 +15,10 @@ function browserLanguages(): readonly string[] {
 
 class I18n {
   #setting = $state<LanguageSetting>('auto');
-  #preferred = $state.raw<readonly string[]>(browserLanguages());
+  #browser = $state.raw<readonly string[]>(browserLanguages());
+  /** The host's word for the OS's languages (desktop app); it wins over the browser's when known. */
+  #host = $state.raw<readonly string[] | null>(null);
+  #preferred: readonly string[] = $derived(this.#host ?? this.#browser);
   #tr: Translator = $derived(translator(effectiveLocale(this.#setting, this.#preferred)));
   #system: Locale = $derived(effectiveLocale('auto', this.#preferred));
 
@@ -39,7 +42,11 @@ class I18n {
   }
   /** Re-reads navigator.languages (on the window's `languagechange` event). */
   refreshPreferred(): void {
-    this.#preferred = browserLanguages();
+    this.#browser = browserLanguages();
+  }
+  /** The OS's languages as the host reported them (app:info), or null to follow the browser's. */
+  setSystemLanguages(languages: readonly string[] | null | undefined): void {
+    this.#host = languages && languages.length > 0 ? [...languages] : null;
   }
 }
 

@@ -6,6 +6,7 @@
 import type { Alert } from '../../common/alerts.ts';
 import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
 import type { AppInfo, FleetApi, PushEvents } from '../../common/ipc.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 import { sortContexts } from '../lib/contexts.ts';
 import { invokeErrorText } from '../lib/invoke-error.ts';
 
@@ -102,7 +103,7 @@ export class FleetStore {
       (log) => {
         if (Array.isArray(log)) for (const a of log) this.#addAlert(a);
       },
-      (e: unknown) => this.#addNotice('error', `Could not load the alert log: ${invokeErrorText(e)}`),
+      (e: unknown) => this.#addNotice('error', t('errors.alertLog', { message: invokeErrorText(e) })),
     );
     return () => this.stop();
   }
@@ -119,7 +120,7 @@ export class FleetStore {
     try {
       this.#setSnapshot(await this.#api.invoke('fleet:focus', context));
     } catch (e) {
-      this.#addNotice('error', `Could not focus ${context}: ${invokeErrorText(e)}`);
+      this.#addNotice('error', t('errors.focus', { context, message: invokeErrorText(e) }));
     }
   }
 
@@ -137,25 +138,25 @@ export class FleetStore {
 
   /** Installs the GpuInventory CRD in a context; returns one sentence saying what happened. */
   async installCrd(context: string): Promise<string> {
-    if (!this.#api) return 'The engine is not connected.';
+    if (!this.#api) return t('errors.notConnected');
     try {
       const r = await this.#api.invoke('writeback:install', context);
       return r.crd === 'created'
         ? 'CRD installed; writing the inventory.'
         : 'The CRD was already there; writing the inventory.';
     } catch (e) {
-      return `Could not install the CRD: ${invokeErrorText(e)}`;
+      return t('errors.installCrd', { message: invokeErrorText(e) });
     }
   }
 
   /** Allows write-back in a context to take over another manager's fields; one sentence on what happened. */
   async takeOver(context: string): Promise<string> {
-    if (!this.#api) return 'The engine is not connected.';
+    if (!this.#api) return t('errors.notConnected');
     try {
       this.#setSnapshot(await this.#api.invoke('writeback:take-over', context, true));
       return 'Take-over is on for this context; writing the inventory.';
     } catch (e) {
-      return `Could not turn take-over on: ${invokeErrorText(e)}`;
+      return t('errors.takeOver', { message: invokeErrorText(e) });
     }
   }
 
@@ -169,7 +170,7 @@ export class FleetStore {
           : await this.#api.invoke('alerts:snooze', null, { kind: 'for', ms }),
       );
     } catch (e) {
-      this.#addNotice('error', `Could not change alert pause: ${invokeErrorText(e)}`);
+      this.#addNotice('error', t('errors.pause', { message: invokeErrorText(e) }));
     }
   }
 

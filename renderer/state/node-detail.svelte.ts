@@ -4,6 +4,7 @@
  * the timer, so a closed panel costs nothing, and a hidden window (the tray popover put away) pauses it. An answer that arrives after the user closed or switched nodes is dropped.
  */
 import type { NodeDetail } from '../../common/node-detail.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 import { invokeErrorText } from '../lib/invoke-error.ts';
 
 export type LoadDetail = (context: string, node: string) => Promise<NodeDetail>;
@@ -110,7 +111,11 @@ export class NodeDetailState {
       },
       (e: unknown) => {
         if (generation !== this.#generation) return;
-        this.#error = `Could not read ${target.node} in ${target.context}: ${invokeErrorText(e)}`;
+        this.#error = t('errors.readNode', {
+          node: target.node,
+          context: target.context,
+          message: invokeErrorText(e),
+        });
         this.#pending = null;
       },
     );
