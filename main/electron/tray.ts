@@ -4,8 +4,8 @@
  */
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
 import type { FleetSnapshot } from '../../common/fleet.ts';
-import type { KubectlMenuSource } from '../shell/kubectl-menu.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
+import type { KubectlMenuSource } from '../shell/kubectl-menu.ts';
 import { buildTrayModel, type TrayAction, type TrayMenuItem } from '../shell/tray-model.ts';
 import { trayIconPath } from './assets.ts';
 

@@ -27,7 +27,9 @@ describe('the tray\'s "kubectl context" submenu', () => {
     // Next to "Open GPU Fleet", and only when the caller hands the contexts in.
     const labels = model.menu.map((i) => i.label);
     expect(labels.indexOf('kubectl context')).toBe(labels.indexOf('Open GPU Fleet') + 1);
-    expect(buildTrayModel(fleet([]), translator('en')).menu.map((i) => i.label)).not.toContain('kubectl context');
+    expect(buildTrayModel(fleet([]), translator('en')).menu.map((i) => i.label)).not.toContain(
+      'kubectl context',
+    );
   });
 
   it("speaks the tray's language", () => {
