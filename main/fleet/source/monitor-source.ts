@@ -1,0 +1,33 @@
+/** What a context monitor says about its source: the settings it follows and the SourceState it shows. */
+import type { SourceState } from '../../../common/fleet.ts';
+import type { InventorySource } from '../../../common/settings.ts';
+import type { ControllerFeed } from './controller-feed.ts';
+
+export interface SourceConfig {
+  setting: InventorySource;
+  /** Namespace of the controller's Lease. */
+  namespace: string;
+  /** API group of the GpuInventory. */
+  group: string;
+}
+
+/** Why the card shows no write-back while the controller is read. */
+export const CONTROLLER_WRITES =
+  'The in-cluster controller writes the GpuInventory here, so this app does not write back while it reads the controller.';
+
+export function sourceState(
+  config: SourceConfig | undefined,
+  active: SourceState['active'],
+  feed: ControllerFeed | null,
+  note: string | null,
+): SourceState {
+  const status = active === 'controller' ? (feed?.inventory ?? null) : null;
+  const omitted = status?.nodes_omitted ?? 0;
+  return {
+    setting: config?.setting ?? 'nodes',
+    active,
+    message: feed?.message ?? note,
+    ...(status?.nodes_compacted === true ? { compacted: true } : {}),
+    ...(omitted > 0 ? { omitted } : {}),
+  };
+}
