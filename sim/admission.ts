@@ -37,6 +37,12 @@ export function checkKind(def: ResourceDef, body: KObj): void {
 
 export function validateMeta(def: ResourceDef, o: KObj): void {
   const name = String(o.metadata.name ?? '');
+  validateMetaOnly(def, o, name);
+  const causes = def.validate?.(o) ?? [];
+  if (causes.length > 0) throw invalid(def.kind, def.group, name, causes);
+}
+
+function validateMetaOnly(def: ResourceDef, o: KObj, name: string): void {
   if (def.resource !== 'configmaps' && !DNS1123.test(name)) {
     throw invalid(def.kind, def.group, name, [
       {

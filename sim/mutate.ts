@@ -9,6 +9,7 @@ import { readBody, sendJson } from './http.ts';
 import { listKeysFor } from './listtypes.ts';
 import { managerFromUserAgent, trackUpdate } from './managed.ts';
 import { objectJson } from './serialize.ts';
+import { undecodable } from './typed.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
 import { isObj } from './types.ts';
 
@@ -49,6 +50,14 @@ export function manager(ctx: Ctx): string {
   return ctx.query.get('fieldManager') ?? managerFromUserAgent(ctx.req.headers['user-agent']);
 }
 
+/** Decodes a POST/PUT body of a typed built-in kind (400 when it does not decode); returns its warnings. */
+export function decodeBody(ctx: Ctx, def: ResourceDef, body: KObj): string[] {
+  if (!def.decode) return [];
+  const r = def.decode(body, ctx.query.get('fieldValidation') === 'Strict');
+  if (r.error !== undefined) throw undecodable(def, r.error);
+  return r.warnings;
+}
+
 function warnings(ctx: Ctx, w: string[]): Record<string, string> {
   void ctx;
   return w.length ? { Warning: w.join(', ') } : {};
@@ -57,6 +66,7 @@ function warnings(ctx: Ctx, w: string[]): Record<string, string> {
 export async function create(core: Core, ctx: Ctx, def: ResourceDef, namespace: string): Promise<void> {
   const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   checkKind(def, body);
+  const decodeWarn = decodeBody(ctx, def, body);
   const md = body.metadata;
   if (!md.name && typeof md.generateName === 'string')
     md.name = md.generateName + Math.random().toString(36).slice(2, 7);
@@ -73,7 +83,7 @@ export async function create(core: Core, ctx: Ctx, def: ResourceDef, namespace: 
   for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'managedFields', 'generation'])
     delete md[k];
   createDefaults(core, def, body);
-  const warn = checkCustom(def, body, ctx.query.get('fieldValidation') === 'Strict');
+  const warn = [...decodeWarn, ...checkCustom(def, body, ctx.query.get('fieldValidation') === 'Strict')];
   trackUpdate(def, undefined, body, manager(ctx), '', listKeysFor(def));
   if (ctx.query.get('dryRun') === 'All') {
     sendJson(ctx, 201, body, warnings(ctx, warn));
@@ -115,6 +125,7 @@ export function finishUpdate(
   prev: KObj,
   desired: KObj,
   sub: string,
+  decodeWarn: string[] = [],
 ): void {
   const name = String(prev.metadata.name);
   if (desired.metadata.name !== undefined && desired.metadata.name !== name) {
@@ -141,7 +152,7 @@ export function finishUpdate(
   next.metadata = { ...next.metadata, ...keep };
   delete next.metadata.resourceVersion;
   validateMeta(def, next);
-  const warn = checkCustom(def, next, ctx.query.get('fieldValidation') === 'Strict');
+  const warn = [...decodeWarn, ...checkCustom(def, next, ctx.query.get('fieldValidation') === 'Strict')];
   trackUpdate(def, prev, next, manager(ctx), sub, listKeysFor(def));
   const { obj } = core.write(def, next, prev);
   sendJson(ctx, 200, objectJson(obj), warnings(ctx, warn));
@@ -157,6 +168,7 @@ export async function update(
 ): Promise<void> {
   const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   checkKind(def, body);
+  const decodeWarn = decodeBody(ctx, def, body);
   const prev = core.get(def, ns, name);
   if (body.metadata.name !== undefined && body.metadata.name !== name) {
     throw badRequest(
@@ -164,7 +176,7 @@ export async function update(
     );
   }
   if (!prev) throw notFound(def, name);
-  finishUpdate(core, ctx, def, prev, body, sub);
+  finishUpdate(core, ctx, def, prev, body, sub, decodeWarn);
 }
 
 export function remove(core: Core, ctx: Ctx, def: ResourceDef, ns: string, name: string): void {

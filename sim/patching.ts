@@ -11,6 +11,7 @@ import { listKeysFor } from './listtypes.ts';
 import { finishUpdate, manager } from './mutate.ts';
 import { jsonPatch, mergePatch, strategicMerge } from './patch.ts';
 import { objectJson } from './serialize.ts';
+import { patchUndecodable } from './typed.ts';
 import type { Json, KObj, ResourceDef } from './types.ts';
 import { apiVersionOf, isObj } from './types.ts';
 
@@ -73,9 +74,19 @@ export async function patch(
   if (!isObj(patched)) throw badRequest('patched object is not an object');
   const desired = patched as KObj;
   desired.metadata = isObj(desired.metadata) ? desired.metadata : {};
+  const decodeWarn = decodePatched(def, desired, body);
   const bodyRv = isObj(body) && isObj(body.metadata) ? body.metadata.resourceVersion : undefined;
   if (bodyRv === undefined) delete desired.metadata.resourceVersion;
-  finishUpdate(core, ctx, def, prev, desired, sub);
+  finishUpdate(core, ctx, def, prev, desired, sub, decodeWarn);
+}
+
+/** Decodes a patched typed built-in object; one that does not decode is the 422 a real PATCH gets. */
+function decodePatched(def: ResourceDef, desired: KObj, body: Json | undefined): string[] {
+  if (!def.decode) return [];
+  const before = structuredClone(desired);
+  const r = def.decode(desired, false);
+  if (r.error !== undefined) throw patchUndecodable(before, body, r.error);
+  return r.warnings;
 }
 
 function gvk(applied: KObj): string {
@@ -157,6 +168,7 @@ async function apply(
     return;
   }
   const next = result.obj;
+  decodePatched(def, next, applied);
   validateMeta(def, next);
   if (creating) createDefaults(core, def, next);
   const { obj } = core.write(def, next, creating ? undefined : prev, 'apply');

@@ -1,6 +1,7 @@
 // The resource registry: built-in kinds plus those served from CustomResourceDefinitions.
 import { EVENT_DEFS } from './events.ts';
 import { obj, str } from './json.ts';
+import { LEASE_DEF } from './leases.ts';
 import { POD_DEFS } from './pods.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
 import { isObj } from './types.ts';
@@ -76,6 +77,7 @@ export const BUILTINS: ResourceDef[] = [
   }),
   ...EVENT_DEFS,
   ...POD_DEFS,
+  LEASE_DEF,
 ];
 
 /** The resource definition a CRD serves (its storage version), or undefined if none is served. */

@@ -7,6 +7,8 @@ const NAME_DESC =
   'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
 const AGE_DESC =
   'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+const HOLDER_DESC =
+  'holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.';
 const ADDR_DESC =
   "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP).";
 
@@ -104,6 +106,8 @@ function columns(def: ResourceDef): JsonObject[] {
       col('Data', 'Data contains the configuration data.'),
       col('Age', AGE_DESC),
     ];
+  if (def.resource === 'leases' && def.builtin)
+    return [col('Name', NAME_DESC, 0, 'string', 'name'), col('Holder', HOLDER_DESC), col('Age', AGE_DESC)];
   if (def.resource === 'namespaces')
     return [
       col('Name', NAME_DESC, 0, 'string', 'name'),
@@ -132,6 +136,7 @@ function cells(def: ResourceDef, o: KObj): Json[] {
   if (def.resource === 'configmaps')
     return [name, Object.keys(obj(o.data)).length + Object.keys(obj(o.binaryData)).length, age];
   if (def.resource === 'namespaces') return [name, str(obj(o.status).phase) ?? '', age];
+  if (def.resource === 'leases' && def.builtin) return [name, str(obj(o.spec).holderIdentity) ?? '', age];
   if (!def.builtin) {
     return [
       name,

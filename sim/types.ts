@@ -28,6 +28,13 @@ export interface ResourceDef {
   storage?: string;
   /** The stored object in this API's form (Events read through the other API are converted). */
   present?: (o: KObj) => KObj;
+  /**
+   * Built-in kinds with a typed body: decodes in place (Go types, struct order) and returns the decoder's
+   * error text and the unknown-field warnings.
+   */
+  decode?: (o: KObj, strict: boolean) => { error?: string; warnings: string[] };
+  /** Built-in kinds' own validation (the 422 causes beyond metadata). */
+  validate?: (o: KObj) => { reason: string; message: string; field?: string }[];
 }
 
 export interface User {
