@@ -48,6 +48,9 @@ export interface SourceState {
   /** The controller's inventory was made to fit the API server: entries in short form / GPU nodes not listed. */
   compacted?: boolean;
   omitted?: number;
+  /** The controller's Lease as last seen: its holder and when the app counts it as last renewed (RFC 3339). */
+  holder?: string | null;
+  renewedAt?: string | null;
 }
 
 export interface ContextSnapshot {

@@ -101,6 +101,10 @@ export class ControllerFeed {
   get connection(): ConnectionState {
     return this.#inventoryWatcher.connection;
   }
+  /** The Lease as the policy sees it; null until it was seen. */
+  get lease(): LeaseView | null {
+    return this.#lease.seen.kind === 'present' ? this.#lease : null;
+  }
   get leaseConnection(): ConnectionState {
     return this.#leaseWatcher.connection;
   }

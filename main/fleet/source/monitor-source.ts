@@ -23,11 +23,18 @@ export function sourceState(
 ): SourceState {
   const status = active === 'controller' ? (feed?.inventory ?? null) : null;
   const omitted = status?.nodes_omitted ?? 0;
+  const lease = feed?.lease ?? null;
   return {
     setting: config?.setting ?? 'nodes',
     active,
     message: feed?.message ?? note,
     ...(status?.nodes_compacted === true ? { compacted: true } : {}),
     ...(omitted > 0 ? { omitted } : {}),
+    ...(lease
+      ? {
+          holder: lease.holder,
+          renewedAt: lease.renewedAt === null ? null : new Date(lease.renewedAt).toISOString(),
+        }
+      : {}),
   };
 }
