@@ -7,6 +7,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { Alert } from './alerts.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { FleetSnapshot, KubeContextInfo } from './fleet.ts';
+import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
 
@@ -57,6 +58,7 @@ const SettingsPatchSchema = Type.Object(
     ),
     launchAtLogin: Type.Optional(Type.Boolean()),
     theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
+    language: Type.Optional(LanguageSettingSchema),
   },
   { additionalProperties: false },
 );

@@ -1,3 +1,5 @@
+import type { LanguageSetting } from './i18n/locales.ts';
+
 /** The user-editable settings as the window shows and edits them (no credentials, ever). */
 
 /** Our default API group for write-back (after the app id io.gpufleet.app); users of an earlier operator's CRD set theirs. */
@@ -48,6 +50,8 @@ export interface SettingsView {
   configMapNamespace: string;
   launchAtLogin: boolean;
   theme: Theme;
+  /** The window's, tray's and notifications' language: 'auto' follows the OS (or the browser). */
+  language: LanguageSetting;
 }
 
 export type SettingsPatch = Partial<SettingsView>;

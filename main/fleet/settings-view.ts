@@ -20,6 +20,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
     theme: s.theme,
+    language: s.language,
   };
 }
 
@@ -35,5 +36,6 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.configMapNamespace !== undefined) out.configMapNamespace = patch.configMapNamespace;
   if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;
   if (patch.theme !== undefined) out.theme = patch.theme;
+  if (patch.language !== undefined) out.language = patch.language;
   return out;
 }

@@ -60,6 +60,17 @@ describe('settings migrations', () => {
     ).toEqual({});
   });
 
+  it('a version-2 file from before languages follows the OS; a language it cannot show is refused', () => {
+    const before = migrate({ version: 2, theme: 'dark' });
+    expect(before.ok && before.settings.language).toBe('auto');
+    expect(before.ok && before.changed).toBe(true);
+    const chosen = migrate({ version: 2, language: 'ko' });
+    expect(chosen.ok && chosen.settings.language).toBe('ko');
+    const unknown = migrate({ version: 2, language: 'fr' });
+    expect(unknown.ok).toBe(false);
+    expect(!unknown.ok && unknown.message).toMatch(/language/);
+  });
+
   it('refuses a take-over value that is not a boolean', () => {
     const r = migrate({ version: 2, writeBackTakeOver: { lab: 'yes' } });
     expect(r.ok).toBe(false);

@@ -6,6 +6,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import type { AlertKind } from '../../common/alerts.ts';
+import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 // The defaults come from common/: settings sit below alerts and write-back and import neither.
 import {
@@ -116,6 +117,8 @@ export const SettingsSchema = Type.Object(
     configMapNamespace: Type.String({ maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
     launchAtLogin: Type.Boolean(),
     theme: Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')]),
+    /** Added within version 2: files without it get 'auto' (follow the OS). */
+    language: LanguageSettingSchema,
     window: Type.Union([WindowBounds, Type.Null()]),
     focusedContext: Type.Union([ContextName, Type.Null()]),
     lastKnown: Type.Record(ContextName, LastKnown),
@@ -140,6 +143,7 @@ export function defaultSettings(): Settings {
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     launchAtLogin: false,
     theme: 'system',
+    language: 'auto',
     window: null,
     focusedContext: null,
     lastKnown: {},

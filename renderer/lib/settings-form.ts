@@ -1,5 +1,6 @@
 /** The settings form's fields as text, their validation, and the patch they make: pure. */
 import { copyDict } from '../../common/dict.ts';
+import type { LanguageSetting } from '../../common/i18n/locales.ts';
 import type { SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
 
 export interface SettingsDraft {
@@ -12,6 +13,7 @@ export interface SettingsDraft {
   configMapNamespace: string;
   launchAtLogin: boolean;
   theme: Theme;
+  language: LanguageSetting;
 }
 
 export type FieldErrors = Partial<
@@ -29,6 +31,7 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
     theme: s.theme,
+    language: s.language,
   };
 }
 
@@ -74,5 +77,6 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
     configMapNamespace: d.configMapNamespace.trim(),
     launchAtLogin: d.launchAtLogin,
     theme: d.theme,
+    language: d.language,
   };
 }
