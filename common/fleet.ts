@@ -51,6 +51,8 @@ export interface SourceState {
   /** The controller's Lease as last seen: its holder and when the app counts it as last renewed (RFC 3339). */
   holder?: string | null;
   renewedAt?: string | null;
+  /** Write-back is on for the context, but the app does not write while the controller (which writes it) is read. */
+  writebackPaused?: boolean;
 }
 
 export interface ContextSnapshot {

@@ -23,7 +23,7 @@ import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
 import { ObjectCache } from '../kube/object-cache.ts';
 import { NODES, type NodeWatcher, type NodeWatcherEvent } from './node-watch.ts';
 import { ControllerFeed } from './source/controller-feed.ts';
-import { CONTROLLER_WRITES, type SourceConfig, sourceState } from './source/monitor-source.ts';
+import { type SourceConfig, sourceState } from './source/monitor-source.ts';
 import { Throttle } from './throttle.ts';
 
 export interface ContextMonitorOptions {
@@ -175,7 +175,7 @@ export class ContextMonitor {
 
   #sourceState(): SourceState {
     const paused = this.#active === 'controller' && this.#writeback.phase !== 'off';
-    return sourceState(this.#opts.source, this.#active, this.#feed, paused ? CONTROLLER_WRITES : null);
+    return sourceState(this.#opts.source, this.#active, this.#feed, paused);
   }
 
   /** The feed chose a source: start or stop the node watch, and take the controller's inventory. */

@@ -1,7 +1,7 @@
 /** The settings form's fields as text, their validation, and the patch they make: pure. */
 import { copyDict } from '../../common/dict.ts';
 import type { LanguageSetting } from '../../common/i18n/locales.ts';
-import type { SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
+import type { InventorySource, SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
 
 export interface SettingsDraft {
   monitored: string[];
@@ -9,6 +9,9 @@ export interface SettingsDraft {
   unreachableSec: string;
   withdrawnGpus: boolean;
   writeBack: Record<string, boolean>;
+  /** Context → inventory source (absent: auto) and the namespace of its controller's Lease (absent: gpu-fleet). */
+  source: Record<string, InventorySource>;
+  controllerNamespace: Record<string, string>;
   crdGroup: string;
   configMapNamespace: string;
   launchAtLogin: boolean;
@@ -17,7 +20,7 @@ export interface SettingsDraft {
 }
 
 export type FieldErrors = Partial<
-  Record<'holdDownSec' | 'unreachableSec' | 'crdGroup' | 'configMapNamespace', string>
+  Record<'holdDownSec' | 'unreachableSec' | 'crdGroup' | 'configMapNamespace' | 'controllerNamespace', string>
 >;
 
 export function draftFrom(s: SettingsView): SettingsDraft {
@@ -27,6 +30,8 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     unreachableSec: String(Math.round(s.alertRules.unreachableAfterMs / 1000)),
     withdrawnGpus: s.alertRules.withdrawnGpus,
     writeBack: copyDict(s.writeBack),
+    source: copyDict(s.source),
+    controllerNamespace: copyDict(s.controllerNamespace),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -60,6 +65,11 @@ export function validate(d: SettingsDraft): FieldErrors {
   if (ns.length === 0 || ns.length > 63 || !DNS_LABEL.test(ns))
     errors.configMapNamespace =
       'Use a namespace name: lowercase letters, digits and dashes, at most 63 characters.';
+  const bad = Object.entries(d.controllerNamespace).find(
+    ([, n]) => n.trim().length > 63 || (n.trim() !== '' && !DNS_LABEL.test(n.trim())),
+  );
+  if (bad)
+    errors.controllerNamespace = `The controller namespace of ${bad[0]} must be a namespace name: lowercase letters, digits and dashes, at most 63 characters.`;
   return errors;
 }
 
@@ -73,6 +83,13 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
       withdrawnGpus: d.withdrawnGpus,
     },
     writeBack: copyDict(d.writeBack),
+    source: copyDict(d.source),
+    // An emptied field means the default namespace again.
+    controllerNamespace: Object.fromEntries(
+      Object.entries(d.controllerNamespace)
+        .map(([c, n]) => [c, n.trim()] as const)
+        .filter(([, n]) => n !== ''),
+    ),
     crdGroup: d.crdGroup.trim(),
     configMapNamespace: d.configMapNamespace.trim(),
     launchAtLogin: d.launchAtLogin,

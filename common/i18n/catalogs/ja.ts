@@ -110,6 +110,16 @@ export const ja: Catalog = {
     moreDown_other: 'ほか {{count, number}} 台が Ready でない',
     moreProblems_other: 'ほか {{count, number}} 件の問題',
     labelsGone: 'GPU ラベル消失（{{lastSeen}}）',
+    source: {
+      controller: 'クラスター内コントローラー経由',
+      nodes: 'ノードを直接監視中',
+      none: 'クラスター内コントローラーを利用できません',
+      compacted: 'コントローラーはこれらの GPU ノードを簡略形式で一覧しています',
+      omitted_other:
+        '{{count, number}} 台の GPU ノードは合計に含まれていますが、コントローラーの一覧にはありません',
+      writebackPaused:
+        'このクラスターの GpuInventory はコントローラーが書き込むため、このアプリは書き戻しません。',
+    },
   },
   sparkline: {
     empty: '履歴はまだありません',
@@ -269,6 +279,14 @@ export const ja: Catalog = {
       monitorLabel: '{{context}} を監視',
       writeBackLabel: 'インベントリを {{context}} に書き戻す',
       hint: '書き戻しはそのクラスターに {{resource}} と ConfigMap を作成します。既定ではオフです。',
+      source: 'ソース',
+      sourceLabel: '{{context}} のインベントリのソース',
+      sourceAuto: '自動',
+      sourceNodes: 'ノード',
+      sourceController: 'コントローラー',
+      namespaceLabel: '{{context}} のコントローラー Lease の名前空間',
+      sourceHint:
+        '自動：クラスター内コントローラー（Lease gpu-fleet-controller）が更新されている間はその結果を読み、そうでなければノードを直接監視します。',
     },
     alerts: {
       legend: 'アラート',

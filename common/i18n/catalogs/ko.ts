@@ -109,6 +109,15 @@ export const ko: Catalog = {
     moreDown_other: '외 {{count, number}}개 Ready 아님',
     moreProblems_other: '외 문제 {{count, number}}개',
     labelsGone: 'GPU 레이블 사라짐({{lastSeen}})',
+    source: {
+      controller: '클러스터 내 컨트롤러 경유',
+      nodes: '노드를 직접 감시 중',
+      none: '클러스터 내 컨트롤러를 사용할 수 없음',
+      compacted: '컨트롤러가 이 GPU 노드들을 요약 형식으로 나열합니다',
+      omitted_other: 'GPU 노드 {{count, number}}개가 합계에는 포함되었지만 컨트롤러 목록에는 없습니다',
+      writebackPaused:
+        '이 클러스터의 GpuInventory는 컨트롤러가 기록하므로 이 앱은 기록(write-back)하지 않습니다.',
+    },
   },
   sparkline: {
     empty: '아직 기록 없음',
@@ -266,6 +275,14 @@ export const ko: Catalog = {
       monitorLabel: '{{context}} 모니터링',
       writeBackLabel: '{{context}}에 인벤토리 기록',
       hint: '기록(write-back)을 켜면 해당 클러스터에 {{resource}}와 ConfigMap을 만듭니다. 기본값은 꺼짐입니다.',
+      source: '소스',
+      sourceLabel: '{{context}}의 인벤토리 소스',
+      sourceAuto: '자동',
+      sourceNodes: '노드',
+      sourceController: '컨트롤러',
+      namespaceLabel: '{{context}} 컨트롤러 Lease의 네임스페이스',
+      sourceHint:
+        '자동: 클러스터 내 컨트롤러(Lease gpu-fleet-controller)가 갱신되는 동안에는 그 결과를 읽고, 그렇지 않으면 노드를 직접 감시합니다.',
     },
     alerts: {
       legend: '알림',

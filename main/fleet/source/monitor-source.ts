@@ -11,15 +11,12 @@ export interface SourceConfig {
   group: string;
 }
 
-/** Why the card shows no write-back while the controller is read. */
-export const CONTROLLER_WRITES =
-  'The in-cluster controller writes the GpuInventory here, so this app does not write back while it reads the controller.';
-
 export function sourceState(
   config: SourceConfig | undefined,
   active: SourceState['active'],
   feed: ControllerFeed | null,
-  note: string | null,
+  /** Write-back is on for the context but paused: the controller writes the GpuInventory. */
+  writebackPaused: boolean,
 ): SourceState {
   const status = active === 'controller' ? (feed?.inventory ?? null) : null;
   const omitted = status?.nodes_omitted ?? 0;
@@ -27,7 +24,8 @@ export function sourceState(
   return {
     setting: config?.setting ?? 'nodes',
     active,
-    message: feed?.message ?? note,
+    message: feed?.message ?? null,
+    ...(writebackPaused ? { writebackPaused: true } : {}),
     ...(status?.nodes_compacted === true ? { compacted: true } : {}),
     ...(omitted > 0 ? { omitted } : {}),
     ...(lease
