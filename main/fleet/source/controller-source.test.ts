@@ -17,6 +17,7 @@ import { type SimContext, startSimContext } from '../../../test/helpers/sim-cont
 import type { PolicyAlert } from '../../alerts/types.ts';
 import { eventLine } from '../../cli/commands/watch.ts';
 import { ContextClient } from '../../kube/context-client.ts';
+import { WritebackHub } from '../../writeback/hub.ts';
 import { type EngineEvent, FleetEngine } from '../engine.ts';
 
 const NODES = ['nuc1', 'nuc2', 'omen', 'omen2'];
@@ -226,4 +227,32 @@ it('alerts fire the same from the controller as from nodes: drop after the hold-
     before: fromController?.before,
     after: fromController?.after,
   });
+});
+
+it('does not write back while it reads the controller (the controller writes), and says so', async () => {
+  const clock = new ManualClock();
+  const leader = await standIn(clock);
+  const { e, ctx } = start(clock, 'auto');
+  const hub = new WritebackHub(e, { clock });
+  try {
+    hub.set([env.context('sim-admin')], () => ({
+      group: 'gpufleet.io',
+      configMapNamespace: 'kube-system',
+      minIntervalMs: 0,
+    }));
+    await until(
+      clock,
+      () => ctx().source?.active === 'controller' && ctx().inventory !== null,
+      'the controller',
+    );
+    await leader.writeStatus(status(['nuc2'], '2026-11-29T12:00:09Z'));
+    await until(clock, () => ctx().inventory?.ready_gpu_nodes === 3, 'the new status');
+    for (let i = 0; i < 5; i++) clock.advance(1000);
+    expect(ctx().source?.writebackPaused).toBe(true);
+    expect(ctx().writeback.phase).toBe('off');
+    const writes = env.sim.control.requestLog().filter((r) => r.user === 'sim-admin' && r.method !== 'GET');
+    expect(writes).toEqual([]);
+  } finally {
+    hub.stop();
+  }
 });
