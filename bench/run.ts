@@ -3,7 +3,7 @@
  * over real HTTPS. Prints a Markdown table (and notes) on stdout, progress on stderr, and writes the raw
  * figures to bench/results/latest.json. Asserts nothing.
  *
- *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7]
+ *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8]
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSimHost } from './lib/sim-remote.ts';
 import { markdownTable, type Row } from './lib/table.ts';
+import { controllerSourceRows } from './rows/controller-source.ts';
 import { heapRow } from './rows/heap.ts';
 import { latencyRows } from './rows/latency.ts';
 import { rendererRows } from './rows/renderer.ts';
@@ -23,7 +24,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
 const started = performance.now();
 const log = (s: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${s}\n`);
@@ -82,6 +83,17 @@ if (only.has('2')) {
   try {
     const sim = host.sims[0];
     if (sim) await section('2', async () => void rows.push(...(await trafficRows(sim, log))));
+  } finally {
+    await host.close();
+  }
+}
+
+if (only.has('8')) {
+  log('starting a large:5000 simulator for row 8 (tray source auto vs nodes, time compressed ×20)');
+  const host = await startSimHost({ scenarios: ['large:5000'], bookmarkIntervalMs: 3000 });
+  try {
+    const sim = host.sims[0];
+    if (sim) await section('8', async () => void rows.push(...(await controllerSourceRows(sim, log))));
   } finally {
     await host.close();
   }

@@ -37,6 +37,20 @@ describe('readInventoryStatus', () => {
     expect(Object.keys(r.status.nodes[2] ?? {})).not.toContain('evil');
   });
 
+  it('reads an unlabeled node as write-back writes it (nulls left out) with nulls', () => {
+    const r = readInventoryStatus(status([entry('a'), entry('b'), { name: 'c', ready: false, count: 0 }]));
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.dropped).toBe(0);
+    expect(r.status.nodes[2]).toEqual({
+      name: 'c',
+      ready: false,
+      product: null,
+      count: 0,
+      memory: null,
+      workload: null,
+    });
+  });
+
   it('strips control characters and escape sequences from text, and caps it', () => {
     const r = readInventoryStatus(
       status([

@@ -91,10 +91,11 @@ export function readInventoryStatus(raw: unknown): StatusRead {
 
 function readEntry(v: unknown): GpuNodeEntry | null {
   if (!isObj(v) || !isNodeName(v.name) || typeof v.ready !== 'boolean') return null;
-  const product = textOrNull(v.product, 253);
+  // Write-back leaves nulls out of its apply (status-writer.ts withoutNulls): absent reads as null.
+  const product = v.product === undefined ? null : textOrNull(v.product, 253);
   const count = int(v.count, MAX_GPUS_PER_NODE);
-  const memory = nullableInt(v.memory, MAX_COUNT * 100);
-  const workload = textOrNull(v.workload, 63);
+  const memory = v.memory === undefined ? null : nullableInt(v.memory, MAX_COUNT * 100);
+  const workload = v.workload === undefined ? null : textOrNull(v.workload, 63);
   if (product === undefined || count === null || memory === undefined || workload === undefined) return null;
   const entry: GpuNodeEntry = { name: v.name, ready: v.ready, product, count, memory, workload };
   readExtras(v, entry);
