@@ -76,7 +76,11 @@ describe('settings migrations', () => {
     expect(before.ok && before.settings.source).toEqual({});
     expect(before.ok && before.settings.controllerNamespace).toEqual({});
     expect(migrate(V1).ok && (migrate(V1) as { settings: { source: unknown } }).settings.source).toEqual({});
-    const chosen = migrate({ version: 2, source: { lab: 'controller' }, controllerNamespace: { lab: 'ops' } });
+    const chosen = migrate({
+      version: 2,
+      source: { lab: 'controller' },
+      controllerNamespace: { lab: 'ops' },
+    });
     expect(chosen.ok && chosen.settings.source).toEqual({ lab: 'controller' });
     const bad = migrate({ version: 2, source: { lab: 'cluster' } });
     expect(!bad.ok && bad.message).toContain('source.lab');
