@@ -65,6 +65,14 @@ it('prints "source":"controller" from the controller (default auto) and "source"
   expect(await firstInventory(['--source', 'nodes'])).toMatchObject({ source: 'nodes', ready_gpu_nodes: 0 });
 });
 
+it('says "via in-cluster controller" on the human inventory line', async () => {
+  const run = startCli(['watch', '--kubeconfig', kubeconfig]);
+  await expect.poll(() => run.stdout().includes('ready GPU nodes'), { timeout: 10_000 }).toBe(true);
+  run.stop();
+  expect(await run.exit).toBe(0);
+  expect(run.stdout()).toMatch(/sim-admin: 3\/4 ready GPU nodes, 4 GPUs \(via in-cluster controller\)/);
+});
+
 it('refuses an unknown source or namespace in one sentence', async () => {
   const bad = await runCliOnce(['watch', '--kubeconfig', kubeconfig, '--source', 'cluster\u001b[2J']);
   expect(bad.code).not.toBe(0);

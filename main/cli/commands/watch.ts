@@ -69,7 +69,10 @@ function humanLine(event: EngineEvent): string | null {
   switch (event.type) {
     case 'inventory': {
       const inv = event.inventory;
-      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs`;
+      // From the controller, write-back (if asked for) is left to the controller: the line says where it came from.
+      const via =
+        event.source === 'controller' ? ' (via in-cluster controller; not written back by this command)' : '';
+      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs${via}`;
       return `${terminalLine(head)}${formatInventoryTable(inv, false)}\n`;
     }
     case 'connection':
