@@ -69,9 +69,7 @@ function humanLine(event: EngineEvent): string | null {
   switch (event.type) {
     case 'inventory': {
       const inv = event.inventory;
-      // From the controller, write-back (if asked for) is left to the controller: the line says where it came from.
-      const via =
-        event.source === 'controller' ? ' (via in-cluster controller; not written back by this command)' : '';
+      const via = event.source === 'controller' ? ' (via in-cluster controller)' : '';
       const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs${via}`;
       return `${terminalLine(head)}${formatInventoryTable(inv, false)}\n`;
     }
