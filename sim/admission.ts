@@ -35,10 +35,11 @@ export function checkKind(def: ResourceDef, body: KObj): void {
   }
 }
 
-export function validateMeta(def: ResourceDef, o: KObj): void {
+/** Metadata and the kind's own validation (`prev`: the stored object an update replaces). */
+export function validateMeta(def: ResourceDef, o: KObj, prev?: KObj): void {
   const name = String(o.metadata.name ?? '');
   validateMetaOnly(def, o, name);
-  const causes = def.validate?.(o) ?? [];
+  const causes = def.validate?.(o, prev) ?? [];
   if (causes.length > 0) throw invalid(def.kind, def.group, name, causes);
 }
 
@@ -113,6 +114,7 @@ export function createDefaults(core: Core, def: ResourceDef, o: KObj): void {
       storedVersions: [str(storage?.name) ?? 'v1'],
     };
   }
+  if (def.resource === 'deployments' && def.builtin) o.status = {};
   if (def.resource === 'events' && def.builtin) eventCreate(def, o);
   if (def.resource === 'pods' && def.builtin) podCreate(core, o);
   if (!def.builtin && def.hasStatus) delete o.status;

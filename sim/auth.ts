@@ -1,21 +1,16 @@
-// Bearer-token authentication and a tiny RBAC: admin may do anything, readonly may get/list/watch nodes.
+// Bearer-token authentication (the sim's fixed users; ServiceAccount tokens through sim/tokens.ts) and the
+// 403 text. What a user may do is RBAC's answer (sim/rbac.ts): admin and revocable are system:masters,
+// readonly is bound to the seeded ClusterRole sim-node-reader (get/list/watch nodes).
 import { randomBytes } from 'node:crypto';
 import { ApiError, apiError, statusBody } from './errors.ts';
+import type { Attributes } from './rbac.ts';
 import type { JsonObject, User } from './types.ts';
 
 export type SimUser = 'admin' | 'readonly' | 'revocable';
 
 export const ANONYMOUS: User = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'] };
 
-export interface Attributes {
-  verb: string;
-  group: string;
-  resource: string;
-  subresource: string;
-  name: string;
-  namespace: string;
-  path?: string;
-}
+export type { Attributes } from './rbac.ts';
 
 const USERS: Record<SimUser, User> = {
   admin: { name: 'sim-admin', uid: 'sim-admin-uid', groups: ['system:masters', 'system:authenticated'] },
@@ -31,9 +26,6 @@ const USERS: Record<SimUser, User> = {
   },
 };
 
-const PUBLIC_PATHS = ['/version', '/healthz', '/readyz', '/livez'];
-const SELF_REVIEWS = ['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'selfsubjectreviews'];
-
 export class Auth {
   readonly tokens: Record<SimUser, string>;
   private readonly revoked = new Set<string>();
@@ -47,43 +39,23 @@ export class Auth {
     this.revoked.add(this.tokens[user]);
   }
 
-  /** The user behind an Authorization header; throws 401 for an unknown or revoked bearer token. */
-  authenticate(header: string | undefined): User {
+  /**
+   * The user behind an Authorization header; throws 401 for an unknown or revoked bearer token. `other`
+   * answers for tokens that are not the sim's fixed ones (ServiceAccount tokens): a user, null when it does
+   * not know the token, 'invalid' when it knows it but it no longer authenticates.
+   */
+  authenticate(
+    header: string | undefined,
+    other: (token: string) => User | null | 'invalid' = () => null,
+  ): User {
     if (!header?.startsWith('Bearer ')) return ANONYMOUS;
     const token = header.slice(7).trim();
     for (const [k, v] of Object.entries(this.tokens)) {
       if (v === token && !this.revoked.has(v)) return USERS[k as SimUser];
     }
+    const u = other(token);
+    if (u && u !== 'invalid') return u;
     throw new ApiError(401, statusBody(401, 'Unauthorized', 'Unauthorized'));
-  }
-
-  isAdmin(u: User): boolean {
-    return u.groups.includes('system:masters');
-  }
-
-  allowed(u: User, a: Attributes): boolean {
-    if (this.isAdmin(u)) return true;
-    if (a.path !== undefined) {
-      if (PUBLIC_PATHS.includes(a.path)) return true;
-      return u !== ANONYMOUS && (a.path.startsWith('/api') || a.path.startsWith('/openapi'));
-    }
-    if (u === ANONYMOUS) return false;
-    if (SELF_REVIEWS.includes(a.resource) && a.verb === 'create') return true;
-    return (
-      u.groups.includes('sim:readonly') &&
-      a.group === '' &&
-      a.resource === 'nodes' &&
-      a.subresource === '' &&
-      ['get', 'list', 'watch'].includes(a.verb)
-    );
-  }
-
-  reason(u: User, a: Attributes): string | undefined {
-    if (this.isAdmin(u) || !this.allowed(u, a)) return undefined;
-    if (a.resource === 'nodes') {
-      return `RBAC: allowed by ClusterRoleBinding "sim-node-reader" of ClusterRole "sim-node-reader" to User "${u.name}"`;
-    }
-    return undefined;
   }
 }
 

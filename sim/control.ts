@@ -1,13 +1,13 @@
 // SimControl: the typed test/demo controls, and the same verbs over HTTP at POST /sim/control/<verb>.
 
 import type { SimUser } from './auth.ts';
-import type { Core } from './core.ts';
+import type { Core, Partition } from './core.ts';
 import { apiError } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { readBody, sendJson } from './http.ts';
 import { nowIso, obj } from './json.ts';
 import { readyCondition, taintsFor } from './scenarios/node.ts';
-import type { SimServer } from './server.ts';
+import type { LogEntry, SimServer } from './server.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
 
 export interface SimControl {
@@ -24,7 +24,20 @@ export interface SimControl {
   setLatency(ms: number): void;
   revokeToken(user: SimUser): void;
   failNext(count: number, status: number): void;
-  requestLog(): { method: string; path: string; status: number; bytes: number; user: string }[];
+  requestLog(): LogEntry[];
+  /**
+   * Makes every request of one client fail until healed: `who` is a user name (e.g.
+   * "system:serviceaccount:NS:NAME") or one ServiceAccount token (the token itself); `how` is 'reset'
+   * (connection cut), '503', or 'timeout' (never answered). The client's open connections (its watches
+   * too) are cut at once.
+   */
+  partition(who: string, how?: Partition): void;
+  /** Undoes partition(who); held 'timeout' connections are cut. */
+  heal(who: string): void;
+  /** Moves the sim's clock forward (token expiry, TokenRequest timestamps, request log times). */
+  advanceClock(ms: number): void;
+  /** The sim's clock now (epoch ms). */
+  now(): number;
   resetRequestLog(): void;
   /**
    * TLS connections open to the API server now, idle kept-alive ones included (over HTTP this counts the
@@ -111,6 +124,23 @@ export function makeControl(core: Core, server: () => SimServer, restart: () => 
       server().failures = { count, status };
     },
     requestLog: () => [...server().log],
+    partition: (who, how = 'reset') => {
+      if (!['reset', '503', 'timeout'].includes(how))
+        throw new Error(`unknown partition kind ${String(how)}`);
+      const key = core.saTokens.credentialOf(who) ?? who;
+      core.partitions.set(key, how);
+      server().cutClient(key);
+    },
+    heal: (who) => {
+      const key = core.saTokens.credentialOf(who) ?? who;
+      core.partitions.delete(key);
+      server().releaseHeld(key);
+    },
+    advanceClock: (ms) => {
+      if (!Number.isFinite(ms) || ms < 0) throw new Error('advanceClock needs a non-negative number of ms');
+      core.clockOffsetMs += ms;
+    },
+    now: () => core.now(),
     resetRequestLog: () => {
       server().log.length = 0;
     },

@@ -3,10 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { Auth } from './auth.ts';
 import { deepEqual, nowIso } from './json.ts';
 import { checkStorable, DEFAULT_LIMITS, type SizeLimits } from './limits.ts';
+import type { Attributes } from './rbac.ts';
+import { authorize } from './rbac.ts';
 import { Registry } from './resources.ts';
 import { canonical } from './serialize.ts';
 import { Store } from './store.ts';
-import type { JsonObject, KObj, ResourceDef } from './types.ts';
+import { ServiceAccountTokens } from './tokens.ts';
+import type { JsonObject, KObj, ResourceDef, User } from './types.ts';
 import { apiVersionOf, storeKey } from './types.ts';
 
 export interface CoreOptions {
@@ -17,7 +20,12 @@ export interface CoreOptions {
   crdEstablishDelayMs?: number;
   /** The size limits (sim/limits.ts); tests scale them down to reach them with small objects. */
   limits?: Partial<SizeLimits>;
+  /** The sim's clock (epoch ms) for token expiry; Date.now by default. */
+  now?: () => number;
 }
+
+/** How a partitioned client's requests fail: connection reset, a 503, or no answer until healed. */
+export type Partition = 'reset' | '503' | 'timeout';
 
 export class Core {
   readonly store: Store;
@@ -32,10 +40,38 @@ export class Core {
   stalled = false;
   latencyMs = 0;
   readonly limits: SizeLimits;
+  /** Added to the clock by the advanceClock control (tests move time instead of sleeping). */
+  clockOffsetMs = 0;
+  readonly saTokens: ServiceAccountTokens;
+  /** Credentials (user name or token credential id) whose requests fail, and how (the partition control). */
+  readonly partitions = new Map<string, Partition>();
 
   constructor(readonly options: CoreOptions) {
     this.store = new Store(options.watchWindow);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.saTokens = new ServiceAccountTokens(() => this.now());
+  }
+
+  now(): number {
+    return (this.options.now?.() ?? Date.now()) + this.clockOffsetMs;
+  }
+
+  /** The user of a request's Authorization header (throws the 401). */
+  authenticate(header: string | undefined): User {
+    return this.auth.authenticate(header, (token) =>
+      this.saTokens.authenticate(token, (ns, name) => {
+        const sa = this.store.get('/serviceaccounts', `${ns}/${name}`);
+        return sa ? String(sa.metadata.uid ?? '') : undefined;
+      }),
+    );
+  }
+
+  authorize(u: User, a: Attributes): { allowed: boolean; reason?: string } {
+    return authorize(this, u, a);
+  }
+
+  list(def: ResourceDef): KObj[] {
+    return this.store.list(storeKey(def));
   }
 
   keyOf(def: ResourceDef, namespace: string, name: string): string {
@@ -53,13 +89,15 @@ export class Core {
   /**
    * Writes next (fresh object) unless it equals prev; fills uid/creationTimestamp/generation. Throws the
    * ApiError a real server answers when the object is over a size limit (sim/limits.ts); `how` says
-   * whether the write was a server-side apply (which gets no retry without managedFields).
+   * whether the write was a server-side apply (which gets no retry without managedFields); `dryRun`
+   * (dryRun=All) returns what would be stored without storing it.
    */
   write(
     def: ResourceDef,
     next: KObj,
     prev: KObj | undefined,
     how: 'apply' | 'update' = 'update',
+    dryRun = false,
   ): { obj: KObj; changed: boolean } {
     next.kind = def.kind;
     next.apiVersion = apiVersionOf(def);
@@ -81,6 +119,12 @@ export class Core {
         md.generation = Number(prev.metadata.generation ?? 0) + 1;
     }
     checkStorable(def, next, !prev, this.limits, how === 'apply');
+    if (dryRun) {
+      // What would be stored, not stored: no event, no new resourceVersion (an update shows the current one).
+      const would = canonical(def, next);
+      if (prev) would.metadata.resourceVersion = prev.metadata.resourceVersion ?? null;
+      return { obj: would, changed: true };
+    }
     const stored = this.store.put(storeKey(def), this.keyOfObj(def, next), canonical(def, next));
     this.afterWrite.get(storeKey(def))?.(stored, prev);
     return { obj: this.store.get(storeKey(def), this.keyOfObj(def, next)) ?? stored, changed: true };

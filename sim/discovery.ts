@@ -9,6 +9,9 @@ import type { JsonObject, ResourceDef } from './types.ts';
 const AGG_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const STATUS_VERBS = ['get', 'patch', 'update'];
 
+/** ServiceAccounts serve the TokenRequest subresource (sim/token-request.ts). */
+const hasToken = (d: ResourceDef) => d.builtin && d.group === '' && d.resource === 'serviceaccounts';
+
 function hash(s: string): string {
   return createHash('sha256').update(s).digest('hex').slice(0, 16);
 }
@@ -30,6 +33,16 @@ function resourceList(defs: ResourceDef[]): JsonObject[] {
         'base64',
       );
     out.push(r);
+    if (hasToken(d))
+      out.push({
+        name: `${d.resource}/token`,
+        singularName: '',
+        namespaced: true,
+        group: 'authentication.k8s.io',
+        version: 'v1',
+        kind: 'TokenRequest',
+        verbs: ['create'],
+      });
     if (d.hasStatus)
       out.push({
         name: `${d.resource}/status`,
@@ -68,6 +81,14 @@ function aggregatedGroup(core: Core, group: string): JsonObject {
           if (d.categories) r.categories = d.categories;
           if (d.hasStatus)
             r.subresources = [{ subresource: 'status', responseKind: kind, verbs: STATUS_VERBS }];
+          if (hasToken(d))
+            r.subresources = [
+              {
+                subresource: 'token',
+                responseKind: { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' },
+                verbs: ['create'],
+              },
+            ];
           return r;
         }),
       freshness: 'Current',

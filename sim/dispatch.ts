@@ -6,11 +6,13 @@ import { serveDiscovery } from './discovery.ts';
 import { apiError, methodNotAllowed, unknownResource } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { sendBytes, sendText404 } from './http.ts';
-import { create, remove, update } from './mutate.ts';
+import { create, isDryRun, remove, update } from './mutate.ts';
+import { serveOpenApi } from './openapi.ts';
 import { patch } from './patching.ts';
 import { deletePod } from './pods.ts';
 import { getOne, list } from './read.ts';
 import { review } from './reviews.ts';
+import { tokenRequest } from './token-request.ts';
 import { watch } from './watch.ts';
 
 interface ResRoute {
@@ -48,6 +50,11 @@ export function parseRoute(parts: string[]): ResRoute | undefined {
   return { group, version, resource, namespace, name, subresource };
 }
 
+/** A non-resource request's verb is its method in lower case (HEAD reads as get). */
+function nonResourceVerb(method: string): string {
+  return method === 'HEAD' ? 'get' : method.toLowerCase();
+}
+
 function verbOf(method: string, r: ResRoute, watching: boolean): string {
   switch (method) {
     case 'GET':
@@ -71,7 +78,7 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
   const route = parseRoute(parts);
   if (!route) {
     const attrs: Attributes = {
-      verb: 'get',
+      verb: nonResourceVerb(ctx.method),
       group: '',
       resource: '',
       subresource: '',
@@ -79,7 +86,7 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
       namespace: '',
       path: ctx.path,
     };
-    if (!core.auth.allowed(ctx.user, attrs)) throw forbidden(ctx.user, attrs);
+    if (!core.authorize(ctx.user, attrs).allowed) throw forbidden(ctx.user, attrs);
     if (ctx.path === '/version') {
       sendBytes(ctx, 200, Buffer.from(JSON.stringify(core.options.version, null, 2)), {
         'Content-Type': 'application/json',
@@ -94,6 +101,7 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
       });
       return;
     }
+    if (ctx.method === 'GET' && serveOpenApi(core, ctx)) return;
     if (
       (parts[0] === 'api' || parts[0] === 'apis') &&
       ctx.method === 'GET' &&
@@ -105,7 +113,7 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
   }
   const watching = ctx.query.get('watch') === 'true' || ctx.query.get('watch') === '1';
   const attrs: Attributes = { verb: verbOf(ctx.method, route, watching), ...route };
-  if (!core.auth.allowed(ctx.user, attrs)) throw forbidden(ctx.user, attrs);
+  if (!core.authorize(ctx.user, attrs).allowed) throw forbidden(ctx.user, attrs);
   if (!core.registry.groupServed(route.group, route.version)) {
     if (route.group === '') throw unknownResource();
     sendText404(ctx);
@@ -114,8 +122,19 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
   const def = core.registry.find(route.group, route.version, route.resource);
   if (!def || (route.namespace && !def.namespaced)) throw unknownResource();
   const { namespace: ns, name, subresource: sub } = route;
-  if (sub && !(sub === 'status' && def.hasStatus) && !(sub === 'finalize' && def.resource === 'namespaces'))
+  const token = sub === 'token' && def.builtin && def.resource === 'serviceaccounts';
+  if (
+    sub &&
+    !(sub === 'status' && def.hasStatus) &&
+    !(sub === 'finalize' && def.resource === 'namespaces') &&
+    !token
+  )
     throw unknownResource();
+  if (token) {
+    if (ctx.method !== 'POST') throw methodNotAllowed();
+    await tokenRequest(core, ctx, def, ns, name);
+    return;
+  }
   if (def.virtual) {
     if (ctx.method !== 'POST' || name) throw methodNotAllowed();
     await review(core, ctx, def);
@@ -141,7 +160,8 @@ export async function dispatch(core: Core, ctx: Ctx): Promise<void> {
       return;
     case 'DELETE':
       if (!name || sub) throw methodNotAllowed();
-      if (def.resource === 'pods' && def.builtin) await deletePod(core, ctx, def, ns, name);
+      if (def.resource === 'pods' && def.builtin && !isDryRun(ctx, 'DeleteOptions'))
+        await deletePod(core, ctx, def, ns, name);
       else remove(core, ctx, def, ns, name);
       return;
     default:

@@ -23,6 +23,8 @@ export interface SimOptions {
   crdEstablishDelayMs?: number;
   /** Size limits (ConfigMap data, request body, etcd request); the real ones by default. */
   limits?: Partial<SizeLimits>;
+  /** The sim's clock (epoch ms), e.g. a test's ManualClock; Date.now by default (advanceClock adds to it). */
+  now?: () => number;
 }
 
 export interface RunningSim {
@@ -66,6 +68,7 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
       ? { crdEstablishDelayMs: options.crdEstablishDelayMs }
       : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   installCrdHooks(core);
   seed(core, scenario);

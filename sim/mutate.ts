@@ -3,7 +3,7 @@
 import { parse as parseYaml } from 'yaml';
 import { checkCustom, checkKind, createDefaults, validateMeta } from './admission.ts';
 import type { Core } from './core.ts';
-import { alreadyExists, apiError, badRequest, conflict, notFound } from './errors.ts';
+import { alreadyExists, apiError, badRequest, conflict, notFound, optionsInvalid } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { readBody, sendJson } from './http.ts';
 import { listKeysFor } from './listtypes.ts';
@@ -50,6 +50,19 @@ export function manager(ctx: Ctx): string {
   return ctx.query.get('fieldManager') ?? managerFromUserAgent(ctx.req.headers['user-agent']);
 }
 
+/** Whether the request is dryRun=All; any other dryRun value is the 422 a real server answers. */
+export function isDryRun(ctx: Ctx, options: string): boolean {
+  const values = ctx.query.getAll('dryRun');
+  if (values.length === 0) return false;
+  if (values.every((v) => v === 'All')) return true;
+  throw optionsInvalid(
+    options,
+    'dryRun',
+    'FieldValueNotSupported',
+    `Unsupported value: []string{${values.map((v) => JSON.stringify(v)).join(', ')}}: supported values: "All"`,
+  );
+}
+
 /** Decodes a POST/PUT body of a typed built-in kind (400 when it does not decode); returns its warnings. */
 export function decodeBody(ctx: Ctx, def: ResourceDef, body: KObj): string[] {
   if (!def.decode) return [];
@@ -64,6 +77,7 @@ function warnings(ctx: Ctx, w: string[]): Record<string, string> {
 }
 
 export async function create(core: Core, ctx: Ctx, def: ResourceDef, namespace: string): Promise<void> {
+  const dry = isDryRun(ctx, 'CreateOptions');
   const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   checkKind(def, body);
   const decodeWarn = decodeBody(ctx, def, body);
@@ -85,11 +99,7 @@ export async function create(core: Core, ctx: Ctx, def: ResourceDef, namespace: 
   createDefaults(core, def, body);
   const warn = [...decodeWarn, ...checkCustom(def, body, ctx.query.get('fieldValidation') === 'Strict')];
   trackUpdate(def, undefined, body, manager(ctx), '', listKeysFor(def));
-  if (ctx.query.get('dryRun') === 'All') {
-    sendJson(ctx, 201, body, warnings(ctx, warn));
-    return;
-  }
-  const { obj } = core.write(def, body, undefined);
+  const { obj } = core.write(def, body, undefined, 'update', dry);
   sendJson(ctx, 201, objectJson(obj), warnings(ctx, warn));
 }
 
@@ -151,10 +161,16 @@ export function finishUpdate(
   const next = applyStrategy(def, prev, desired, sub);
   next.metadata = { ...next.metadata, ...keep };
   delete next.metadata.resourceVersion;
-  validateMeta(def, next);
+  validateMeta(def, next, prev);
   const warn = [...decodeWarn, ...checkCustom(def, next, ctx.query.get('fieldValidation') === 'Strict')];
   trackUpdate(def, prev, next, manager(ctx), sub, listKeysFor(def));
-  const { obj } = core.write(def, next, prev);
+  const { obj } = core.write(
+    def,
+    next,
+    prev,
+    'update',
+    isDryRun(ctx, ctx.method === 'PUT' ? 'UpdateOptions' : 'PatchOptions'),
+  );
   sendJson(ctx, 200, objectJson(obj), warnings(ctx, warn));
 }
 
@@ -166,6 +182,7 @@ export async function update(
   name: string,
   sub: string,
 ): Promise<void> {
+  isDryRun(ctx, 'UpdateOptions'); // the options are validated before anything else
   const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   checkKind(def, body);
   const decodeWarn = decodeBody(ctx, def, body);
@@ -182,6 +199,10 @@ export async function update(
 export function remove(core: Core, ctx: Ctx, def: ResourceDef, ns: string, name: string): void {
   const prev = core.get(def, ns, name);
   if (!prev) throw notFound(def, name);
+  if (isDryRun(ctx, 'DeleteOptions')) {
+    sendJson(ctx, 200, objectJson(prev));
+    return;
+  }
   const hook = core.deleteHooks.get(def.resource);
   if (hook && def.builtin) {
     sendJson(ctx, 200, objectJson(hook(prev)));

@@ -8,7 +8,7 @@ import { apiError, badRequest, notFound, optionsInvalid, unsupportedPatch } from
 import type { Ctx } from './http.ts';
 import { readBody, sendJson } from './http.ts';
 import { listKeysFor } from './listtypes.ts';
-import { finishUpdate, manager } from './mutate.ts';
+import { finishUpdate, isDryRun, manager } from './mutate.ts';
 import { jsonPatch, mergePatch, strategicMerge } from './patch.ts';
 import { objectJson } from './serialize.ts';
 import { patchUndecodable } from './typed.ts';
@@ -51,6 +51,7 @@ export async function patch(
       'UnsupportedMediaType',
     );
   }
+  isDryRun(ctx, 'PatchOptions'); // the options are validated before anything else
   const force = ctx.query.get('force');
   const raw = (await readBody(ctx, core.limits.requestBodyBytes)).toString('utf8');
   if (type === 'application/apply-patch+yaml')
@@ -169,9 +170,9 @@ async function apply(
   }
   const next = result.obj;
   decodePatched(def, next, applied);
-  validateMeta(def, next);
+  validateMeta(def, next, creating ? undefined : prev);
   if (creating) createDefaults(core, def, next);
-  const { obj } = core.write(def, next, creating ? undefined : prev, 'apply');
+  const { obj } = core.write(def, next, creating ? undefined : prev, 'apply', isDryRun(ctx, 'PatchOptions'));
   sendJson(ctx, creating ? 201 : 200, objectJson(obj));
 }
 

@@ -1,8 +1,10 @@
 // The resource registry: built-in kinds plus those served from CustomResourceDefinitions.
+import { DEPLOYMENT_DEF } from './deployments.ts';
 import { EVENT_DEFS } from './events.ts';
 import { obj, str } from './json.ts';
 import { LEASE_DEF } from './leases.ts';
 import { POD_DEFS } from './pods.ts';
+import { RBAC_DEFS } from './rbac-objects.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
 import { isObj } from './types.ts';
 
@@ -78,6 +80,8 @@ export const BUILTINS: ResourceDef[] = [
   ...EVENT_DEFS,
   ...POD_DEFS,
   LEASE_DEF,
+  ...RBAC_DEFS,
+  DEPLOYMENT_DEF,
 ];
 
 /** The resource definition a CRD serves (its storage version), or undefined if none is served. */

@@ -5,57 +5,58 @@ import type { Ctx } from './http.ts';
 import { sendJson } from './http.ts';
 import { obj, str } from './json.ts';
 import { readObject } from './mutate.ts';
-import type { JsonObject, ResourceDef } from './types.ts';
+import { grantsFor, isSuperuser } from './rbac.ts';
+import type { JsonObject, ResourceDef, User } from './types.ts';
+
+/** The rules RBAC gives the user in a namespace, as SelfSubjectRulesReview lists them (grant by grant). */
+function rulesReview(
+  core: Core,
+  u: User,
+  namespace: string,
+): { resourceRules: JsonObject[]; nonResourceRules: JsonObject[] } {
+  const resourceRules: JsonObject[] = [];
+  const nonResourceRules: JsonObject[] = [];
+  if (isSuperuser(u)) {
+    resourceRules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] });
+    nonResourceRules.push({ verbs: ['*'], nonResourceURLs: ['*'] });
+  }
+  for (const g of grantsFor(core, u, namespace)) {
+    for (const r of g.rules) {
+      if (r.nonResourceURLs.length > 0) {
+        nonResourceRules.push({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs });
+        continue;
+      }
+      const rule: JsonObject = { verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources };
+      if (r.resourceNames.length > 0) rule.resourceNames = r.resourceNames;
+      resourceRules.push(rule);
+    }
+  }
+  return { resourceRules, nonResourceRules };
+}
 
 export async function review(core: Core, ctx: Ctx, def: ResourceDef): Promise<void> {
   const body = await readObject(ctx, def, core.limits.requestBodyBytes);
   const u = ctx.user;
   if (def.resource === 'selfsubjectreviews') {
+    const userInfo: JsonObject = { username: u.name };
+    if (u.uid) userInfo.uid = u.uid;
+    userInfo.groups = u.groups;
+    if (u.extra) userInfo.extra = u.extra;
     sendJson(ctx, 201, {
       kind: 'SelfSubjectReview',
       apiVersion: 'authentication.k8s.io/v1',
-      metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
-      status: { userInfo: { username: u.name, uid: u.uid, groups: u.groups } },
+      metadata: { creationTimestamp: new Date(core.now()).toISOString().replace(/\.\d{3}Z$/, 'Z') },
+      status: { userInfo },
     });
     return;
   }
   if (def.resource === 'selfsubjectrulesreviews') {
-    const admin = core.auth.isAdmin(u);
-    const rules = admin
-      ? [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]
-      : [
-          { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
-          {
-            verbs: ['create'],
-            apiGroups: ['authorization.k8s.io'],
-            resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
-          },
-        ];
     sendJson(ctx, 201, {
       kind: 'SelfSubjectRulesReview',
       apiVersion: 'authorization.k8s.io/v1',
       metadata: { creationTimestamp: null },
-      spec: obj(body.spec),
-      status: {
-        resourceRules: rules,
-        nonResourceRules: [
-          {
-            verbs: ['get'],
-            nonResourceURLs: [
-              '/api',
-              '/api/*',
-              '/apis',
-              '/apis/*',
-              '/healthz',
-              '/livez',
-              '/readyz',
-              '/version',
-              '/version/',
-            ],
-          },
-        ],
-        incomplete: false,
-      },
+      spec: {},
+      status: { ...rulesReview(core, u, str(obj(body.spec).namespace) ?? ''), incomplete: false },
     });
     return;
   }
@@ -99,9 +100,8 @@ export async function review(core: Core, ctx: Ctx, def: ResourceDef): Promise<vo
         namespace: '',
         path: str(obj(nra).path) ?? '',
       };
-  const allowed = core.auth.allowed(u, attrs);
+  const { allowed, reason } = core.authorize(u, attrs);
   const status: JsonObject = { allowed };
-  const reason = core.auth.reason(u, attrs);
   if (reason) status.reason = reason;
   const cleanRa: JsonObject = {};
   for (const [k, v] of Object.entries(a)) if (v !== '') cleanRa[k] = v;

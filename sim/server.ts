@@ -18,9 +18,15 @@ import type { User } from './types.ts';
 export interface LogEntry {
   method: string;
   path: string;
+  /** The HTTP status; 0 when the sim cut the connection or never answered (a partition). */
   status: number;
   bytes: number;
   user: string;
+  /** The credential that authenticated: a ServiceAccount token's "JTI=…", else the user name. */
+  credential: string;
+  userAgent: string;
+  /** The sim clock (epoch ms) when the request arrived. */
+  at: number;
 }
 
 const BAD_REQUEST = '400 Bad Request';
@@ -60,6 +66,9 @@ export class SimServer {
   port = 0;
   private server: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly held = new Map<Socket, string>();
+  /** Who is sending the request in flight on each connection (credential and user name): watches, mostly. */
+  private readonly inflight = new Map<Socket, [string, string]>();
 
   constructor(
     private readonly core: Core,
@@ -106,6 +115,23 @@ export class SimServer {
     return this.sockets.size;
   }
 
+  /**
+   * Cuts the connections with a request of `key` (a credential or user name) in flight, watches included.
+   * Idle kept-alive connections stay: the next request on one is refused by the partition check.
+   */
+  cutClient(key: string): void {
+    for (const [s, who] of this.inflight) if (who.includes(key)) s.destroy();
+  }
+
+  /** Cuts the connections a 'timeout' partition of `key` is holding. */
+  releaseHeld(key: string): void {
+    for (const [s, k] of this.held) {
+      if (k !== key) continue;
+      s.destroy();
+      this.held.delete(s);
+    }
+  }
+
   dropConnections(): void {
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
@@ -147,23 +173,47 @@ export class SimServer {
       return end(c as string, ...rest);
     }) as typeof res.end;
     const isControl = ctx.path.startsWith('/sim/control/');
+    const at = this.core.now();
+    let cut = false;
     res.on('close', () => {
       if (!isControl)
         this.log.push({
           method: ctx.method,
           path: req.url ?? '',
-          status: res.statusCode,
+          status: cut ? 0 : res.statusCode,
           bytes,
           user: ctx.user.name,
+          credential: ctx.user.credential ?? ctx.user.name,
+          userAgent: String(req.headers['user-agent'] ?? ''),
+          at,
         });
       if (this.log.length > 100_000) this.log.splice(0, 50_000);
     });
     try {
       if (this.core.latencyMs > 0 && !isControl) await new Promise((r) => setTimeout(r, this.core.latencyMs));
-      ctx.user = this.core.auth.authenticate(req.headers.authorization);
+      ctx.user = this.core.authenticate(req.headers.authorization);
+      const sock = req.socket;
+      this.inflight.set(sock, [ctx.user.credential ?? ctx.user.name, ctx.user.name]);
+      res.once('close', () => this.inflight.delete(sock));
       if (isControl) {
         this.requireAdmin(ctx.user);
         await this.control(ctx);
+        return;
+      }
+      const key = this.core.partitions.has(ctx.user.credential ?? '')
+        ? (ctx.user.credential ?? '')
+        : ctx.user.name;
+      const partition = this.core.partitions.get(key);
+      if (partition && !isControl) {
+        if (partition === '503') throw new ApiError(503, statusBody(503, 'simulated partition (HTTP 503)'));
+        cut = true;
+        // 'reset' cuts the connection now; 'timeout' holds it until healed (then cuts it) or the client gives up.
+        if (partition === 'reset') req.socket.destroy();
+        else {
+          const sock = req.socket;
+          this.held.set(sock, key);
+          sock.once('close', () => this.held.delete(sock));
+        }
         return;
       }
       if (this.failures.count > 0) {

@@ -34,13 +34,17 @@ export interface ResourceDef {
    */
   decode?: (o: KObj, strict: boolean) => { error?: string; warnings: string[] };
   /** Built-in kinds' own validation (the 422 causes beyond metadata). */
-  validate?: (o: KObj) => { reason: string; message: string; field?: string }[];
+  validate?: (o: KObj, prev?: KObj) => { reason: string; message: string; field?: string }[];
 }
 
 export interface User {
   name: string;
   uid: string;
   groups: string[];
+  /** UserInfo extra (a ServiceAccount token's credential id). */
+  extra?: Record<string, string[]>;
+  /** Which credential authenticated (a ServiceAccount token's JTI), for the request log. */
+  credential?: string;
 }
 
 export function isObj(v: unknown): v is JsonObject {

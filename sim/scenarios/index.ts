@@ -1,6 +1,7 @@
 // Scenario seeding: homelab, large:N, flapping (a timer toggling GPU nodes), empty.
 import type { Core } from '../core.ts';
 import { nowIso, obj } from '../json.ts';
+import { seedRbac } from '../rbac.ts';
 import type { KObj, ResourceDef } from '../types.ts';
 import { HOMELAB_NAMESPACES, seedExtras } from './extras.ts';
 import { homelabNodes } from './homelab.ts';
@@ -43,6 +44,7 @@ export function seed(core: Core, scenario: string): void {
   const namespaces = [...NAMESPACES, ...extra];
   for (const n of namespaces) core.write(nsDef, namespace(n), undefined);
   for (const n of nodes) core.write(nodeDef, n, undefined);
+  seedRbac(core);
   seedExtras(core, scenario, namespaces);
   if (small) seedSmallLab(core);
   core.store.compact();

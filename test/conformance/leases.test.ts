@@ -234,6 +234,38 @@ describe('leases', () => {
     expect(row?.cells[1]).toBe('b');
   });
 
+  it('server-side apply creates and renews a Lease; a bad MicroTime is refused', async () => {
+    const n = uniq('conf-apply-lease');
+    const apply = (spec: Record<string, unknown>) =>
+      call(t, `${base}/${n}?fieldManager=conf-elector`, {
+        method: 'PATCH',
+        contentType: 'application/apply-patch+yaml',
+        body: JSON.stringify(lease(spec, n)),
+      });
+    const c = await apply({
+      holderIdentity: 'a',
+      leaseDurationSeconds: 15,
+      renewTime: '2026-12-01T10:00:00.000001+01:00',
+    });
+    expect(c.status).toBe(201);
+    expect(pick(c.json, 'spec', 'renewTime')).toBe('2026-12-01T09:00:00.000001Z');
+    const r = await apply({
+      holderIdentity: 'a',
+      leaseDurationSeconds: 15,
+      renewTime: '2026-12-01T10:00:05.000001Z',
+    });
+    expect(r.status).toBe(200);
+    expect(pick(r.json, 'spec', 'renewTime')).toBe('2026-12-01T10:00:05.000001Z');
+    const bad = await apply({
+      holderIdentity: 'a',
+      leaseDurationSeconds: 15,
+      renewTime: '2026-12-01T10:00:05Z',
+    });
+    expect(bad.status).toBe(422);
+    expect(String(bad.json.message)).toMatch(/cannot parse "Z" as "\.000000"$/);
+    await call(t, `${base}/${n}`, { method: 'DELETE' });
+  });
+
   it('a wrongly typed field is the decoder error', async () => {
     const r = await call(t, base, {
       method: 'POST',
