@@ -28,7 +28,27 @@ export interface Alert {
   reasons?: { node: string; reason: string }[];
   /** The notification's body (at most NOTIFICATION_BODY_MAX characters) when `body` is longer. */
   short?: string;
+  /**
+   * What the words were made from, beyond the fields above, so the window and notifications can word
+   * the alert in the user's language (common/i18n/alert-text.ts); `title` and `body` are the English
+   * ones (the CLI's). Alerts logged before languages existed have none and are shown as logged.
+   */
+  words?: AlertWords;
 }
+
+/**
+ * The facts of an alert's words, per kind. Node lists, counts and reasons live on the Alert itself
+ * (`nodes`, `before`, `after`, `reasons`); this holds only what they do not say.
+ */
+export type AlertWords =
+  /** `left`: the nodes of `reasons` that left the cluster (their reason is ours, so it is translated). */
+  | { kind: 'ready-drop'; left: string[] }
+  | { kind: 'recovered' }
+  /** `total`: GPU nodes last known (null when no inventory was known); `before` is how many were Ready. */
+  | { kind: 'unreachable'; forMs: number; total: number | null }
+  | { kind: 'reachable'; afterMs: number }
+  | { kind: 'flapping'; threshold: number; windowMs: number }
+  | { kind: 'gpus-withdrawn'; lines: { node: string; allocatable: number; capacity: number }[] };
 
 /** Desktop notifications show about this much of a body (macOS and Windows cut near 200 characters). */
 export const NOTIFICATION_BODY_MAX = 200;

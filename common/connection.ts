@@ -23,13 +23,4 @@ export interface ConnectionState {
   retryAt: string | null;
 }
 
-/** Words the user sees for each phase. */
-export const PHASE_LABELS: Record<ConnectionPhase, string> = {
-  connecting: 'Connecting',
-  live: 'Live',
-  reconnecting: 'Reconnecting',
-  unreachable: 'Unreachable',
-  unauthorized: 'Unauthorized',
-  forbidden: 'Forbidden',
-  'config-error': 'Configuration error',
-};
+// The words for each phase are in the message catalogs (common/i18n/phase-keys.ts).

@@ -71,7 +71,7 @@ export function judgeReadiness(
       // Nodes still in the cluster first: the first one is what a click on the notification opens.
       const why = [
         ...notReady.map((node) => ({ node, reason: own(view.nodes, node)?.why ?? 'not Ready' })),
-        ...gone.map((node) => ({ node, reason: LEFT_THE_CLUSTER })),
+        ...gone.map((node) => ({ node, reason: LEFT_THE_CLUSTER, left: true })),
       ];
       const text = dropText(context, why, before, view.readyCount);
       alerts.push({

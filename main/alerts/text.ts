@@ -1,17 +1,21 @@
-/** The words of every alert: titles and bodies in plain language, and the deterministic alert id. */
-import { type AlertKind, NOTIFICATION_BODY_MAX } from '../../common/alerts.ts';
+/**
+ * The facts of every alert, their English words (common/i18n/alert-text.ts with 'en': what the CLI
+ * prints and the settings file logs), and the deterministic alert id. The window and notifications word
+ * the same facts (`words`) in the user's language.
+ */
+import type { AlertKind, AlertWords } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
+import { type AlertInput, alertText, duration as localDuration } from '../../common/i18n/alert-text.ts';
+import { translator } from '../../common/i18n/translator.ts';
 import type { PolicyAlert } from './types.ts';
 
+const EN = translator('en');
+
+/** "45 s", "3 min", "1 h 5 min": the English durations of alert texts (the CLI's). */
 export function duration(ms: number): string {
-  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
-  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.round((ms % 3_600_000) / 60_000);
-  return m === 0 ? `${h} h` : `${h} h ${m} min`;
+  return localDuration(ms, EN);
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 export const list = (names: readonly string[]) => names.join(', ');
 
 export interface AlertFacts {
@@ -25,6 +29,7 @@ export interface AlertFacts {
   body: string;
   reasons?: { node: string; reason: string }[];
   short?: string;
+  words?: AlertWords;
 }
 
 export function makeAlert(f: AlertFacts, suppressed: boolean): PolicyAlert {
@@ -43,43 +48,25 @@ export function makeAlert(f: AlertFacts, suppressed: boolean): PolicyAlert {
   };
   if (f.reasons) alert.reasons = f.reasons;
   if (f.short !== undefined && f.short !== f.body) alert.short = f.short;
+  if (f.words) alert.words = f.words;
   if (suppressed) alert.suppressed = true;
   return alert;
 }
 
-/** A node of a drop and why it is down ("left the cluster" for a node that is gone). */
+/** A node of a drop and why it is down; `left` marks a node that is gone (its reason is LEFT_THE_CLUSTER). */
 export interface DownNode {
   node: string;
   reason: string;
+  left?: boolean;
 }
 
 export const LEFT_THE_CLUSTER = 'left the cluster';
 
-/** "omen: kubelet stopped posting node status; nuc2: NotReady (PLEG is not healthy)", all of them. */
-function reasonList(down: readonly DownNode[]): string {
-  return down.map((d) => `${d.node}: ${d.reason}`).join('; ');
-}
+type Facts = Pick<AlertInput, 'nodes' | 'before' | 'after' | 'reasons'>;
 
-/**
- * The same list cut to fit `max` characters with "+N more" (at least the first node is named). The longest
- * prefix that fits is grown from the front: the text only gets longer with each node named, and a drop of
- * thousands of nodes must not rebuild the whole list once per node.
- */
-function fittedReasonList(down: readonly DownNode[], max: number): string {
-  const all = reasonList(down);
-  if (all.length <= max) return all;
-  let fitted: string | null = null;
-  let text = '';
-  for (let n = 1; n < down.length; n++) {
-    const d = down[n - 1] as DownNode;
-    text = n === 1 ? `${d.node}: ${d.reason}` : `${text}; ${d.node}: ${d.reason}`;
-    const candidate = `${text}; +${down.length - n} more`;
-    if (candidate.length > max) break;
-    if (n > 1) fitted = candidate;
-  }
-  if (fitted !== null) return fitted;
-  const more = down.length > 1 ? `; +${down.length - 1} more` : '';
-  return `${clusterText(reasonList(down.slice(0, 1)), Math.max(20, max - more.length))}${more}`;
+/** The English title/body/short of the facts, and the facts' `words` for the other languages. */
+function english(context: string, facts: Facts, words: AlertWords) {
+  return { ...alertText({ context, ...facts, words }, EN), words };
 }
 
 /**
@@ -87,56 +74,36 @@ function fittedReasonList(down: readonly DownNode[], max: number): string {
  * short text (the notification) names as many as fit in NOTIFICATION_BODY_MAX.
  */
 export function dropText(context: string, down: readonly DownNode[], before: number, after: number) {
-  const tail = ` Ready GPU nodes ${before} → ${after}.`;
-  return {
-    title: `${context}: ${plural(down.length, 'GPU node', 'GPU nodes')} down`,
-    body: `${reasonList(down)}.${tail}`,
-    short: `${fittedReasonList(down, NOTIFICATION_BODY_MAX - tail.length - 1)}.${tail}`,
-    reasons: down.map((d) => ({ node: d.node, reason: d.reason })),
-  };
+  const reasons = down.map((d) => ({ node: d.node, reason: d.left ? LEFT_THE_CLUSTER : d.reason }));
+  const left = down.filter((d) => d.left).map((d) => d.node);
+  const nodes = down.map((d) => d.node);
+  const text = english(context, { nodes, before, after, reasons }, { kind: 'ready-drop', left });
+  return { ...text, short: text.short ?? text.body, reasons };
 }
 
 export function recoveryText(context: string, back: string[], before: number, after: number) {
-  const who = back.length === 0 ? '' : `${list(back)} ${back.length === 1 ? 'is' : 'are'} Ready again. `;
-  return { title: `${context}: GPU nodes back`, body: `${who}Ready GPU nodes ${before} → ${after}.` };
+  return english(context, { nodes: back, before, after }, { kind: 'recovered' });
 }
 
 export function unreachableText(context: string, forMs: number, last: number | null, total: number | null) {
-  const known =
-    last === null ? 'No inventory was known yet.' : `Last known: ${last} of ${total} GPU nodes Ready.`;
-  return {
-    title: `${context}: cluster unreachable`,
-    body: `No answer from ${context} for ${duration(forMs)}. ${known}`,
-  };
+  return english(context, { nodes: [], before: last, after: null }, { kind: 'unreachable', forMs, total });
 }
 
 export function reachableText(context: string, afterMs: number, ready: number | null) {
-  const now = ready === null ? '' : ` Ready GPU nodes ${ready}.`;
-  return {
-    title: `${context}: reachable again`,
-    body: `${context} answers again after ${duration(afterMs)} unreachable.${now}`,
-  };
+  return english(context, { nodes: [], before: null, after: ready }, { kind: 'reachable', afterMs });
 }
 
 export function flapText(context: string, nodes: string[], threshold: number, windowMs: number) {
-  const verb = nodes.length === 1 ? 'is' : 'are';
-  return {
-    title: `${context}: ${list(nodes)} ${verb} flapping`,
-    body:
-      `${list(nodes)} changed readiness more than ${plural(threshold, 'time', 'times')} in ${duration(windowMs)}. ` +
-      `No more alerts for ${nodes.length === 1 ? 'it' : 'them'} until stable for ${duration(windowMs)}.`,
-  };
+  return english(context, { nodes, before: null, after: null }, { kind: 'flapping', threshold, windowMs });
 }
 
 export function withdrawnText(
   context: string,
   lines: { node: string; allocatable: number; capacity: number }[],
 ) {
-  const parts = lines.map(
-    (l) => `${l.node} offers ${l.allocatable} of its ${plural(l.capacity, 'GPU', 'GPUs')}.`,
-  );
-  return {
-    title: `${context}: GPUs withdrawn on ${list(lines.map((l) => l.node))}`,
-    body: `${parts.join(' ')} The device plugin withdrew the rest (failed or unhealthy GPUs).`,
+  const words: AlertWords = {
+    kind: 'gpus-withdrawn',
+    lines: lines.map((l) => ({ node: l.node, allocatable: l.allocatable, capacity: l.capacity })),
   };
+  return english(context, { nodes: lines.map((l) => l.node), before: null, after: null }, words);
 }

@@ -13,6 +13,7 @@ import { demoIfWanted } from '../shell/demo.ts';
 import type { TrayAction } from '../shell/tray-model.ts';
 import { injectedClock } from './injected-clock.ts';
 import { setupIpc } from './ipc.ts';
+import { desktopTranslator } from './locale.ts';
 import { notify } from './notifier.ts';
 import { denyPermissions, setupSecurity } from './security.ts';
 import { openElectronSettings } from './settings-store.ts';
@@ -59,8 +60,12 @@ export async function runDesktop(): Promise<void> {
     windows.send('ui:focus', { context, node });
   };
   const applyLoginItem = () => app.setLoginItemSettings({ openAtLogin: core.settings.get('launchAtLogin') });
+  const tr = () => desktopTranslator(core.settings.get('language'));
   setupIpc(core, windows, (channel) => {
-    if (channel === 'settings:update') applyLoginItem();
+    if (channel !== 'settings:update') return;
+    applyLoginItem();
+    // A new language shows in the tray at once, not at the next snapshot.
+    tray.update(core.engine.snapshot());
   });
 
   const onTrayAction = (action: TrayAction) => {
@@ -82,10 +87,10 @@ export async function runDesktop(): Promise<void> {
         return app.quit();
     }
   };
-  const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show());
+  const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show(), tr);
   core.engine.on((event) => {
     if (event.type === 'snapshot') tray.update(event.snapshot);
-    if (event.type === 'alert') notify(event.alert, (a) => focusContext(a.context, a.nodes[0] ?? null));
+    if (event.type === 'alert') notify(event.alert, (a) => focusContext(a.context, a.nodes[0] ?? null), tr());
   });
 
   app.on('second-instance', () => windows.show());

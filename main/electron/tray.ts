@@ -1,6 +1,7 @@
 /** The system tray: icon, tooltip and menu redrawn from the pure tray model on every fleet snapshot. */
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
 import type { FleetSnapshot } from '../../common/fleet.ts';
+import type { Translator } from '../../common/i18n/translator.ts';
 import { buildTrayModel, type TrayAction, type TrayMenuItem } from '../shell/tray-model.ts';
 import { trayIconPath } from './assets.ts';
 
@@ -31,12 +32,14 @@ export function setupTray(
   initial: FleetSnapshot,
   onAction: (a: TrayAction) => void,
   onClick: () => void,
+  /** The user's language now (the setting can change while the app runs). */
+  tr: () => Translator,
 ): TrayHandle {
   let icon = '';
   const tray = new Tray(nativeImage.createFromPath(trayIconPath(initial.health)));
   tray.on('click', onClick);
   const update = (snapshot: FleetSnapshot) => {
-    const model = buildTrayModel(snapshot);
+    const model = buildTrayModel(snapshot, tr());
     if (model.icon !== icon) {
       icon = model.icon;
       const image = nativeImage.createFromPath(trayIconPath(model.icon));

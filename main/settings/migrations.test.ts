@@ -88,6 +88,26 @@ describe('settings migrations', () => {
     expect(!badNs.ok && badNs.message).toContain('controllerNamespace.lab');
   });
 
+  it('keeps the words facts of logged alerts, and refuses malformed ones', () => {
+    const logged = {
+      id: 'lab:unreachable:2026-12-01T10:00:00.000Z',
+      at: '2026-12-01T10:00:00.000Z',
+      context: 'lab',
+      kind: 'unreachable',
+      title: 'lab: cluster unreachable',
+      body: 'No answer from lab for 2 min. No inventory was known yet.',
+      nodes: [],
+      before: null,
+      after: null,
+      words: { kind: 'unreachable', forMs: 120_000, total: null },
+    };
+    const ok = migrate({ version: 2, alertLog: [logged] });
+    expect(ok.ok && ok.settings.alertLog[0]?.words).toEqual(logged.words);
+    expect(
+      migrate({ version: 2, alertLog: [{ ...logged, words: { kind: 'unreachable', forMs: '2m' } }] }).ok,
+    ).toBe(false);
+  });
+
   it('refuses a take-over value that is not a boolean', () => {
     const r = migrate({ version: 2, writeBackTakeOver: { lab: 'yes' } });
     expect(r.ok).toBe(false);

@@ -5,7 +5,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
-import type { AlertKind } from '../../common/alerts.ts';
+import type { AlertKind, AlertWords } from '../../common/alerts.ts';
 import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 // The defaults come from common/: settings sit below alerts and write-back and import neither.
@@ -45,6 +45,43 @@ const ALERT_KINDS = [
   'gpus-withdrawn',
 ] as const;
 
+/** The facts an alert's words were made of (common/alerts.ts AlertWords), so the window can word them. */
+const nodeList = Type.Array(Type.String({ maxLength: 253 }), { maxItems: 10_000 });
+export const AlertWordsSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('ready-drop'), left: nodeList }, closed),
+  Type.Object({ kind: Type.Literal('recovered') }, closed),
+  Type.Object(
+    {
+      kind: Type.Literal('unreachable'),
+      forMs: Type.Number({ minimum: 0 }),
+      total: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    },
+    closed,
+  ),
+  Type.Object({ kind: Type.Literal('reachable'), afterMs: Type.Number({ minimum: 0 }) }, closed),
+  Type.Object(
+    {
+      kind: Type.Literal('flapping'),
+      threshold: Type.Integer({ minimum: 0 }),
+      windowMs: Type.Number({ minimum: 0 }),
+    },
+    closed,
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('gpus-withdrawn'),
+      lines: Type.Array(
+        Type.Object(
+          { node: Type.String({ maxLength: 253 }), allocatable: Type.Integer(), capacity: Type.Integer() },
+          closed,
+        ),
+        { maxItems: 10_000 },
+      ),
+    },
+    closed,
+  ),
+]);
+
 export const LoggedAlert = Type.Object(
   {
     id: Type.String(),
@@ -66,6 +103,8 @@ export const LoggedAlert = Type.Object(
       ),
     ),
     short: Type.Optional(Type.String({ maxLength: 400 })),
+    /** Added within version 2: alerts logged before it have none and are shown as logged. */
+    words: Type.Optional(AlertWordsSchema),
     suppressed: Type.Optional(Type.Boolean()),
   },
   closed,
@@ -158,4 +197,5 @@ export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fa
 const rulesMatch: Same<Static<typeof AlertRulesSchema>, AlertRules> = true;
 const kindsMatch: Same<(typeof ALERT_KINDS)[number], AlertKind> = true;
 const sourcesMatch: Same<Static<typeof SourceSchema>, InventorySource> = true;
-void [rulesMatch, kindsMatch, sourcesMatch];
+const wordsMatch: Same<Static<typeof AlertWordsSchema>, AlertWords> = true;
+void [rulesMatch, kindsMatch, sourcesMatch, wordsMatch];

@@ -1,5 +1,6 @@
 /** The tray names the down GPU nodes of each context, with why, under its line. */
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../common/i18n/translator.ts';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
 import { contextSnapshot, fleet, inventory } from '../../test/fixtures/snapshots.ts';
 import { buildTrayModel, downNodeLines, TRAY_DOWN_NODES_MAX } from './tray-model.ts';
@@ -14,10 +15,12 @@ const UNKNOWN: Partial<GpuNodeEntry> = {
   not_ready_message: 'Kubelet stopped posting node status.',
 };
 
+const en = translator('en');
+
 describe('downNodeLines', () => {
   it('lists each down GPU node with its reason, disabled, under its context', () => {
     const ctx = contextSnapshot('home-lab', 'live', downInventory(2, UNKNOWN));
-    const model = buildTrayModel(fleet([ctx]));
+    const model = buildTrayModel(fleet([ctx]), en);
     expect(model.menu.slice(0, 3).map((i) => [i.label, i.enabled])).toEqual([
       ['home-lab — 0/2 ready GPU nodes, 2 GPUs', undefined],
       ['    gpu-0 — kubelet stopped posting node status', false],
@@ -26,15 +29,15 @@ describe('downNodeLines', () => {
   });
 
   it(`shows at most ${TRAY_DOWN_NODES_MAX} and counts the rest`, () => {
-    const lines = downNodeLines(contextSnapshot('big', 'live', downInventory(9, UNKNOWN)));
+    const lines = downNodeLines(contextSnapshot('big', 'live', downInventory(9, UNKNOWN)), en);
     expect(lines).toHaveLength(TRAY_DOWN_NODES_MAX + 1);
     expect(lines.at(-1)).toEqual({ label: '    +4 more down', enabled: false });
   });
 
   it('says nothing for a healthy or an unreachable context', () => {
-    expect(downNodeLines(contextSnapshot('ok', 'live', inventory(3, 3)))).toEqual([]);
-    expect(downNodeLines(contextSnapshot('gone', 'unreachable', downInventory(2, UNKNOWN)))).toEqual([]);
-    expect(downNodeLines(contextSnapshot('new', 'connecting', null))).toEqual([]);
+    expect(downNodeLines(contextSnapshot('ok', 'live', inventory(3, 3)), en)).toEqual([]);
+    expect(downNodeLines(contextSnapshot('gone', 'unreachable', downInventory(2, UNKNOWN)), en)).toEqual([]);
+    expect(downNodeLines(contextSnapshot('new', 'connecting', null), en)).toEqual([]);
   });
 
   it('keeps a hostile node name and message to one short clean line', () => {
@@ -43,7 +46,7 @@ describe('downNodeLines', () => {
       readiness: 'False',
       not_ready_message: `x\u001b[2J${'y'.repeat(500)}`,
     });
-    const [line] = downNodeLines(contextSnapshot('lab', 'live', inv));
+    const [line] = downNodeLines(contextSnapshot('lab', 'live', inv), en);
     expect(line?.label.length).toBeLessThanOrEqual(80);
     expect(Array.from(line?.label ?? '').some((c) => (c.codePointAt(0) ?? 0) < 32)).toBe(false);
   });

@@ -1,12 +1,14 @@
 /**
- * Pure: the tray's icon, tooltip and menu as data, computed from the fleet snapshot. The Electron
- * layer only turns this into a Tray and Menu, so everything the user sees here is tested under Node.
+ * Pure: the tray's icon, tooltip and menu as data, computed from the fleet snapshot, in the user's
+ * language. The Electron layer only turns this into a Tray and Menu, so everything the user sees here
+ * is tested under Node.
  */
 import type { SnoozeUntil } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
-import { PHASE_LABELS } from '../../common/connection.ts';
 import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
 import { contextHealth } from '../../common/health.ts';
+import { PHASE_KEYS } from '../../common/i18n/phase-keys.ts';
+import type { Translator } from '../../common/i18n/translator.ts';
 import { entryReason } from '../../common/node-reason.ts';
 
 export type TrayAction =
@@ -34,19 +36,19 @@ export interface TrayModel {
 }
 
 /** One line per context: "home-lab — Live, 3/4 ready GPU nodes". Unreachable is never "0 ready". */
-export function contextLine(ctx: ContextSnapshot): string {
+export function contextLine(ctx: ContextSnapshot, tr: Translator): string {
   // The kubeconfig names the context: one line, no control characters, before it reaches the OS menu.
-  const name = clusterText(ctx.context, 100);
-  const phase = PHASE_LABELS[ctx.connection.phase];
+  const context = clusterText(ctx.context, 100);
+  const phase = tr.t(PHASE_KEYS[ctx.connection.phase]);
   const inv = ctx.inventory;
   if (contextHealth(ctx) === 'error') {
     return inv
-      ? `${name} — ${phase} (last seen ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes})`
-      : `${name} — ${phase}`;
+      ? tr.t('tray.lineLastSeen', { context, phase, ready: inv.ready_gpu_nodes, total: inv.total_gpu_nodes })
+      : tr.t('tray.line', { context, phase });
   }
-  if (!inv) return `${name} — ${phase}`;
-  const gpus = `${inv.total_gpus} GPU${inv.total_gpus === 1 ? '' : 's'}`;
-  return `${name} — ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${gpus}`;
+  if (!inv) return tr.t('tray.line', { context, phase });
+  const gpus = tr.t('common.gpus', { count: inv.total_gpus });
+  return tr.t('tray.lineReady', { context, ready: inv.ready_gpu_nodes, total: inv.total_gpu_nodes, gpus });
 }
 
 /** Down GPU nodes listed under a context in the menu; the rest are counted. */
@@ -59,50 +61,53 @@ const INDENT = '    ';
  * node status"), at most TRAY_DOWN_NODES_MAX and "+N more". None for an unreachable context: its last
  * inventory is old news, and the context line already says so.
  */
-export function downNodeLines(ctx: ContextSnapshot): TrayMenuItem[] {
+export function downNodeLines(ctx: ContextSnapshot, tr: Translator): TrayMenuItem[] {
   const inv = ctx.inventory;
   if (!inv || contextHealth(ctx) === 'error') return [];
   const down = inv.nodes.filter((n) => !n.ready);
   const lines: TrayMenuItem[] = down.slice(0, TRAY_DOWN_NODES_MAX).map((n) => {
     const why = entryReason(n);
     return {
-      label: `${INDENT}${clusterText(`${clusterText(n.name, 63)} — ${why}`, TRAY_LINE_MAX - INDENT.length)}`,
+      label: `${INDENT}${clusterText(tr.t('tray.downNode', { node: clusterText(n.name, 63), reason: why }), TRAY_LINE_MAX - INDENT.length)}`,
       enabled: false,
     };
   });
   if (down.length > TRAY_DOWN_NODES_MAX)
-    lines.push({ label: `${INDENT}+${down.length - TRAY_DOWN_NODES_MAX} more down`, enabled: false });
+    lines.push({
+      label: `${INDENT}${tr.t('tray.moreDown', { count: down.length - TRAY_DOWN_NODES_MAX })}`,
+      enabled: false,
+    });
   return lines;
 }
 
-export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {
-  const lines = snapshot.contexts.map(contextLine);
+export function buildTrayModel(snapshot: FleetSnapshot, tr: Translator): TrayModel {
+  const lines = snapshot.contexts.map((ctx) => contextLine(ctx, tr));
   const paused = snapshot.alertsPausedUntil !== null;
   const tooltip = [
-    'GPU Fleet',
-    ...(lines.length ? lines : ['No cluster monitored']),
-    ...(paused ? ['Alerts paused'] : []),
+    tr.t('app.name'),
+    ...(lines.length ? lines : [tr.t('tray.noneMonitored')]),
+    ...(paused ? [tr.t('tray.alertsPaused')] : []),
   ].join('\n');
   const contextItems: TrayMenuItem[] = snapshot.contexts.length
     ? snapshot.contexts.flatMap((ctx) => [
         {
-          label: contextLine(ctx),
+          label: contextLine(ctx, tr),
           type: 'checkbox' as const,
           checked: ctx.context === snapshot.focused,
           action: { kind: 'focus' as const, context: ctx.context },
         },
-        ...downNodeLines(ctx),
+        ...downNodeLines(ctx, tr),
       ])
-    : [{ label: 'No cluster monitored', enabled: false }];
+    : [{ label: tr.t('tray.noneMonitored'), enabled: false }];
   const pauseItem: TrayMenuItem = paused
-    ? { label: 'Resume alerts', action: { kind: 'resume' } }
+    ? { label: tr.t('tray.resume'), action: { kind: 'resume' } }
     : {
-        label: 'Pause alerts',
+        label: tr.t('tray.pause'),
         type: 'submenu',
         submenu: [
-          { label: 'For 1 hour', action: { kind: 'pause', until: { kind: 'for', ms: 3_600_000 } } },
-          { label: 'Until tomorrow', action: { kind: 'pause', until: { kind: 'tomorrow' } } },
-          { label: 'Until I resume', action: { kind: 'pause', until: { kind: 'until-resumed' } } },
+          { label: tr.t('tray.forHour'), action: { kind: 'pause', until: { kind: 'for', ms: 3_600_000 } } },
+          { label: tr.t('tray.untilTomorrow'), action: { kind: 'pause', until: { kind: 'tomorrow' } } },
+          { label: tr.t('tray.untilResumed'), action: { kind: 'pause', until: { kind: 'until-resumed' } } },
         ],
       };
   return {
@@ -111,12 +116,12 @@ export function buildTrayModel(snapshot: FleetSnapshot): TrayModel {
     menu: [
       ...contextItems,
       { label: '', type: 'separator' },
-      { label: 'Open GPU Fleet', action: { kind: 'open-window' } },
+      { label: tr.t('tray.open'), action: { kind: 'open-window' } },
       pauseItem,
-      { label: 'Settings…', action: { kind: 'settings' } },
-      { label: 'Open log file', action: { kind: 'open-log' } },
+      { label: tr.t('tray.settings'), action: { kind: 'settings' } },
+      { label: tr.t('tray.openLog'), action: { kind: 'open-log' } },
       { label: '', type: 'separator' },
-      { label: 'Quit GPU Fleet', action: { kind: 'quit' } },
+      { label: tr.t('tray.quit'), action: { kind: 'quit' } },
     ],
   };
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../common/i18n/translator.ts';
+
 import { HOMELAB_NODES, inventory, iso, NOW, node } from '../fixtures/homelab.ts';
 import { CARD_LIMIT, cardIssues } from './card-issues.ts';
+
+const en = translator('en');
 
 const down = (name: string, msAgo = 3 * 3600_000) =>
   node(name, {
@@ -16,11 +20,11 @@ describe('cardIssues', () => {
     const old = node('omen', { ready: false, not_ready_reason: null, not_ready_message: null });
     delete old.readiness;
     // The tray, the alerts and `scan -o wide` read a missing readiness as Unknown (entryReason).
-    expect(cardIssues(inventory([old]), NOW).down[0]?.reason).toBe('readiness unknown');
+    expect(cardIssues(inventory([old]), NOW, en).down[0]?.reason).toBe('readiness unknown');
   });
 
   it('names each not-ready GPU node with its short reason and how long', () => {
-    const issues = cardIssues(inventory([down('omen'), node('ok')]), NOW);
+    const issues = cardIssues(inventory([down('omen'), node('ok')]), NOW, en);
     expect(issues.down).toEqual([
       { name: 'omen', reason: 'kubelet stopped posting node status', age: '3 h' },
     ]);
@@ -35,33 +39,33 @@ describe('cardIssues', () => {
       not_ready_message: 'PLEG is not healthy: pleg was last seen active 3m0s ago',
       not_ready_since: null,
     });
-    expect(cardIssues(inventory([sick]), NOW).down).toEqual([
+    expect(cardIssues(inventory([sick]), NOW, en).down).toEqual([
       { name: 'nuc2', reason: 'NotReady (PLEG is not healthy)', age: null },
     ]);
   });
 
   it(`shows at most ${CARD_LIMIT} down nodes and counts the rest`, () => {
     const nodes = Array.from({ length: 8 }, (_, i) => down(`n${i}`));
-    const issues = cardIssues(inventory(nodes), NOW);
+    const issues = cardIssues(inventory(nodes), NOW, en);
     expect(issues.down.map((d) => d.name)).toEqual(['n0', 'n1', 'n2', 'n3', 'n4']);
     expect(issues.moreDown).toBe(3);
-    expect(cardIssues(inventory(nodes.slice(0, CARD_LIMIT)), NOW).moreDown).toBe(0);
+    expect(cardIssues(inventory(nodes.slice(0, CARD_LIMIT)), NOW, en).moreDown).toBe(0);
   });
 
   it('lists GPU problems (allocatable below capacity, stale labels) of ready nodes too, capped', () => {
-    const issues = cardIssues(inventory(HOMELAB_NODES), NOW);
+    const issues = cardIssues(inventory(HOMELAB_NODES), NOW, en);
     expect(issues.problems).toEqual([
       { name: 'nuc1', text: 'capacity 4 but allocatable 0' },
       { name: 'nuc2', text: 'GPU labels gone (last seen: RTX 4070 ×1)' },
     ]);
     const many = Array.from({ length: 7 }, (_, i) => node(`g${i}`, { problems: [`problem ${i}`] }));
-    const capped = cardIssues(inventory(many), NOW);
+    const capped = cardIssues(inventory(many), NOW, en);
     expect(capped.problems).toHaveLength(CARD_LIMIT);
     expect(capped.moreProblems).toBe(2);
     expect(capped.down).toEqual([]);
   });
 
   it('is empty without an inventory', () => {
-    expect(cardIssues(null, NOW)).toEqual({ down: [], moreDown: 0, problems: [], moreProblems: 0 });
+    expect(cardIssues(null, NOW, en)).toEqual({ down: [], moreDown: 0, problems: [], moreProblems: 0 });
   });
 });

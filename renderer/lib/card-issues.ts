@@ -2,6 +2,7 @@
  * What the overview card says is wrong with a context, without a click: the not-ready GPU nodes
  * (name, short reason, how long) and the GPU problems of ready and not-ready nodes alike. Pure.
  */
+import type { Translator } from '../../common/i18n/translator.ts';
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
 import { entryReason } from '../../common/node-reason.ts';
 import { ageSince, lastSeenText } from './format.ts';
@@ -30,12 +31,12 @@ export interface CardIssues {
 }
 
 /** Stale GFD labels: the node lost its product label but was seen with GPUs before. */
-function staleLabels(node: GpuNodeEntry): string | null {
+function staleLabels(node: GpuNodeEntry, tr: Translator): string | null {
   if (node.product !== null || !node.last_seen) return null;
-  return `GPU labels gone (${lastSeenText(node)})`;
+  return tr.t('card.labelsGone', { lastSeen: lastSeenText(node, tr) ?? '' });
 }
 
-export function cardIssues(inv: GpuInventoryStatus | null, now: number): CardIssues {
+export function cardIssues(inv: GpuInventoryStatus | null, now: number, tr: Translator): CardIssues {
   const nodes = inv?.nodes ?? [];
   const down: DownNodeLine[] = [];
   let downCount = 0;
@@ -45,10 +46,14 @@ export function cardIssues(inv: GpuInventoryStatus | null, now: number): CardIss
     if (!node.ready) {
       downCount++;
       if (down.length < CARD_LIMIT)
-        down.push({ name: node.name, reason: entryReason(node), age: ageSince(node.not_ready_since, now) });
+        down.push({
+          name: node.name,
+          reason: entryReason(node),
+          age: ageSince(node.not_ready_since, now, tr),
+        });
     }
     // No copies per node: a 5,000-node context runs this on every snapshot.
-    const stale = staleLabels(node);
+    const stale = staleLabels(node, tr);
     for (const text of node.problems ?? []) {
       problemCount++;
       if (problems.length < CARD_LIMIT) problems.push({ name: node.name, text });

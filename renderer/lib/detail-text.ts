@@ -1,6 +1,7 @@
 /** Words for the node detail panel: relative times, condition lines, GPU facts as label/value pairs. */
+import type { Translator } from '../../common/i18n/translator.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
-import { ageSince, formatMemory, lastSeenText, shortProduct } from './format.ts';
+import { coarseMinutes, formatAge, formatMemory, lastSeenText, shortProduct } from './format.ts';
 
 export interface FactRow {
   label: string;
@@ -9,66 +10,80 @@ export interface FactRow {
 }
 
 /** "3 h ago", "just now", or null when the time is missing or unreadable. */
-export function ago(iso: string | null, now: number): string | null {
-  const age = ageSince(iso, now);
-  if (age === null) return null;
-  return age === 'just now' ? age : `${age} ago`;
+export function ago(iso: string | null, now: number, tr: Translator): string | null {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return null;
+  const ms = now - t;
+  const age = formatAge(ms, tr);
+  return !Number.isFinite(ms) || ms < 60_000 ? age : tr.t('duration.ago', { age });
 }
 
 /** Seconds as the same coarse age the rest of the window uses ("41 min"). */
-export function secondsAge(seconds: number | null): string | null {
+export function secondsAge(seconds: number | null, tr: Translator): string | null {
   if (seconds === null || !Number.isFinite(seconds)) return null;
   const min = Math.floor(seconds / 60);
-  if (min < 1) return 'under a minute';
-  if (min < 60) return `${min} min`;
-  const h = Math.floor(min / 60);
-  return h < 48 ? `${h} h` : `${Math.floor(h / 24)} d`;
+  if (min < 1) return tr.t('duration.underAMinute');
+  return coarseMinutes(min, tr);
 }
 
-export function systemFacts(d: NodeDetail): FactRow[] {
+export function systemFacts(d: NodeDetail, tr: Translator): FactRow[] {
   const s = d.system;
   return [
-    { label: 'Kubelet', value: s.kubeletVersion },
-    { label: 'OS image', value: s.osImage },
-    { label: 'Kernel', value: s.kernelVersion },
-    { label: 'Runtime', value: s.containerRuntime },
-    { label: 'Architecture', value: s.architecture },
+    { label: tr.t('detail.node.kubelet'), value: s.kubeletVersion },
+    { label: tr.t('detail.node.osImage'), value: s.osImage },
+    { label: tr.t('detail.node.kernel'), value: s.kernelVersion },
+    { label: tr.t('detail.node.runtime'), value: s.containerRuntime },
+    { label: tr.t('detail.node.architecture'), value: s.architecture },
   ];
 }
 
-export function gpuFacts(d: NodeDetail): FactRow[] {
+export function gpuFacts(d: NodeDetail, tr: Translator): FactRow[] {
+  const t = tr.t;
   const g = d.gpu;
   const f = d.gpuFacts;
   const rows: FactRow[] = [];
   if (g) {
     rows.push(
-      { label: 'Product', value: g.product === null ? '<unlabeled>' : shortProduct(g.product) },
-      { label: 'GPUs', value: g.count },
-      { label: 'Memory', value: g.memory === null ? null : formatMemory(g.memory) },
+      {
+        label: t('detail.gpu.product'),
+        value: g.product === null ? t('node.unlabeled') : shortProduct(g.product),
+      },
+      { label: t('detail.gpu.gpus'), value: tr.number(g.count) },
+      { label: t('detail.gpu.memory'), value: g.memory === null ? null : formatMemory(g.memory, tr) },
     );
   }
   rows.push(
-    { label: 'Family', value: f.family },
-    { label: 'Driver', value: f.driver },
-    { label: 'CUDA', value: f.cuda },
+    { label: t('detail.gpu.family'), value: f.family },
+    { label: t('detail.gpu.driver'), value: f.driver },
+    { label: t('detail.gpu.cuda'), value: f.cuda },
   );
   if (g?.mig || f.migConfig || f.migState) {
     const profiles = g?.mig?.profiles.map((p) => `${p.profile}×${p.count}`).join(', ') ?? '';
     rows.push(
-      { label: 'MIG strategy', value: g?.mig?.strategy ?? null },
-      { label: 'MIG profiles', value: profiles },
-      { label: 'MIG config', value: f.migConfig },
-      { label: 'MIG state', value: f.migState, warn: f.migState === 'failed' },
+      { label: t('detail.gpu.migStrategy'), value: g?.mig?.strategy ?? null },
+      { label: t('detail.gpu.migProfiles'), value: profiles },
+      { label: t('detail.gpu.migConfig'), value: f.migConfig },
+      { label: t('detail.gpu.migState'), value: f.migState, warn: f.migState === 'failed' },
     );
   }
   if (g?.sharing) {
     const r = g.sharing.replicas;
-    rows.push({ label: 'Sharing', value: `${g.sharing.strategy ?? 'shared'}${r ? ` ×${r}` : ''}` });
+    const strategy = g.sharing.strategy ?? t('node.shared');
+    rows.push({ label: t('detail.gpu.sharing'), value: `${strategy}${r ? ` ×${r}` : ''}` });
   }
-  if (g) rows.push({ label: 'Workload', value: g.workload });
-  const seen = g ? lastSeenText(g) : null;
-  if (seen) rows.push({ label: 'Labels', value: `gone; ${seen}`, warn: true });
-  const gfd = secondsAge(f.gfdAgeSeconds);
-  rows.push({ label: 'GFD labels', value: gfd === null ? null : `written ${gfd} ago` });
+  if (g) rows.push({ label: t('detail.gpu.workload'), value: g.workload });
+  const seen = g ? lastSeenText(g, tr) : null;
+  if (seen)
+    rows.push({
+      label: t('detail.gpu.labels'),
+      value: t('detail.gpu.labelsGone', { lastSeen: seen }),
+      warn: true,
+    });
+  const gfd = secondsAge(f.gfdAgeSeconds, tr);
+  rows.push({
+    label: t('detail.gpu.gfdLabels'),
+    value: gfd === null ? null : t('detail.gpu.gfdWritten', { age: gfd }),
+  });
   return rows;
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../common/i18n/translator.ts';
+
 import { node } from '../fixtures/homelab.ts';
 import { ageSince, formatAge, lastSeenText, shortProduct } from './format.ts';
+
+const en = translator('en');
 
 describe('shortProduct', () => {
   it.each([
@@ -17,11 +21,11 @@ describe('shortProduct', () => {
 describe('lastSeenText', () => {
   it('names what an unlabeled node last had', () => {
     const n = node('nuc2', { last_seen: { product: 'NVIDIA-GeForce-RTX-4070', count: 1, memory: 8188 } });
-    expect(lastSeenText(n)).toBe('last seen: RTX 4070 ×1');
+    expect(lastSeenText(n, en)).toBe('last seen: RTX 4070 ×1');
   });
   it('is null when the node was never seen with labels', () => {
-    expect(lastSeenText(node('omen'))).toBeNull();
-    expect(lastSeenText(node('omen', { last_seen: null }))).toBeNull();
+    expect(lastSeenText(node('omen'), en)).toBeNull();
+    expect(lastSeenText(node('omen', { last_seen: null }), en)).toBeNull();
   });
 });
 
@@ -32,11 +36,11 @@ describe('ages', () => {
     [3 * 3600_000, '3 h'],
     [5 * 24 * 3600_000, '5 d'],
   ])('%i ms reads as %s', (ms, text) => {
-    expect(formatAge(ms)).toBe(text);
+    expect(formatAge(ms, en)).toBe(text);
   });
   it('is null for missing or unreadable times', () => {
-    expect(ageSince(null, 0)).toBeNull();
-    expect(ageSince('yesterday', 0)).toBeNull();
-    expect(ageSince('2025-01-01T00:00:00Z', Date.parse('2025-01-01T00:03:00Z'))).toBe('3 min');
+    expect(ageSince(null, 0, en)).toBeNull();
+    expect(ageSince('yesterday', 0, en)).toBeNull();
+    expect(ageSince('2025-01-01T00:00:00Z', Date.parse('2025-01-01T00:03:00Z'), en)).toBe('3 min');
   });
 });

@@ -1,4 +1,5 @@
-/** Short words and numbers for the window: product names, ages, memory, counts. */
+/** Short words and numbers for the window, in its language: product names, ages, memory. */
+import type { Translator } from '../../common/i18n/translator.ts';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
 import { shortProduct } from '../../common/product-name.ts';
 
@@ -6,38 +7,38 @@ import { shortProduct } from '../../common/product-name.ts';
 export { shortProduct };
 
 /** "last seen: RTX 4070 ×1" for a node whose labels vanished, or null when nothing was seen. */
-export function lastSeenText(node: GpuNodeEntry): string | null {
+export function lastSeenText(node: GpuNodeEntry, tr: Translator): string | null {
   const seen = node.last_seen;
   if (!seen) return null;
-  const name = seen.product ? shortProduct(seen.product) : 'GPU';
-  return `last seen: ${name} ×${seen.count}`;
+  const product = seen.product ? shortProduct(seen.product) : tr.t('node.gpu');
+  return tr.t('node.lastSeen', { product, count: seen.count });
 }
 
-export function formatMemory(mib: number | null): string {
-  if (mib === null) return '—';
-  return `${mib} MiB`;
+export function formatMemory(mib: number | null, tr: Translator): string {
+  if (mib === null) return tr.t('common.none');
+  return tr.t('node.memory', { mib });
 }
 
 /** A coarse age for people: "just now", "3 min", "2 h", "4 d". */
-export function formatAge(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 60_000) return 'just now';
-  const min = Math.floor(ms / 60_000);
-  if (min < 60) return `${min} min`;
+export function formatAge(ms: number, tr: Translator): string {
+  if (!Number.isFinite(ms) || ms < 60_000) return tr.t('duration.justNow');
+  return coarseMinutes(Math.floor(ms / 60_000), tr);
+}
+
+/** Whole minutes as "3 min", "2 h", "4 d". */
+export function coarseMinutes(min: number, tr: Translator): string {
+  if (min < 60) return tr.t('duration.min', { n: min });
   const h = Math.floor(min / 60);
-  if (h < 48) return `${h} h`;
-  return `${Math.floor(h / 24)} d`;
+  if (h < 48) return tr.t('duration.h', { n: h });
+  return tr.t('duration.d', { n: Math.floor(h / 24) });
 }
 
 /** Age between an RFC 3339 time and now, or null when the time is missing or unreadable. */
-export function ageSince(iso: string | null | undefined, now: number): string | null {
+export function ageSince(iso: string | null | undefined, now: number, tr: Translator): string | null {
   if (!iso) return null;
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return null;
-  return formatAge(now - t);
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return formatAge(now - t, tr);
 }
 
 /** Local date and time, stable across runs for the same input and zone. */

@@ -1,4 +1,5 @@
 /** Filtering, searching and sorting the node table: pure, so 5,000 rows are cheap to test. */
+import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
 
 export type NodeFilter = 'all' | 'not-ready' | 'unlabeled' | 'problems';
@@ -21,11 +22,11 @@ export interface SortSpec {
   dir: SortDir;
 }
 
-export const FILTER_LABELS: Record<NodeFilter, string> = {
-  all: 'All',
-  'not-ready': 'Not ready',
-  unlabeled: 'Unlabeled',
-  problems: 'Problems',
+export const FILTER_LABELS: Readonly<Record<NodeFilter, MessageKey>> = {
+  all: 'table.filter.all',
+  'not-ready': 'table.filter.notReady',
+  unlabeled: 'table.filter.unlabeled',
+  problems: 'table.filter.problems',
 };
 
 const FILTERS: Record<NodeFilter, (n: GpuNodeEntry) => boolean> = {

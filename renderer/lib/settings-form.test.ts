@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../common/i18n/translator.ts';
 import { DEFAULT_SETTINGS } from '../fixtures/fake-fleet.ts';
 import { draftFrom, patchFrom, type SettingsDraft, validate } from './settings-form.ts';
 
@@ -7,9 +8,11 @@ const draft = (over: Partial<SettingsDraft> = {}): SettingsDraft => ({
   ...over,
 });
 
+const en = translator('en');
+
 describe('validate', () => {
   it('accepts the defaults', () => {
-    expect(validate(draft())).toEqual({});
+    expect(validate(draft(), en)).toEqual({});
   });
   it.each<[Partial<SettingsDraft>, string]>([
     [{ holdDownSec: '' }, 'holdDownSec'],
@@ -23,7 +26,7 @@ describe('validate', () => {
     [{ configMapNamespace: 'Kube_System' }, 'configMapNamespace'],
     [{ configMapNamespace: '' }, 'configMapNamespace'],
   ])('%o is rejected on %s', (over, field) => {
-    expect(Object.keys(validate(draft(over)))).toEqual([field]);
+    expect(Object.keys(validate(draft(over), en))).toEqual([field]);
   });
 });
 

@@ -1,6 +1,8 @@
 /** The settings form's fields as text, their validation, and the patch they make: pure. */
 import { copyDict } from '../../common/dict.ts';
+import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 import type { LanguageSetting } from '../../common/i18n/locales.ts';
+import type { Translator } from '../../common/i18n/translator.ts';
 import type { InventorySource, SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
 
 export interface SettingsDraft {
@@ -43,33 +45,43 @@ export function draftFrom(s: SettingsView): SettingsDraft {
 const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-function seconds(text: string, max: number, what: string): string | undefined {
+function seconds(text: string, max: number, whole: MessageKey, most: MessageKey, tr: Translator) {
   const t = text.trim();
-  if (!/^\d+$/.test(t)) return `${what} must be a whole number of seconds.`;
+  if (!/^\d+$/.test(t)) return tr.t(whole);
   const n = Number(t);
-  if (n > max) return `${what} can be at most ${max} seconds.`;
+  if (n > max) return tr.t(most, { max });
   return undefined;
 }
 
-export function validate(d: SettingsDraft): FieldErrors {
+/** What is wrong with each field, in the window's language. */
+export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
   const errors: FieldErrors = {};
-  const hold = seconds(d.holdDownSec, 3600, 'Hold-down');
+  const hold = seconds(
+    d.holdDownSec,
+    3600,
+    'settings.errors.holdDownWhole',
+    'settings.errors.holdDownMax',
+    tr,
+  );
   if (hold) errors.holdDownSec = hold;
-  const unreach = seconds(d.unreachableSec, 86_400, 'Unreachable threshold');
+  const unreach = seconds(
+    d.unreachableSec,
+    86_400,
+    'settings.errors.unreachableWhole',
+    'settings.errors.unreachableMax',
+    tr,
+  );
   if (unreach) errors.unreachableSec = unreach;
   const group = d.crdGroup.trim();
   if (group.length === 0 || group.length > 253 || !DNS_NAME.test(group) || !group.includes('.'))
-    errors.crdGroup =
-      'Use a DNS name of lowercase letters, digits, dots and dashes, such as gpufleet.example.com.';
+    errors.crdGroup = tr.t('settings.errors.crdGroup');
   const ns = d.configMapNamespace.trim();
   if (ns.length === 0 || ns.length > 63 || !DNS_LABEL.test(ns))
-    errors.configMapNamespace =
-      'Use a namespace name: lowercase letters, digits and dashes, at most 63 characters.';
+    errors.configMapNamespace = tr.t('settings.errors.namespace');
   const bad = Object.entries(d.controllerNamespace).find(
     ([, n]) => n.trim().length > 63 || (n.trim() !== '' && !DNS_LABEL.test(n.trim())),
   );
-  if (bad)
-    errors.controllerNamespace = `The controller namespace of ${bad[0]} must be a namespace name: lowercase letters, digits and dashes, at most 63 characters.`;
+  if (bad) errors.controllerNamespace = tr.t('settings.errors.controllerNamespace', { context: bad[0] });
   return errors;
 }
 

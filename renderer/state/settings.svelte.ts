@@ -3,8 +3,10 @@
  * saves it with `settings:update` and shows the host's own words when it refuses.
  */
 import type { KubeContextInfo } from '../../common/fleet.ts';
+import type { LanguageSetting } from '../../common/i18n/locales.ts';
 import type { FleetApi } from '../../common/ipc.ts';
 import type { SettingsView, Theme } from '../../common/settings.ts';
+import { i18n, t } from '../i18n/i18n.svelte.ts';
 import { invokeErrorText } from '../lib/invoke-error.ts';
 import {
   draftFrom,
@@ -29,8 +31,10 @@ export class SettingsStore {
   #save = $state.raw<SaveState>({ kind: 'idle' });
   #touched = $state(false);
 
-  #errors: FieldErrors = $derived(this.#draft ? validate(this.#draft) : {});
+  // Reads the window's language, so the sentences follow a language switch.
+  #errors: FieldErrors = $derived(this.#draft ? validate(this.#draft, i18n.tr) : {});
   #theme: Theme = $derived(this.#saved?.theme ?? 'system');
+  #language: LanguageSetting = $derived(this.#saved?.language ?? 'auto');
 
   constructor(api: FleetApi | undefined) {
     this.#api = api;
@@ -58,6 +62,10 @@ export class SettingsStore {
   }
   get theme(): Theme {
     return this.#theme;
+  }
+  /** The saved language setting ('auto' until the settings are loaded). */
+  get language(): LanguageSetting {
+    return this.#language;
   }
   /** What is wrong with the draft, per field. */
   get errors(): FieldErrors {
@@ -104,7 +112,7 @@ export class SettingsStore {
     this.#touched = true;
     if (!d || !this.#api) return false;
     if (Object.keys(this.#errors).length > 0) {
-      this.#save = { kind: 'error', message: 'Some fields need attention before saving.' };
+      this.#save = { kind: 'error', message: t('settings.needsAttention') };
       return false;
     }
     this.#save = { kind: 'saving' };

@@ -22,19 +22,22 @@ export async function startDesktop(
   kubeconfig: string,
   settings: Partial<Settings> = {},
   time?: DesktopClock,
+  /** The OS's preferred languages (app.getPreferredSystemLanguages); the double says en-US otherwise. */
+  osLanguages?: string[],
 ): Promise<ElectronDouble> {
   const previous = process.env.KUBECONFIG;
   process.env.KUBECONFIG = kubeconfig;
   if (time) Reflect.set(globalThis, INJECTED_CLOCK, time.clock);
   try {
     const double = loadMainBundle((d) => {
+      if (osLanguages) d.app.getPreferredSystemLanguages = () => osLanguages;
       writeFileSync(
         path.join(d.userData, 'settings.json'),
         JSON.stringify({ ...defaultSettings(), ...settings }),
       );
     });
-    // The app is up once its tray exists and the first inventory reached it.
-    await pollUntil(() => double.trays[0]?.tooltip.includes('ready GPU nodes') ?? false, 'the first tray', {
+    // The app is up once its tray exists and the first inventory reached it ("3/4", in any language).
+    await pollUntil(() => /\d\/\d/.test(double.trays[0]?.tooltip ?? ''), 'the first tray', {
       everyMs: 25,
       ...(time ? { each: () => time.clock.advance(time.stepMs) } : {}),
     });

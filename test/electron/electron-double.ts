@@ -40,6 +40,8 @@ export class ElectronDouble {
     requestSingleInstanceLock: () => true,
     whenReady: () => this.ready,
     getVersion: () => '0.0.0-test',
+    getLocale: () => 'en-US',
+    getPreferredSystemLanguages: (): string[] => ['en-US'],
     getName: () => 'GPU Fleet',
     getPath: (_name: string) => this.userData,
     getAppPath: () => process.cwd(),

@@ -18,11 +18,11 @@ export const en = {
     loading: 'Loading…',
   },
   duration: {
-    s: '{{n, number}} s',
-    min: '{{n, number}} min',
-    h: '{{n, number}} h',
-    hMin: '{{h, number}} h {{m, number}} min',
-    d: '{{n, number}} d',
+    s: '{{n}} s',
+    min: '{{n}} min',
+    h: '{{n}} h',
+    hMin: '{{h}} h {{m}} min',
+    d: '{{n}} d',
     justNow: 'just now',
     ago: '{{age}} ago',
     underAMinute: 'under a minute',
@@ -205,7 +205,8 @@ export const en = {
     unlabeled: '<unlabeled>',
     lastSeen: 'last seen: {{product}} ×{{count, number}}',
     gpu: 'GPU',
-    memory: '{{mib, number}} MiB',
+    /** As the gpu.memory label writes it (no grouping): 8188 MiB. */
+    memory: '{{mib}} MiB',
     shared: 'shared',
     cordoned: 'Cordoned',
     problemsSeparator: '; ',
@@ -235,17 +236,20 @@ export const en = {
       gpusWithdrawn: 'GPUs withdrawn',
     },
   },
-  /** The words of alerts (alert log, notifications); the CLI always uses these English ones. */
+  /**
+   * The words of alerts (alert log, notifications). The CLI prints these English ones, so their numbers
+   * stay plain (4000, not 4,000) as they always were; the other languages format them.
+   */
   alert: {
-    readyChange: 'Ready GPU nodes {{before, number}} → {{after, number}}.',
-    readyNow: 'Ready GPU nodes {{count, number}}.',
+    readyChange: 'Ready GPU nodes {{before}} → {{after}}.',
+    readyNow: 'Ready GPU nodes {{count}}.',
     reason: '{{node}}: {{reason}}',
     reasonSeparator: '; ',
     leftCluster: 'left the cluster',
-    more: '+{{count, number}} more',
+    more: '+{{count}} more',
     drop: {
-      title_one: '{{context}}: {{count, number}} GPU node down',
-      title_other: '{{context}}: {{count, number}} GPU nodes down',
+      title_one: '{{context}}: {{count}} GPU node down',
+      title_other: '{{context}}: {{count}} GPU nodes down',
       body: '{{reasons}}. {{change}}',
     },
     recovered: {
@@ -257,7 +261,7 @@ export const en = {
       title: '{{context}}: cluster unreachable',
       body: 'No answer from {{context}} for {{duration}}.',
       unknown: 'No inventory was known yet.',
-      lastKnown: 'Last known: {{ready, number}} of {{total, number}} GPU nodes Ready.',
+      lastKnown: 'Last known: {{ready}} of {{total}} GPU nodes Ready.',
     },
     reachable: {
       title: '{{context}}: reachable again',
@@ -266,16 +270,16 @@ export const en = {
     flapping: {
       title_one: '{{context}}: {{nodes}} is flapping',
       title_other: '{{context}}: {{nodes}} are flapping',
-      times_one: '{{count, number}} time',
-      times_other: '{{count, number}} times',
+      times_one: '{{count}} time',
+      times_other: '{{count}} times',
       body: '{{nodes}} changed readiness more than {{times}} in {{window}}.',
       quiet_one: 'No more alerts for it until stable for {{window}}.',
       quiet_other: 'No more alerts for them until stable for {{window}}.',
     },
     withdrawn: {
       title: '{{context}}: GPUs withdrawn on {{nodes}}',
-      line_one: '{{node}} offers {{allocatable, number}} of its {{count, number}} GPU.',
-      line_other: '{{node}} offers {{allocatable, number}} of its {{count, number}} GPUs.',
+      line_one: '{{node}} offers {{allocatable}} of its {{count}} GPU.',
+      line_other: '{{node}} offers {{allocatable}} of its {{count}} GPUs.',
       rest: 'The device plugin withdrew the rest (failed or unhealthy GPUs).',
     },
   },
@@ -334,6 +338,8 @@ export const en = {
     revert: 'Revert',
     saved: 'Saved.',
     errors: {
+      controllerNamespace:
+        'The controller namespace of {{context}} must be a namespace name: lowercase letters, digits and dashes, at most 63 characters.',
       holdDownWhole: 'Hold-down must be a whole number of seconds.',
       holdDownMax: 'Hold-down can be at most {{max, number}} seconds.',
       unreachableWhole: 'Unreachable threshold must be a whole number of seconds.',

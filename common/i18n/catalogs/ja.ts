@@ -196,7 +196,7 @@ export const ja: Catalog = {
     unlabeled: '<ラベルなし>',
     lastSeen: '最後に確認: {{product}} ×{{count, number}}',
     gpu: 'GPU',
-    memory: '{{mib, number}} MiB',
+    memory: '{{mib}} MiB',
     shared: '共有',
     cordoned: 'cordon 済み',
     problemsSeparator: '; ',
@@ -319,6 +319,8 @@ export const ja: Catalog = {
     revert: '元に戻す',
     saved: '保存しました。',
     errors: {
+      controllerNamespace:
+        '{{context}} のコントローラーの名前空間は名前空間名にしてください（英小文字・数字・ダッシュ、63 文字以内）。',
       holdDownWhole: '猶予時間は秒単位の整数で入力してください。',
       holdDownMax: '猶予時間は最大 {{max, number}} 秒です。',
       unreachableWhole: '到達不能の判定時間は秒単位の整数で入力してください。',

@@ -193,7 +193,7 @@ export const ko: Catalog = {
     unlabeled: '<레이블 없음>',
     lastSeen: '마지막 확인: {{product}} ×{{count, number}}',
     gpu: 'GPU',
-    memory: '{{mib, number}} MiB',
+    memory: '{{mib}} MiB',
     shared: '공유',
     cordoned: 'Cordon됨',
     problemsSeparator: '; ',
@@ -315,6 +315,8 @@ export const ko: Catalog = {
     revert: '되돌리기',
     saved: '저장했습니다.',
     errors: {
+      controllerNamespace:
+        '{{context}}의 컨트롤러 네임스페이스는 네임스페이스 이름이어야 합니다: 소문자, 숫자, 대시만, 최대 63자.',
       holdDownWhole: '유지 시간은 초 단위 정수여야 합니다.',
       holdDownMax: '유지 시간은 최대 {{max, number}}초입니다.',
       unreachableWhole: '연결 불가 판정 시간은 초 단위 정수여야 합니다.',

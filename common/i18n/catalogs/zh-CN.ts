@@ -192,7 +192,7 @@ export const zhCN: Catalog = {
     unlabeled: '<无标签>',
     lastSeen: '上次所见：{{product}} ×{{count, number}}',
     gpu: 'GPU',
-    memory: '{{mib, number}} MiB',
+    memory: '{{mib}} MiB',
     shared: '共享',
     cordoned: '已封锁',
     problemsSeparator: '；',
@@ -314,6 +314,8 @@ export const zhCN: Catalog = {
     revert: '还原',
     saved: '已保存。',
     errors: {
+      controllerNamespace:
+        '{{context}} 的控制器命名空间必须是命名空间名称：小写字母、数字和连字符，最多 63 个字符。',
       holdDownWhole: '保持时间必须是整数秒。',
       holdDownMax: '保持时间最多为 {{max, number}} 秒。',
       unreachableWhole: '无法访问判定时间必须是整数秒。',
