@@ -4,7 +4,7 @@
  * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
  * run that measured them) and regenerates the README's table from it. Asserts nothing.
  *
- *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7]
+ *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9]
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ import { buildCli, cliIsStale } from '../scripts/cli-build.mjs';
 import { type BenchNote, mergeResults, parseResults } from './lib/results.ts';
 import { startSimHost } from './lib/sim-remote.ts';
 import { markdownTable, type Row } from './lib/table.ts';
+import { controllerSourceRows } from './rows/controller-source.ts';
 import { heapRow } from './rows/heap.ts';
 import { latencyRows } from './rows/latency.ts';
 import { rendererRows } from './rows/renderer.ts';
@@ -28,10 +29,10 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
-const unknown = [...only].filter((g) => !/^[1-8]$/.test(g));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
+const unknown = [...only].filter((g) => !/^[1-9]$/.test(g));
 if (unknown.length > 0) {
-  process.stderr.write(`bench: --only takes row numbers 1 to 8, not ${unknown.join(', ')}.\n`);
+  process.stderr.write(`bench: --only takes row numbers 1 to 9, not ${unknown.join(', ')}.\n`);
   process.exit(2);
 }
 const started = performance.now();
@@ -99,6 +100,17 @@ if (only.has('2')) {
   try {
     const sim = host.sims[0];
     if (sim) await section('2', async () => void rows.push(...(await trafficRows(sim, log))));
+  } finally {
+    await host.close();
+  }
+}
+
+if (only.has('9')) {
+  log('starting a large:5000 simulator for row 9 (tray source auto vs nodes, time compressed ×20)');
+  const host = await startSimHost({ scenarios: ['large:5000'], bookmarkIntervalMs: 3000 });
+  try {
+    const sim = host.sims[0];
+    if (sim) await section('9', async () => void rows.push(...(await controllerSourceRows(sim, log))));
   } finally {
     await host.close();
   }

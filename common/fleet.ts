@@ -37,6 +37,26 @@ export interface WritebackState {
   owners?: string[];
 }
 
+/**
+ * Where a context's inventory comes from right now. `active` is what is read: the in-cluster controller's
+ * GpuInventory, the app's own watch on Nodes, or nothing (source `controller` while the controller is
+ * stale or unreadable). `message` is the one sentence why, when it is not what the setting asks for
+ * (e.g. auto fell back to nodes because the Lease is stale).
+ */
+export interface SourceState {
+  setting: 'auto' | 'nodes' | 'controller';
+  active: 'controller' | 'nodes' | null;
+  message: string | null;
+  /** The controller's inventory was made to fit the API server: entries in short form / GPU nodes not listed. */
+  compacted?: boolean;
+  omitted?: number;
+  /** The controller's Lease as last seen: its holder and when the app counts it as last renewed (RFC 3339). */
+  holder?: string | null;
+  renewedAt?: string | null;
+  /** Write-back is on for the context, but the app does not write while the controller (which writes it) is read. */
+  writebackPaused?: boolean;
+}
+
 export interface ContextSnapshot {
   context: string;
   /** The server address for display only: scheme://host:port/path, never userinfo or query (server-url.ts). */
@@ -54,6 +74,8 @@ export interface ContextSnapshot {
   ignoredNodes?: { count: number; message: string };
   /** DCGM telemetry seen so far: the hottest GPU and any XID (absent until something was scraped). */
   telemetry?: TelemetrySummary;
+  /** Where the inventory comes from (absent from engines that know only nodes). */
+  source?: SourceState;
 }
 
 /** Worst-first order of the states the tray icon can show. */

@@ -44,6 +44,20 @@ const SettingsPatchSchema = Type.Object(
     writeBackTakeOver: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
     ),
+    source: Type.Optional(
+      Type.Record(
+        Type.String({ minLength: 1, maxLength: 253 }),
+        Type.Union([Type.Literal('auto'), Type.Literal('nodes'), Type.Literal('controller')]),
+        { maxProperties: 200 },
+      ),
+    ),
+    controllerNamespace: Type.Optional(
+      Type.Record(
+        Type.String({ minLength: 1, maxLength: 253 }),
+        Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+        { maxProperties: 200 },
+      ),
+    ),
     crdGroup: Type.Optional(Dns),
     configMapNamespace: Type.Optional(
       Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),

@@ -10,6 +10,19 @@ export const DEFAULT_CONFIGMAP_NAMESPACE = 'kube-system';
 
 export type Theme = 'system' | 'light' | 'dark';
 
+/**
+ * Where a context's inventory comes from: `nodes` (the app watches every Node itself), `controller` (only
+ * the in-cluster controller's GpuInventory and Lease), `auto` (the controller while its Lease is fresh,
+ * else nodes).
+ */
+export type InventorySource = 'auto' | 'nodes' | 'controller';
+export const INVENTORY_SOURCES: readonly InventorySource[] = ['auto', 'nodes', 'controller'];
+export const DEFAULT_INVENTORY_SOURCE: InventorySource = 'auto';
+/** The namespace of the controller's Lease unless the user chose another for a context. */
+export const DEFAULT_CONTROLLER_NAMESPACE = 'gpu-fleet';
+/** The Lease the in-cluster controller holds (its leader election). */
+export const CONTROLLER_LEASE_NAME = 'gpu-fleet-controller';
+
 export interface AlertRulesView {
   /** How long ready GPU nodes must stay dropped before an alert (0 = at once). */
   holdDownMs: number;
@@ -29,6 +42,10 @@ export interface SettingsView {
    * unless the user turned it on for that context; it has effect only where write-back is on.
    */
   writeBackTakeOver: Record<string, boolean>;
+  /** Context name → inventory source; a context not listed uses DEFAULT_INVENTORY_SOURCE. */
+  source: Record<string, InventorySource>;
+  /** Context name → namespace of the controller's Lease; a context not listed uses DEFAULT_CONTROLLER_NAMESPACE. */
+  controllerNamespace: Record<string, string>;
   crdGroup: string;
   configMapNamespace: string;
   launchAtLogin: boolean;
@@ -50,4 +67,22 @@ export function writeBackOptedIn(writeBack: Readonly<Record<string, boolean>>, c
 /** Whether the user allowed write-back to take over another manager's fields in a context: an own `true`. */
 export function takeOverOptedIn(takeOver: Readonly<Record<string, boolean>>, context: string): boolean {
   return Object.hasOwn(takeOver, context) && takeOver[context] === true;
+}
+
+/** A context's inventory source: only an own, known value counts (hostile names cannot reach the prototype). */
+export function sourceFor(
+  source: Readonly<Record<string, InventorySource>>,
+  context: string,
+): InventorySource {
+  const v = Object.hasOwn(source, context) ? source[context] : undefined;
+  return v !== undefined && INVENTORY_SOURCES.includes(v) ? v : DEFAULT_INVENTORY_SOURCE;
+}
+
+/** A context's controller namespace: an own value, else the default. */
+export function controllerNamespaceFor(
+  namespaces: Readonly<Record<string, string>>,
+  context: string,
+): string {
+  const v = Object.hasOwn(namespaces, context) ? namespaces[context] : undefined;
+  return typeof v === 'string' && v !== '' ? v : DEFAULT_CONTROLLER_NAMESPACE;
 }

@@ -29,6 +29,13 @@ export function judgeReadiness(
   for (const [name, facts] of Object.entries(view.nodes)) {
     if (facts.ready && stable(name)) accepted.add(name);
   }
+  // A list with omitted nodes (the controller lists NotReady nodes first, then Ready ones as they fit):
+  // a node that was left out before and now shows NotReady, while the ready count fell, was a Ready one.
+  const last = cp.last;
+  if (last && (last.omitted ?? 0) > 0 && view.readyCount < last.readyCount) {
+    for (const [name, facts] of Object.entries(view.nodes))
+      if (!facts.ready && stable(name) && !hasKey(last.nodes, name)) accepted.add(name);
+  }
 
   let down = cp.down;
   if (down?.nodes.every(stable)) {
@@ -49,7 +56,9 @@ export function judgeReadiness(
     }
   }
 
-  const lost = [...accepted].filter((n) => stable(n) && !isReady(n));
+  // An accepted node missing from a list that omits nodes may be among them: unknown, not lost.
+  const unseen = (n: string) => (view.omitted ?? 0) > 0 && !hasKey(view.nodes, n);
+  const lost = [...accepted].filter((n) => stable(n) && !isReady(n) && !unseen(n));
   let pending = cp.pending;
   if (lost.length === 0) pending = null;
   else {

@@ -34,6 +34,11 @@ export interface NodeFacts {
 export interface InventoryView {
   readyCount: number;
   nodes: Record<string, NodeFacts>;
+  /**
+   * GPU nodes counted but not listed (the in-cluster controller's `nodes_omitted`, when its list had to
+   * fit the API server's limits). Absent or 0: every GPU node is listed.
+   */
+  omitted?: number;
 }
 
 export interface ContextPolicy {
@@ -94,5 +99,6 @@ export function viewOf(inventory: GpuInventoryStatus): InventoryView {
       allocatable: n.allocatable_gpus ?? null,
     };
   }
-  return { readyCount: inventory.ready_gpu_nodes, nodes };
+  const omitted = inventory.nodes_omitted ?? 0;
+  return { readyCount: inventory.ready_gpu_nodes, nodes, ...(omitted > 0 ? { omitted } : {}) };
 }

@@ -63,7 +63,12 @@ At most 200 GPU nodes are read, 4 at a time. A node without a reading says why o
 Usage:
   gpu-fleet watch [--kubeconfig FILE] [--context NAME | --all-contexts] [--write-back] [--group G]
                   [--configmap-namespace NS] [--write-interval 5s] [--take-over] [--hold-down 30s]
-                  [-o json] [-v]
+                  [--source auto|nodes|controller] [--controller-namespace NS] [-o json] [-v]
+
+--source auto (the default) reads the in-cluster controller's GpuInventory (group --group) while its
+Lease gpu-fleet-controller in --controller-namespace (default gpu-fleet) is fresh, and watches every
+node itself otherwise; nodes always watches nodes; controller never does. Write-back is not done for
+a context while its inventory comes from the controller (the controller writes it).
 
 --write-back keeps the GpuInventory status (server-side apply, only on meaningful change, at most one
 write per --write-interval) and the gpu-node-status ConfigMap in step; -v logs to stderr.
@@ -71,7 +76,8 @@ It never takes over what another tool manages (a ConfigMap it did not create, st
 field manager): that is a "conflict" naming the owner. --take-over allows it (keys of the ConfigMap
 that other tools own are still never written or deleted).
 
-With -o json it prints one JSON object per line: {"type":"inventory",...}, {"type":"connection",...},
+With -o json it prints one JSON object per line: {"type":"inventory","source":"controller"|"nodes",...},
+{"type":"connection",...},
 {"type":"alert",...}, {"type":"write",...}.
 `,
   serve: `Serve the app's window in a browser, on 127.0.0.1 only.

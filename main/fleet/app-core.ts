@@ -8,7 +8,12 @@ import type { Alert } from '../../common/alerts.ts';
 import { copyDict, dict, withKey, withoutKey } from '../../common/dict.ts';
 import { KUBECTL_CONTEXTS_MAX, type KubectlContexts } from '../../common/fleet.ts';
 import type { AppInfo } from '../../common/ipc.ts';
-import { takeOverOptedIn, writeBackOptedIn } from '../../common/settings.ts';
+import {
+  controllerNamespaceFor,
+  sourceFor,
+  takeOverOptedIn,
+  writeBackOptedIn,
+} from '../../common/settings.ts';
 import { appendAlerts } from '../alerts/alert-log.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
@@ -60,7 +65,14 @@ export class AppCore implements FleetHost {
   constructor(opts: AppCoreOptions) {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
+    const s = opts.settings;
     this.engine = new FleetEngine({
+      // Read at every setContexts: a changed source setting restarts that context's monitor.
+      source: (ctx) => ({
+        setting: sourceFor(s.get('source'), ctx.name),
+        namespace: controllerNamespaceFor(s.get('controllerNamespace'), ctx.name),
+        group: s.get('crdGroup'),
+      }),
       ...opts.engine,
       clock: this.#clock,
       rules: { ...opts.settings.get('alertRules') },

@@ -87,7 +87,14 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
       if (groupProblem) throw new Error(groupProblem);
       const saved = update(fromViewPatch(patch, core.settings.all()));
       core.engine.setRules({ ...saved.alertRules });
-      if (patch.monitoredContexts) core.applyContexts();
+      // The source settings (and the group the controller's GpuInventory is in) restart the monitors.
+      if (
+        patch.monitoredContexts ||
+        patch.source ||
+        patch.controllerNamespace ||
+        patch.crdGroup !== undefined
+      )
+        core.applyContexts();
       else if (
         patch.writeBack ||
         patch.writeBackTakeOver ||

@@ -5,7 +5,7 @@
  */
 import { clusterText, SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
-import type { ContextSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
+import type { ContextSnapshot, HistoryPoint, SourceState, WritebackState } from '../../common/fleet.ts';
 import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
 import { displayServerUrl } from '../../common/server-url.ts';
 import {
@@ -22,6 +22,8 @@ import type { ContextClient } from '../kube/context-client.ts';
 import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
 import { ObjectCache } from '../kube/object-cache.ts';
 import { NODES, type NodeWatcher, type NodeWatcherEvent } from './node-watch.ts';
+import { ControllerFeed } from './source/controller-feed.ts';
+import { type SourceConfig, sourceState } from './source/monitor-source.ts';
 import { Throttle } from './throttle.ts';
 
 export interface ContextMonitorOptions {
@@ -35,6 +37,8 @@ export interface ContextMonitorOptions {
   historyMax?: number;
   /** The last inventory known from a previous run: shown (stale) until the cluster answers. */
   lastKnown?: { inventory: GpuInventoryStatus; history: HistoryPoint[] } | null;
+  /** Where the inventory comes from (source/); nodes when absent. */
+  source?: SourceConfig | undefined;
 }
 
 export type MonitorChange = 'inventory' | 'connection' | 'ignored';
@@ -46,6 +50,10 @@ export class ContextMonitor {
   readonly #opts: ContextMonitorOptions;
   readonly #cache = new ObjectCache(NODES);
   readonly #watcher: NodeWatcher;
+  /** Follows the in-cluster controller (source auto or controller); null for source nodes. */
+  readonly #feed: ControllerFeed | null;
+  /** What is read now: the node watch, the controller's GpuInventory, or nothing (controller stale). */
+  #active: 'nodes' | 'controller' | null = null;
   #lastSeen: ReadonlyMap<string, LastSeenLabels> = new Map();
   #inventory: GpuInventoryStatus | null;
   #history: HistoryPoint[];
@@ -73,6 +81,29 @@ export class ContextMonitor {
     });
     this.#connection = this.#watcher.connection;
     this.#throttle = new Throttle(opts.clock, opts.coalesceMs ?? 100, () => this.#recompute());
+    const source = opts.source;
+    this.#feed =
+      source && source.setting !== 'nodes'
+        ? new ControllerFeed(
+            {
+              ...source,
+              setting: source.setting,
+              clock: opts.clock,
+              makeClient: opts.makeClient,
+              watcher: opts.watcher,
+            },
+            {
+              source: () => this.#onSource(),
+              inventory: () => this.#active === 'controller' && this.#adoptController(),
+              connection: () => this.#onFeedConnection(),
+            },
+          )
+        : null;
+  }
+
+  /** The source read now: nodes, the controller, or null (source controller while it is not usable). */
+  get activeSource(): 'nodes' | 'controller' | null {
+    return this.#active;
   }
 
   get context(): string {
@@ -90,17 +121,23 @@ export class ContextMonitor {
   }
 
   start(): void {
-    this.#watcher.start();
+    if (this.#feed) this.#feed.start();
+    else {
+      this.#active = 'nodes';
+      this.#watcher.start();
+    }
   }
 
   stop(): void {
+    this.#feed?.stop();
     this.#watcher.stop();
     this.#throttle.cancel();
   }
 
   /** Skip the backoff wait (the user pressed "retry", or the machine woke from sleep). */
   retryNow(): void {
-    this.#watcher.retryNow();
+    this.#feed?.retryNow();
+    if (this.#active === 'nodes') this.#watcher.retryNow();
   }
 
   /** The write-back state as the window shows it: its message (often the server's words) and owners through the text gate. */
@@ -127,14 +164,63 @@ export class ContextMonitor {
       // list the phase is still `connecting` (the watch opens next): that inventory is fresh.
       stale: this.#inventory !== null && (!this.#synced || !FRESH.has(this.#connection.phase)),
       history: this.#history,
-      writeback: this.#writeback,
+      // The controller writes the GpuInventory while the tray reads it: the tray does not write back then.
+      writeback: this.#active === 'controller' && this.#writeback.phase !== 'off' ? OFF : this.#writeback,
+      source: this.#sourceState(),
       ...(this.#ignored > 0
         ? { ignoredNodes: { count: this.#ignored, message: ignoredSentence(this.#ignored) } }
         : {}),
     };
   }
 
+  #sourceState(): SourceState {
+    const paused = this.#active === 'controller' && this.#writeback.phase !== 'off';
+    return sourceState(this.#opts.source, this.#active, this.#feed, paused);
+  }
+
+  /** The feed chose a source: start or stop the node watch, and take the controller's inventory. */
+  #onSource(): void {
+    const next = this.#feed?.active ?? null;
+    if (next !== this.#active) {
+      this.#active = next;
+      this.#synced = false;
+      // The first inventory from the new source is news even if equal (it ends the stale look).
+      this.#confirmed = false;
+      if (next === 'nodes') {
+        this.#connection = this.#watcher.connection;
+        this.#watcher.start();
+      } else {
+        this.#watcher.stop();
+        this.#throttle.cancel();
+        if (this.#feed) this.#connection = this.#feed.connection;
+        if (next === 'controller') this.#adoptController();
+      }
+    }
+    this.onChange('connection', this);
+  }
+
+  #onFeedConnection(): void {
+    if (this.#active === 'nodes' || !this.#feed) return;
+    this.#connection = this.#feed.connection;
+    this.onChange('connection', this);
+  }
+
+  /** The controller's inventory as this context's: the same history and change events as from nodes. */
+  #adoptController(): void {
+    const status = this.#feed?.inventory ?? null;
+    if (status === null) return;
+    this.#synced = true;
+    const merged = withObservedAt(status, this.#inventory);
+    if (merged === this.#inventory && this.#confirmed) return;
+    this.#confirmed = true;
+    this.#inventory = merged;
+    const now = new Date(this.#opts.clock.now()).toISOString();
+    this.#history = appendHistory(this.#history, merged, now, this.#opts.historyMax ?? 2000);
+    this.onChange('inventory', this);
+  }
+
   #onWatcher(event: NodeWatcherEvent): void {
+    if (this.#active !== 'nodes') return;
     if (event.type === 'connection') {
       this.#connection = event.state;
       this.onChange('connection', this);

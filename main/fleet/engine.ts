@@ -35,11 +35,19 @@ import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { ListWatcherOptions } from '../kube/list-watcher.ts';
 import { shownText } from '../log/redact.ts';
 import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
+import type { SourceConfig } from './source/monitor-source.ts';
 import { TelemetryHub } from './telemetry-hub.ts';
 import { Throttle } from './throttle.ts';
 
 export type EngineEvent =
-  | { type: 'inventory'; context: string; inventory: GpuInventoryStatus; stale: boolean }
+  | {
+      type: 'inventory';
+      context: string;
+      inventory: GpuInventoryStatus;
+      stale: boolean;
+      /** Read from the in-cluster controller's GpuInventory, or built from the app's own node watch. */
+      source: 'controller' | 'nodes';
+    }
   | { type: 'connection'; context: string; state: ConnectionState }
   | { type: 'alert'; alert: PolicyAlert }
   /** The server sent nodes that were refused (invalid names): how many there are now, in a sentence. */
@@ -63,6 +71,8 @@ export interface EngineOptions {
   historyMax?: number;
   /** DCGM telemetry settings, read at each background step (default: DEFAULT_TELEMETRY). */
   telemetry?: () => TelemetrySettingsView;
+  /** Per context, where its inventory comes from (read at every setContexts); nodes when absent. */
+  source?: (ctx: ResolvedContext) => SourceConfig | null;
 }
 
 interface Entry {
@@ -70,6 +80,10 @@ interface Entry {
   fingerprint: string;
   context: ResolvedContext;
 }
+
+/** A monitor restarts when its connection settings or its source settings change. */
+const entryKey = (ctx: ResolvedContext, source: SourceConfig | null) =>
+  `${contextFingerprint(ctx)}\u0000${JSON.stringify(source)}`;
 
 /** Detail reads in flight at once, across contexts (a window refreshing a panel needs one). */
 const MAX_DETAIL_READS = 8;
@@ -122,7 +136,7 @@ export class FleetEngine {
     const wanted = new Map(contexts.map((c) => [c.name, c]));
     for (const [name, entry] of this.#entries) {
       const next = wanted.get(name);
-      if (!next || contextFingerprint(next) !== entry.fingerprint) {
+      if (!next || entryKey(next, this.#opts.source?.(next) ?? null) !== entry.fingerprint) {
         entry.monitor.stop();
         this.#entries.delete(name);
         // The next monitor may watch another cluster under the same name: comparing its nodes with the
@@ -133,6 +147,7 @@ export class FleetEngine {
     for (const ctx of contexts) {
       if (this.#entries.has(ctx.name)) continue;
       const previous = own(lastKnown, ctx.name);
+      const source = this.#opts.source?.(ctx) ?? null;
       const monitor = new ContextMonitor(
         {
           context: ctx.name,
@@ -143,10 +158,11 @@ export class FleetEngine {
           ...(this.#opts.coalesceMs !== undefined ? { coalesceMs: this.#opts.coalesceMs } : {}),
           ...(this.#opts.historyMax !== undefined ? { historyMax: this.#opts.historyMax } : {}),
           lastKnown: previous ? { inventory: previous.inventory, history: previous.history ?? [] } : null,
+          ...(source ? { source } : {}),
         },
         (change, m) => this.#onMonitor(change, m),
       );
-      this.#entries.set(ctx.name, { monitor, fingerprint: contextFingerprint(ctx), context: ctx });
+      this.#entries.set(ctx.name, { monitor, fingerprint: entryKey(ctx, source), context: ctx });
       monitor.start();
     }
     this.#telemetry.set(contexts);
@@ -282,6 +298,7 @@ export class FleetEngine {
         context: monitor.context,
         inventory: monitor.inventory,
         stale: monitor.snapshot().stale,
+        source: monitor.activeSource === 'nodes' ? 'nodes' : 'controller',
       });
     } else if (change === 'connection') {
       this.#emit({ type: 'connection', context: monitor.context, state: monitor.connection });

@@ -14,6 +14,8 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     },
     writeBack: copyDict(s.writeBack),
     writeBackTakeOver: copyDict(s.writeBackTakeOver),
+    source: copyDict(s.source),
+    controllerNamespace: copyDict(s.controllerNamespace),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -28,6 +30,8 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.alertRules) out.alertRules = { ...current.alertRules, ...patch.alertRules };
   if (patch.writeBack) out.writeBack = copyDict(patch.writeBack);
   if (patch.writeBackTakeOver) out.writeBackTakeOver = copyDict(patch.writeBackTakeOver);
+  if (patch.source) out.source = copyDict(patch.source);
+  if (patch.controllerNamespace) out.controllerNamespace = copyDict(patch.controllerNamespace);
   if (patch.crdGroup !== undefined) out.crdGroup = patch.crdGroup;
   if (patch.configMapNamespace !== undefined) out.configMapNamespace = patch.configMapNamespace;
   if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;

@@ -40,7 +40,10 @@ export const MAX_CONTINUE_LENGTH = 4096;
 export const LIST_DEADLINE_MS = 5 * 60_000;
 
 /** The words and path of the collection, and the trim each item goes through (null: refused, not kept). */
-export type ListedResource<T> = Pick<WatchedResource<T>, 'path' | 'singular' | 'plural' | 'trim'>;
+export type ListedResource<T> = Pick<
+  WatchedResource<T>,
+  'path' | 'singular' | 'plural' | 'trim' | 'fieldSelector'
+>;
 
 export async function listObjects<T>(
   client: ContextClient,
@@ -66,6 +69,7 @@ export async function listObjects<T>(
     }
     const q = new URLSearchParams({ limit: String(o.pageSize) });
     if (cont) q.set('continue', cont);
+    if (resource.fieldSelector) q.set('fieldSelector', resource.fieldSelector);
     let page: unknown;
     try {
       page = await client.getJson(`${path}?${q}`, `listing ${plural}`, o.requestTimeoutMs);

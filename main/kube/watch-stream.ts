@@ -22,7 +22,7 @@ export type WatchOutcome = 'ended' | 'expired' | 'stalled' | 'stopped';
 export interface WatchStreamParams<T> {
   client: ContextClient;
   /** The collection watched and the words for it; trim refuses an object by returning null (not reported). */
-  resource: Pick<WatchedResource<T>, 'path' | 'plural' | 'trim'>;
+  resource: Pick<WatchedResource<T>, 'path' | 'plural' | 'trim' | 'fieldSelector'>;
   clock: Clock;
   resourceVersion: string;
   timeoutSeconds: number;
@@ -118,6 +118,7 @@ export function watchObjects<T>(p: WatchStreamParams<T>): RunningWatch {
     allowWatchBookmarks: 'true',
     timeoutSeconds: String(p.timeoutSeconds),
   });
+  if (p.resource.fieldSelector) q.set('fieldSelector', p.resource.fieldSelector);
   p.client
     .stream(
       `${p.resource.path}?${q}`,

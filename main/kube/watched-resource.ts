@@ -7,6 +7,8 @@
 export interface WatchedResource<T> {
   /** The collection's path, e.g. `/api/v1/nodes` (no query). */
   readonly path: string;
+  /** Narrows list and watch to matching objects (e.g. `metadata.name=cluster` to follow one object). */
+  readonly fieldSelector?: string;
   /** One object and several, as sentences name them: `node`, `nodes`. */
   readonly singular: string;
   readonly plural: string;

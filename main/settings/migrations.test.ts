@@ -71,6 +71,23 @@ describe('settings migrations', () => {
     expect(!unknown.ok && unknown.message).toMatch(/language/);
   });
 
+  it('a version-2 file from before inventory sources reads every context auto; an unknown source or namespace is refused', () => {
+    const before = migrate({ version: 2, writeBack: { lab: true } });
+    expect(before.ok && before.settings.source).toEqual({});
+    expect(before.ok && before.settings.controllerNamespace).toEqual({});
+    expect(migrate(V1).ok && (migrate(V1) as { settings: { source: unknown } }).settings.source).toEqual({});
+    const chosen = migrate({
+      version: 2,
+      source: { lab: 'controller' },
+      controllerNamespace: { lab: 'ops' },
+    });
+    expect(chosen.ok && chosen.settings.source).toEqual({ lab: 'controller' });
+    const bad = migrate({ version: 2, source: { lab: 'cluster' } });
+    expect(!bad.ok && bad.message).toContain('source.lab');
+    const badNs = migrate({ version: 2, controllerNamespace: { lab: 'Ops Team' } });
+    expect(!badNs.ok && badNs.message).toContain('controllerNamespace.lab');
+  });
+
   it('keeps the words facts of logged alerts, and refuses malformed ones', () => {
     const logged = {
       id: 'lab:unreachable:2026-12-01T10:00:00.000Z',

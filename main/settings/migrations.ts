@@ -9,7 +9,9 @@
  * `writeBack` listed the contexts with write-back on; `pausedUntil` was an RFC 3339 time.
  *
  * Fields added within version 2 (filled with their defaults when a file lacks them): `writeBackTakeOver`
- * ({}: take-over is never on until the user turns it on for a context), `language` ('auto': follow the OS).
+ * ({}: take-over is never on until the user turns it on for a context), `language` ('auto': follow the OS),
+ * `source` and `controllerNamespace` ({}: every context reads `auto` with the controller's Lease in
+ * `gpu-fleet`).
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';

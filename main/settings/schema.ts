@@ -9,7 +9,12 @@ import type { AlertKind, AlertWords } from '../../common/alerts.ts';
 import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 // The defaults come from common/: settings sit below alerts and write-back and import neither.
-import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP } from '../../common/settings.ts';
+import {
+  DEFAULT_CONFIGMAP_NAMESPACE,
+  DEFAULT_CRD_GROUP,
+  INVENTORY_SOURCES,
+  type InventorySource,
+} from '../../common/settings.ts';
 import { DEFAULT_TELEMETRY } from '../../common/telemetry.ts';
 
 export const SETTINGS_VERSION = 2;
@@ -18,6 +23,8 @@ export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
 const closed = { additionalProperties: false } as const;
 const ContextName = Type.String({ minLength: 1, maxLength: 253 });
 const Int0 = Type.Integer({ minimum: 0 });
+const Namespace = Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });
+const SourceSchema = Type.Union(INVENTORY_SOURCES.map((s) => Type.Literal(s)));
 
 export const AlertRulesSchema = Type.Object(
   {
@@ -149,6 +156,13 @@ export const SettingsSchema = Type.Object(
      * within version 2: files without it get `{}` (migrate fills fields added within a version).
      */
     writeBackTakeOver: Type.Record(ContextName, Type.Boolean()),
+    /**
+     * Context name → where its inventory comes from (auto | nodes | controller); a context not listed is
+     * auto. Added within version 2 (files without it get `{}`).
+     */
+    source: Type.Record(ContextName, SourceSchema),
+    /** Context name → namespace of the in-cluster controller's Lease; not listed: gpu-fleet. Added within version 2. */
+    controllerNamespace: Type.Record(ContextName, Namespace),
     crdGroup: Type.String({
       maxLength: 253,
       pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$',
@@ -182,6 +196,8 @@ export function defaultSettings(): Settings {
     alertRules: { ...DEFAULT_ALERT_RULES },
     writeBack: {},
     writeBackTakeOver: {},
+    source: {},
+    controllerNamespace: {},
     crdGroup: DEFAULT_CRD_GROUP,
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     launchAtLogin: false,
@@ -201,5 +217,6 @@ export function defaultSettings(): Settings {
 export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const rulesMatch: Same<Static<typeof AlertRulesSchema>, AlertRules> = true;
 const kindsMatch: Same<(typeof ALERT_KINDS)[number], AlertKind> = true;
+const sourcesMatch: Same<Static<typeof SourceSchema>, InventorySource> = true;
 const wordsMatch: Same<Static<typeof AlertWordsSchema>, AlertWords> = true;
-void [rulesMatch, kindsMatch, wordsMatch];
+void [rulesMatch, kindsMatch, sourcesMatch, wordsMatch];

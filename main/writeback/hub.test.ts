@@ -64,7 +64,7 @@ describe('WritebackHub', () => {
     expect([states.get('sim-admin')?.phase, states.get('sim-readonly')?.phase]).toEqual(['idle', 'off']);
     const first = hub.get('sim-admin');
 
-    emit({ type: 'inventory', context: 'sim-admin', inventory, stale: false });
+    emit({ type: 'inventory', context: 'sim-admin', inventory, stale: false, source: 'nodes' });
     clock.advance(0);
     await expect.poll(() => states.get('sim-admin')?.phase).toBe('crd-missing');
 

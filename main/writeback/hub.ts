@@ -21,6 +21,8 @@ export interface HostInventoryEvent {
   context: string;
   inventory: GpuInventoryStatus;
   stale: boolean;
+  /** `controller`: read from the in-cluster controller, which writes it itself; never written back. */
+  source?: 'controller' | 'nodes';
 }
 
 /**
@@ -30,7 +32,14 @@ export interface HostInventoryEvent {
 export interface WritebackHost {
   on(listener: (e: HostInventoryEvent | { readonly type: string }) => void): () => void;
   setWriteback(context: string, state: WritebackState): void;
-  snapshot(): { contexts: { context: string; inventory: GpuInventoryStatus | null; stale: boolean }[] };
+  snapshot(): {
+    contexts: {
+      context: string;
+      inventory: GpuInventoryStatus | null;
+      stale: boolean;
+      source?: { active: 'controller' | 'nodes' | null };
+    }[];
+  };
 }
 
 function isInventoryEvent(e: HostInventoryEvent | { readonly type: string }): e is HostInventoryEvent {
@@ -74,7 +83,8 @@ export class WritebackHub {
     private readonly onEvent: (e: WriteEvent) => void = () => undefined,
   ) {
     this.#unsubscribe = host.on((e) => {
-      if (isInventoryEvent(e)) this.#running.get(e.context)?.writer.update(e.inventory, e.stale);
+      if (isInventoryEvent(e) && e.source !== 'controller')
+        this.#running.get(e.context)?.writer.update(e.inventory, e.stale);
     });
   }
 
@@ -108,7 +118,8 @@ export class WritebackHub {
         }
         r = started;
         const last = known.get(ctx.name);
-        if (last?.inventory) r.writer.update(last.inventory, last.stale);
+        if (last?.inventory && last.source?.active !== 'controller')
+          r.writer.update(last.inventory, last.stale);
       }
       this.host.setWriteback(ctx.name, r.writer.state());
     }

@@ -95,3 +95,30 @@ describe('context card: nodes the engine refused', () => {
     expect(screen.queryByTestId('card-ignored-nodes')).toBeNull();
   });
 });
+
+describe('context card: where the inventory comes from', () => {
+  it('says "via in-cluster controller", what it left out, and that write-back is paused', () => {
+    const ctx = homelab();
+    show({
+      ...ctx,
+      source: { setting: 'auto', active: 'controller', message: null, omitted: 3, writebackPaused: true },
+    });
+    const line = screen.getByTestId('card-source').textContent ?? '';
+    expect(line).toContain('via in-cluster controller');
+    expect(line).toContain('3 GPU nodes counted but not listed by the controller');
+    expect(line).toContain('this app does not write back');
+  });
+
+  it('names why it watches nodes itself, and shows nothing when nodes is what was asked for', () => {
+    const why =
+      'The in-cluster controller stopped renewing its Lease (last renewed 31 s ago, more than 2 × 15 s); watching nodes directly.';
+    show({ ...homelab(), source: { setting: 'auto', active: 'nodes', message: why } });
+    expect(screen.getByTestId('card-source-why').textContent).toBe(why);
+    expect(screen.getByTestId('card-source').textContent).toContain('watching nodes itself');
+  });
+
+  it('shows no source line for source nodes', () => {
+    show({ ...homelab(), source: { setting: 'nodes', active: 'nodes', message: null } });
+    expect(screen.queryByTestId('card-source')).toBeNull();
+  });
+});

@@ -71,3 +71,24 @@ describe('settings', () => {
     );
   });
 });
+
+describe('settings: inventory source per context', () => {
+  it('saves the source and the controller namespace, and refuses a namespace that is not one', async () => {
+    const fake = await show();
+    expect((screen.getByTestId('source-homelab') as HTMLSelectElement).value).toBe('auto');
+    expect(input('controller-namespace-homelab').value).toBe('gpu-fleet');
+    await fireEvent.input(input('controller-namespace-homelab'), { target: { value: 'Not A Namespace' } });
+    await fireEvent.click(screen.getByTestId('settings-save'));
+    expect(screen.getByRole('alert').textContent).toContain('The controller namespace of homelab');
+    expect(fake.calls.some((c) => c.channel === 'settings:update')).toBe(false);
+    await fireEvent.input(input('controller-namespace-homelab'), { target: { value: 'ops' } });
+    await fireEvent.change(screen.getByTestId('source-office'), { target: { value: 'nodes' } });
+    expect(screen.queryByTestId('controller-namespace-office')).toBeNull();
+    await fireEvent.click(screen.getByTestId('settings-save'));
+    await waitFor(() => expect(screen.getByTestId('settings-status').textContent?.trim()).toBe('Saved.'));
+    expect(fake.state.settings).toMatchObject({
+      source: { office: 'nodes' },
+      controllerNamespace: { homelab: 'ops' },
+    });
+  });
+});

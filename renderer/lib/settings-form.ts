@@ -3,7 +3,7 @@ import { copyDict } from '../../common/dict.ts';
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 import type { LanguageSetting } from '../../common/i18n/locales.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
-import type { SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
+import type { InventorySource, SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
 
 export interface SettingsDraft {
   monitored: string[];
@@ -11,6 +11,9 @@ export interface SettingsDraft {
   unreachableSec: string;
   withdrawnGpus: boolean;
   writeBack: Record<string, boolean>;
+  /** Context → inventory source (absent: auto) and the namespace of its controller's Lease (absent: gpu-fleet). */
+  source: Record<string, InventorySource>;
+  controllerNamespace: Record<string, string>;
   crdGroup: string;
   configMapNamespace: string;
   launchAtLogin: boolean;
@@ -19,7 +22,7 @@ export interface SettingsDraft {
 }
 
 export type FieldErrors = Partial<
-  Record<'holdDownSec' | 'unreachableSec' | 'crdGroup' | 'configMapNamespace', string>
+  Record<'holdDownSec' | 'unreachableSec' | 'crdGroup' | 'configMapNamespace' | 'controllerNamespace', string>
 >;
 
 export function draftFrom(s: SettingsView): SettingsDraft {
@@ -29,6 +32,8 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     unreachableSec: String(Math.round(s.alertRules.unreachableAfterMs / 1000)),
     withdrawnGpus: s.alertRules.withdrawnGpus,
     writeBack: copyDict(s.writeBack),
+    source: copyDict(s.source),
+    controllerNamespace: copyDict(s.controllerNamespace),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -73,6 +78,10 @@ export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
   const ns = d.configMapNamespace.trim();
   if (ns.length === 0 || ns.length > 63 || !DNS_LABEL.test(ns))
     errors.configMapNamespace = tr.t('settings.errors.namespace');
+  const bad = Object.entries(d.controllerNamespace).find(
+    ([, n]) => n.trim().length > 63 || (n.trim() !== '' && !DNS_LABEL.test(n.trim())),
+  );
+  if (bad) errors.controllerNamespace = tr.t('settings.errors.controllerNamespace', { context: bad[0] });
   return errors;
 }
 
@@ -86,6 +95,13 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
       withdrawnGpus: d.withdrawnGpus,
     },
     writeBack: copyDict(d.writeBack),
+    source: copyDict(d.source),
+    // An emptied field means the default namespace again.
+    controllerNamespace: Object.fromEntries(
+      Object.entries(d.controllerNamespace)
+        .map(([c, n]) => [c, n.trim()] as const)
+        .filter(([, n]) => n !== ''),
+    ),
     crdGroup: d.crdGroup.trim(),
     configMapNamespace: d.configMapNamespace.trim(),
     launchAtLogin: d.launchAtLogin,

@@ -134,6 +134,15 @@ export const en = {
     moreProblems_one: '+{{count, number}} more problem',
     moreProblems_other: '+{{count, number}} more problems',
     labelsGone: 'GPU labels gone ({{lastSeen}})',
+    source: {
+      controller: 'via in-cluster controller',
+      nodes: 'watching nodes itself',
+      none: 'in-cluster controller unavailable',
+      compacted: 'the controller lists these GPU nodes in short form',
+      omitted_one: '{{count, number}} GPU node counted but not listed by the controller',
+      omitted_other: '{{count, number}} GPU nodes counted but not listed by the controller',
+      writebackPaused: 'The controller writes the GpuInventory here, so this app does not write back.',
+    },
   },
   sparkline: {
     empty: 'No history yet',
@@ -306,6 +315,14 @@ export const en = {
       monitorLabel: 'Monitor {{context}}',
       writeBackLabel: 'Write the inventory back into {{context}}',
       hint: 'Write-back creates a {{resource}} and a ConfigMap in that cluster; off by default.',
+      source: 'Source',
+      sourceLabel: 'Inventory source for {{context}}',
+      sourceAuto: 'auto',
+      sourceNodes: 'nodes',
+      sourceController: 'controller',
+      namespaceLabel: 'Namespace of the controller Lease for {{context}}',
+      sourceHint:
+        'auto reads the in-cluster controller (Lease gpu-fleet-controller) while it is fresh, and watches the nodes itself otherwise.',
     },
     alerts: {
       legend: 'Alerts',
@@ -338,6 +355,8 @@ export const en = {
     revert: 'Revert',
     saved: 'Saved.',
     errors: {
+      controllerNamespace:
+        'The controller namespace of {{context}} must be a namespace name: lowercase letters, digits and dashes, at most 63 characters.',
       holdDownWhole: 'Hold-down must be a whole number of seconds.',
       holdDownMax: 'Hold-down can be at most {{max, number}} seconds.',
       unreachableWhole: 'Unreachable threshold must be a whole number of seconds.',

@@ -126,6 +126,16 @@ export const ja: Catalog = {
     moreDown_other: 'ほか {{count, number}} 台が Ready でない',
     moreProblems_other: 'ほか {{count, number}} 件の問題',
     labelsGone: 'GPU ラベル消失（{{lastSeen}}）',
+    source: {
+      controller: 'クラスター内コントローラー経由',
+      nodes: 'ノードを直接監視中',
+      none: 'クラスター内コントローラーを利用できません',
+      compacted: 'コントローラーはこれらの GPU ノードを簡略形式で一覧しています',
+      omitted_other:
+        '{{count, number}} 台の GPU ノードは合計に含まれていますが、コントローラーの一覧にはありません',
+      writebackPaused:
+        'このクラスターの GpuInventory はコントローラーが書き込むため、このアプリは書き戻しません。',
+    },
   },
   sparkline: {
     empty: '履歴はまだありません',
@@ -286,6 +296,14 @@ export const ja: Catalog = {
       monitorLabel: '{{context}} を監視',
       writeBackLabel: 'インベントリを {{context}} に書き戻す',
       hint: '書き戻しはそのクラスターに {{resource}} と ConfigMap を作成します。既定ではオフです。',
+      source: 'ソース',
+      sourceLabel: '{{context}} のインベントリのソース',
+      sourceAuto: '自動',
+      sourceNodes: 'ノード',
+      sourceController: 'コントローラー',
+      namespaceLabel: '{{context}} のコントローラー Lease の名前空間',
+      sourceHint:
+        '自動：クラスター内コントローラー（Lease gpu-fleet-controller）が更新されている間はその結果を読み、そうでなければノードを直接監視します。',
     },
     alerts: {
       legend: 'アラート',
@@ -318,6 +336,8 @@ export const ja: Catalog = {
     revert: '元に戻す',
     saved: '保存しました。',
     errors: {
+      controllerNamespace:
+        '{{context}} のコントローラーの名前空間は名前空間名にしてください（英小文字・数字・ダッシュ、63 文字以内）。',
       holdDownWhole: '猶予時間は秒単位の整数で入力してください。',
       holdDownMax: '猶予時間は最大 {{max, number}} 秒です。',
       unreachableWhole: '到達不能の判定時間は秒単位の整数で入力してください。',

@@ -125,6 +125,15 @@ export const ko: Catalog = {
     moreDown_other: '외 {{count, number}}개 Ready 아님',
     moreProblems_other: '외 문제 {{count, number}}개',
     labelsGone: 'GPU 레이블 사라짐({{lastSeen}})',
+    source: {
+      controller: '클러스터 내 컨트롤러 경유',
+      nodes: '노드를 직접 감시 중',
+      none: '클러스터 내 컨트롤러를 사용할 수 없음',
+      compacted: '컨트롤러가 이 GPU 노드들을 요약 형식으로 나열합니다',
+      omitted_other: 'GPU 노드 {{count, number}}개가 합계에는 포함되었지만 컨트롤러 목록에는 없습니다',
+      writebackPaused:
+        '이 클러스터의 GpuInventory는 컨트롤러가 기록하므로 이 앱은 기록(write-back)하지 않습니다.',
+    },
   },
   sparkline: {
     empty: '아직 기록 없음',
@@ -283,6 +292,14 @@ export const ko: Catalog = {
       monitorLabel: '{{context}} 모니터링',
       writeBackLabel: '{{context}}에 인벤토리 기록',
       hint: '기록(write-back)을 켜면 해당 클러스터에 {{resource}}와 ConfigMap을 만듭니다. 기본값은 꺼짐입니다.',
+      source: '소스',
+      sourceLabel: '{{context}}의 인벤토리 소스',
+      sourceAuto: '자동',
+      sourceNodes: '노드',
+      sourceController: '컨트롤러',
+      namespaceLabel: '{{context}} 컨트롤러 Lease의 네임스페이스',
+      sourceHint:
+        '자동: 클러스터 내 컨트롤러(Lease gpu-fleet-controller)가 갱신되는 동안에는 그 결과를 읽고, 그렇지 않으면 노드를 직접 감시합니다.',
     },
     alerts: {
       legend: '알림',
@@ -315,6 +332,8 @@ export const ko: Catalog = {
     revert: '되돌리기',
     saved: '저장했습니다.',
     errors: {
+      controllerNamespace:
+        '{{context}}의 컨트롤러 네임스페이스는 네임스페이스 이름이어야 합니다: 소문자, 숫자, 대시만, 최대 63자.',
       holdDownWhole: '유지 시간은 초 단위 정수여야 합니다.',
       holdDownMax: '유지 시간은 최대 {{max, number}}초입니다.',
       unreachableWhole: '연결 불가 판정 시간은 초 단위 정수여야 합니다.',

@@ -125,6 +125,14 @@ export const zhCN: Catalog = {
     moreDown_other: '另有 {{count, number}} 个未就绪',
     moreProblems_other: '另有 {{count, number}} 个问题',
     labelsGone: 'GPU 标签已消失（{{lastSeen}}）',
+    source: {
+      controller: '通过集群内控制器',
+      nodes: '直接监视节点',
+      none: '集群内控制器不可用',
+      compacted: '控制器以精简形式列出这些 GPU 节点',
+      omitted_other: '{{count, number}} 个 GPU 节点已计入总数，但控制器未列出',
+      writebackPaused: '此集群的 GpuInventory 由控制器写入，因此本应用不进行回写。',
+    },
   },
   sparkline: {
     empty: '暂无历史',
@@ -283,6 +291,14 @@ export const zhCN: Catalog = {
       monitorLabel: '监控 {{context}}',
       writeBackLabel: '将清单回写到 {{context}}',
       hint: '回写会在该集群中创建一个 {{resource}} 和一个 ConfigMap；默认关闭。',
+      source: '数据来源',
+      sourceLabel: '{{context}} 的清单来源',
+      sourceAuto: '自动',
+      sourceNodes: '节点',
+      sourceController: '控制器',
+      namespaceLabel: '{{context}} 的控制器 Lease 所在命名空间',
+      sourceHint:
+        '自动：集群内控制器（Lease gpu-fleet-controller）保持续约时读取它的结果，否则由本应用直接监视节点。',
     },
     alerts: {
       legend: '告警',
@@ -315,6 +331,8 @@ export const zhCN: Catalog = {
     revert: '还原',
     saved: '已保存。',
     errors: {
+      controllerNamespace:
+        '{{context}} 的控制器命名空间必须是命名空间名称：小写字母、数字和连字符，最多 63 个字符。',
       holdDownWhole: '保持时间必须是整数秒。',
       holdDownMax: '保持时间最多为 {{max, number}} 秒。',
       unreachableWhole: '无法访问判定时间必须是整数秒。',

@@ -1,7 +1,15 @@
 /** `gpu-fleet watch`: run the engine until Ctrl-C, printing inventory, connection and alert lines. */
 import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
+import { clusterText as terminalText } from '../../../common/cluster-text.ts';
+import {
+  DEFAULT_CONTROLLER_NAMESPACE,
+  DEFAULT_INVENTORY_SOURCE,
+  INVENTORY_SOURCES,
+  type InventorySource,
+} from '../../../common/settings.ts';
 import { type EngineEvent, FleetEngine } from '../../fleet/engine.ts';
 import { logEngine } from '../../fleet/engine-log.ts';
+import type { SourceConfig } from '../../fleet/source/monitor-source.ts';
 import { formatInventoryTable } from '../../inventory/index.ts';
 import { Logger } from '../../log/logger.ts';
 import { validateGroup } from '../../writeback/crd.ts';
@@ -21,6 +29,8 @@ export const WATCH_FLAGS = {
   'configmap-namespace': { type: 'string' },
   'write-interval': { type: 'string' },
   'take-over': { type: 'boolean' },
+  source: { type: 'string' },
+  'controller-namespace': { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
 } as const;
 
@@ -32,6 +42,7 @@ export function eventLine(event: EngineEvent): string | null {
         type: 'inventory',
         context: event.context,
         stale: event.stale,
+        source: event.source,
         ...event.inventory,
       });
     case 'connection':
@@ -58,7 +69,8 @@ function humanLine(event: EngineEvent): string | null {
   switch (event.type) {
     case 'inventory': {
       const inv = event.inventory;
-      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs`;
+      const via = event.source === 'controller' ? ' (via in-cluster controller)' : '';
+      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs${via}`;
       return `${terminalLine(head)}${formatInventoryTable(inv, false)}\n`;
     }
     case 'connection':
@@ -97,6 +109,30 @@ function writeBackSettings(flags: {
   };
 }
 
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** `--source auto|nodes|controller` (default auto), `--controller-namespace NS`, and `--group` for the GpuInventory. */
+function sourceFlags(flags: {
+  source?: string | undefined;
+  'controller-namespace'?: string | undefined;
+  group?: string | undefined;
+}): SourceConfig {
+  const setting = flags.source ?? DEFAULT_INVENTORY_SOURCE;
+  if (!INVENTORY_SOURCES.includes(setting as InventorySource))
+    throw new CliError(
+      `--source must be one of ${INVENTORY_SOURCES.join(', ')} (got "${terminalText(setting)}")`,
+    );
+  const namespace = flags['controller-namespace'] ?? DEFAULT_CONTROLLER_NAMESPACE;
+  if (!NAMESPACE.test(namespace) || namespace.length > 63)
+    throw new CliError(
+      `"${terminalText(namespace)}" is not a valid namespace name for --controller-namespace`,
+    );
+  const group = flags.group ?? DEFAULT_CRD_GROUP;
+  const problem = validateGroup(group);
+  if (problem) throw new CliError(problem);
+  return { setting: setting as InventorySource, namespace, group };
+}
+
 export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(args, WATCH_FLAGS, 'watch');
   const format = parseOutput(flags.output, ['table', 'json'], 'table');
@@ -106,7 +142,8 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
       : parseDuration(flags['hold-down'], '--hold-down');
   const writeBack = flags['write-back'] === true ? writeBackSettings(flags) : null;
   const contexts = pickContexts(loadForCli(flags, io), flags);
-  const engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs } });
+  const source = sourceFlags(flags);
+  const engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs }, source: () => source });
   engine.on((event) => {
     // Human lines end in their newline (terminalLine); JSON lines get one here.
     const line = format === 'json' ? eventLine(event) : humanLine(event);

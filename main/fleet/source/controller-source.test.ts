@@ -1,0 +1,258 @@
+/**
+ * The tray reading the in-cluster controller, against the sim over real HTTPS. A stand-in writes what the
+ * controller's leader would (test/helpers/controller-writer.ts: the Lease, renewed by update, and the
+ * GpuInventory status by server-side apply) as another user (sim-revocable), so the request log tells
+ * the tray's requests (sim-admin, sim-readonly) apart. Engine time is a ManualClock; real time is only
+ * waited for the sim's answers.
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
+import type { ContextSnapshot } from '../../../common/fleet.ts';
+import type { GpuInventoryStatus, GpuNodeEntry } from '../../../common/inventory.ts';
+import type { InventorySource } from '../../../common/settings.ts';
+import { LeaderStandIn } from '../../../test/helpers/controller-writer.ts';
+import { ManualClock } from '../../../test/helpers/manual-clock.ts';
+import { pollUntil } from '../../../test/helpers/poll.ts';
+import { type SimContext, startSimContext } from '../../../test/helpers/sim-context.ts';
+import type { PolicyAlert } from '../../alerts/types.ts';
+import { eventLine } from '../../cli/commands/watch.ts';
+import { ContextClient } from '../../kube/context-client.ts';
+import { WritebackHub } from '../../writeback/hub.ts';
+import { type EngineEvent, FleetEngine } from '../engine.ts';
+
+const NODES = ['nuc1', 'nuc2', 'omen', 'omen2'];
+let env: SimContext;
+let engine: FleetEngine | null = null;
+let writer: ContextClient | null = null;
+
+beforeEach(async () => {
+  env = await startSimContext({ scenario: 'homelab' });
+  for (const n of NODES) env.sim.control.setNodeReady(n, 'True');
+});
+afterEach(async () => {
+  engine?.stop();
+  engine = null;
+  writer?.close();
+  writer = null;
+  await env.cleanup();
+});
+
+const until = (clock: ManualClock, check: () => boolean, what: string) =>
+  pollUntil(check, what, { each: () => clock.advance(0) });
+
+function status(notReady: string[] = [], at = '2026-11-29T12:00:00Z'): GpuInventoryStatus {
+  const nodes: GpuNodeEntry[] = NODES.map((name) => ({
+    name,
+    ready: !notReady.includes(name),
+    product: 'NVIDIA-GeForce-RTX-4070-Laptop-GPU',
+    count: 1,
+    memory: 8188,
+    workload: 'container',
+  }));
+  return {
+    observed_at: at,
+    total_gpu_nodes: 4,
+    ready_gpu_nodes: 4 - notReady.length,
+    total_gpus: 4,
+    nodes,
+    nodes_compacted: true,
+  };
+}
+
+async function standIn(clock: ManualClock): Promise<LeaderStandIn> {
+  writer = new ContextClient(env.context('sim-revocable'));
+  const leader = new LeaderStandIn(writer);
+  await leader.setUp(clock.now());
+  await leader.writeStatus(status());
+  return leader;
+}
+
+function start(clock: ManualClock, setting: InventorySource, context = 'sim-admin', holdDownMs = 0) {
+  const events: EngineEvent[] = [];
+  const e = new FleetEngine({
+    clock,
+    rules: { ...DEFAULT_ALERT_RULES, holdDownMs },
+    source: () => ({ setting, namespace: 'gpu-fleet', group: 'gpufleet.io' }),
+  });
+  engine = e;
+  e.on((ev) => events.push(ev));
+  e.setContexts([env.context(context)]);
+  const ctx = (): ContextSnapshot => e.snapshot().contexts[0] as ContextSnapshot;
+  const alerts = () => events.flatMap((ev) => (ev.type === 'alert' ? [ev.alert] : [])) as PolicyAlert[];
+  return { e, events, ctx, alerts };
+}
+
+const nodeRequests = (user: string) =>
+  env.sim.control.requestLog().filter((r) => r.user === user && r.path.startsWith('/api/v1/nodes'));
+
+/** Renews the Lease at the clock's now and waits until the tray has seen that renewal. */
+async function renew(clock: ManualClock, leader: LeaderStandIn, ctx: () => ContextSnapshot) {
+  await leader.renew(clock.now());
+  const at = new Date(clock.now()).toISOString();
+  await until(clock, () => ctx().source?.renewedAt === at, 'the renewal');
+}
+
+it('auto reads the controller when its Lease is fresh, and never lists nodes', async () => {
+  const clock = new ManualClock();
+  await standIn(clock);
+  const { ctx, events } = start(clock, 'auto');
+  await until(
+    clock,
+    () => ctx().source?.active === 'controller' && ctx().inventory !== null,
+    'the controller',
+  );
+  expect(ctx().inventory?.ready_gpu_nodes).toBe(4);
+  expect(ctx().source).toMatchObject({
+    setting: 'auto',
+    active: 'controller',
+    message: null,
+    compacted: true,
+  });
+  expect(ctx().source?.holder).toBe('controller-0');
+  expect(ctx().stale).toBe(false);
+  expect(nodeRequests('sim-admin')).toEqual([]);
+  // `watch -o json` names the source on every inventory line.
+  const line = events.find((ev) => ev.type === 'inventory');
+  expect(line && JSON.parse(eventLine(line) ?? '{}')).toMatchObject({
+    type: 'inventory',
+    source: 'controller',
+  });
+});
+
+it('auto falls back to nodes within 40 s when the controller stops renewing, and comes back without flapping', async () => {
+  const clock = new ManualClock();
+  const leader = await standIn(clock);
+  const { ctx, events } = start(clock, 'auto');
+  await until(clock, () => ctx().source?.active === 'controller', 'the controller');
+  for (let i = 0; i < 5; i++) {
+    clock.advance(2000);
+    await renew(clock, leader, ctx);
+  }
+  const lastRenew = clock.now();
+  clock.advance(29_000);
+  expect(ctx().source?.active).toBe('controller');
+  clock.advance(11_000); // 40 s after the last renewal
+  expect(ctx().source?.active).toBe('nodes');
+  expect(ctx().source?.message).toMatch(
+    /stopped renewing its Lease \(last renewed 30 s ago, more than 2 × 15 s\); watching nodes directly\./,
+  );
+  expect(clock.now() - lastRenew).toBe(40_000);
+  await until(clock, () => ctx().stale === false && nodeRequests('sim-admin').length > 0, 'the node list');
+  const fromNodes = events.filter((ev) => ev.type === 'inventory').at(-1);
+  expect(fromNodes && JSON.parse(eventLine(fromNodes) ?? '{}')).toMatchObject({
+    source: 'nodes',
+    ready_gpu_nodes: 4,
+  });
+
+  // The controller is back: the tray waits for a steady Lease (and a minimum time on nodes).
+  const fellBackAt = lastRenew + 30_000;
+  await renew(clock, leader, ctx);
+  expect(ctx().source?.active).toBe('nodes');
+  expect(ctx().source?.message).toMatch(/controller is back/);
+  while (clock.now() - fellBackAt < 58_000) {
+    clock.advance(2000);
+    await renew(clock, leader, ctx);
+    expect(ctx().source?.active).toBe('nodes');
+  }
+  clock.advance(2000);
+  await renew(clock, leader, ctx);
+  expect(ctx().source?.active).toBe('controller');
+  expect(ctx().source?.message).toBeNull();
+});
+
+it('auto watches nodes when reading the Lease is forbidden (403), and says so', async () => {
+  const clock = new ManualClock();
+  await standIn(clock);
+  const { ctx, events } = start(clock, 'auto', 'sim-readonly');
+  await until(clock, () => ctx().source?.active === 'nodes', 'the fall-back');
+  expect(ctx().source?.message).toBe(
+    'The controller Lease gpu-fleet-controller in namespace gpu-fleet cannot be read (forbidden, 403); watching nodes directly.',
+  );
+  await until(clock, () => ctx().inventory?.ready_gpu_nodes === 4 && !ctx().stale, 'the node list');
+  const line = events.find((ev) => ev.type === 'inventory');
+  expect(line && JSON.parse(eventLine(line) ?? '{}')).toMatchObject({ source: 'nodes' });
+});
+
+it('source controller never watches nodes: a stale Lease is a named state', async () => {
+  const clock = new ManualClock();
+  await standIn(clock);
+  const { ctx } = start(clock, 'controller');
+  await until(clock, () => ctx().source?.active === 'controller', 'the controller');
+  clock.advance(31_000);
+  expect(ctx().source?.active).toBeNull();
+  expect(ctx().source?.message).toMatch(
+    /stopped renewing its Lease.*the source is set to controller, so nodes are not watched\./,
+  );
+  expect(ctx().stale).toBe(true);
+  expect(nodeRequests('sim-admin')).toEqual([]);
+});
+
+it('alerts fire the same from the controller as from nodes: drop after the hold-down, then recovery', async () => {
+  const clock = new ManualClock();
+  const leader = await standIn(clock);
+  const { ctx, alerts } = start(clock, 'auto', 'sim-admin', 30_000);
+  await until(
+    clock,
+    () => ctx().source?.active === 'controller' && ctx().inventory !== null,
+    'the controller',
+  );
+  await leader.writeStatus(status(['omen2'], '2026-11-29T12:00:05Z'));
+  await until(clock, () => ctx().inventory?.ready_gpu_nodes === 3, 'the drop in the GpuInventory');
+  clock.advance(29_000);
+  expect(alerts()).toEqual([]);
+  clock.advance(1000);
+  expect(alerts()).toHaveLength(1);
+  const fromController = alerts()[0];
+  expect(fromController).toMatchObject({ kind: 'ready-drop', nodes: ['omen2'], before: 4, after: 3 });
+  await renew(clock, leader, ctx);
+  await leader.writeStatus(status([], '2026-11-29T12:00:40Z'));
+  await until(clock, () => alerts().length === 2, 'the recovery');
+  expect(alerts()[1]).toMatchObject({ kind: 'recovered', nodes: ['omen2'], after: 4 });
+
+  // The same flip seen by watching nodes gives the same alert.
+  engine?.stop();
+  const nodes = start(clock, 'nodes', 'sim-admin', 30_000);
+  await until(
+    clock,
+    () => nodes.ctx().inventory?.ready_gpu_nodes === 4 && !nodes.ctx().stale,
+    'the node list',
+  );
+  env.sim.control.setNodeReady('omen2', 'False');
+  await until(clock, () => nodes.ctx().inventory?.ready_gpu_nodes === 3, 'the node flip');
+  clock.advance(30_000);
+  expect(nodes.alerts()).toHaveLength(1);
+  expect(nodes.alerts()[0]).toMatchObject({
+    kind: fromController?.kind,
+    nodes: fromController?.nodes,
+    before: fromController?.before,
+    after: fromController?.after,
+  });
+});
+
+it('does not write back while it reads the controller (the controller writes), and says so', async () => {
+  const clock = new ManualClock();
+  const leader = await standIn(clock);
+  const { e, ctx } = start(clock, 'auto');
+  const hub = new WritebackHub(e, { clock });
+  try {
+    hub.set([env.context('sim-admin')], () => ({
+      group: 'gpufleet.io',
+      configMapNamespace: 'kube-system',
+      minIntervalMs: 0,
+    }));
+    await until(
+      clock,
+      () => ctx().source?.active === 'controller' && ctx().inventory !== null,
+      'the controller',
+    );
+    await leader.writeStatus(status(['nuc2'], '2026-11-29T12:00:09Z'));
+    await until(clock, () => ctx().inventory?.ready_gpu_nodes === 3, 'the new status');
+    for (let i = 0; i < 5; i++) clock.advance(1000);
+    expect(ctx().source?.writebackPaused).toBe(true);
+    expect(ctx().writeback.phase).toBe('off');
+    const writes = env.sim.control.requestLog().filter((r) => r.user === 'sim-admin' && r.method !== 'GET');
+    expect(writes).toEqual([]);
+  } finally {
+    hub.stop();
+  }
+});

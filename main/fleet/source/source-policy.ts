@@ -1,0 +1,153 @@
+/**
+ * Which source a context reads, decided from what the controller's Lease and GpuInventory look like
+ * now. Pure: the caller (controller-feed.ts) observes, calls decide() on every change and at the
+ * returned nextCheckAt, and acts on the result.
+ *
+ * - The Lease is fresh while it has a holder and its renewTime was renewed within 2 × its
+ *   leaseDurationSeconds of now. "Renewed" is judged on our clock (as client-go's leader election
+ *   does): the first sighting counts from renewTime itself (never later than now), every later change
+ *   of renewTime from the moment we saw it, so a controller whose clock runs behind or ahead of ours
+ *   is neither dropped nor trusted forever.
+ * - `auto` reads the controller when the Lease is fresh and the GpuInventory has a valid status, else
+ *   nodes. The first decision takes a fresh controller at once; after a fall-back to nodes it goes back
+ *   only when the Lease has been fresh without a gap for RETURN_FRESH_MS and nodes were watched for at
+ *   least MIN_NODES_MS (a controller that keeps restarting cannot make the tray flap between sources).
+ *   Falling back needs no extra wait: a stale Lease has already gone unrenewed for 2 × its duration.
+ * - `controller` never watches nodes: without a usable controller the source is none, and says why.
+ * - `nodes` is the app watching every Node itself.
+ */
+import type { InventorySource } from '../../../common/settings.ts';
+import { CONTROLLER_LEASE_NAME } from '../../../common/settings.ts';
+
+/** How long auto waits for the first look at the Lease and the GpuInventory before it watches nodes. */
+export const DECIDE_WITHIN_MS = 10_000;
+export const RETURN_FRESH_MS = 30_000;
+export const MIN_NODES_MS = 60_000;
+
+/** What one of the two objects looks like: not listed yet, listed and absent, unreadable, or there. */
+export type Seen =
+  | { kind: 'pending' }
+  | { kind: 'missing' }
+  | { kind: 'unreadable'; why: string }
+  | { kind: 'present' };
+
+export interface LeaseView {
+  seen: Seen;
+  holder: string | null;
+  durationSeconds: number | null;
+  /** When we count the Lease as last renewed (see the module comment); null when never. */
+  renewedAt: number | null;
+}
+
+export interface InventoryView {
+  /** `present` only with a valid status; `problem` then null. */
+  seen: Seen;
+  problem: string | null;
+}
+
+export interface PolicyInput {
+  setting: InventorySource;
+  now: number;
+  startedAt: number;
+  namespace: string;
+  group: string;
+  lease: LeaseView;
+  inventory: InventoryView;
+}
+
+export interface PolicyState {
+  active: 'controller' | 'nodes' | null;
+  /** When `active` last changed. */
+  since: number;
+  /** Since when the controller has been usable without a gap; null when it is not. */
+  usableSince: number | null;
+  /** Whether a source was ever chosen (the first choice needs no hysteresis). */
+  decided: boolean;
+}
+
+export interface Decision {
+  state: PolicyState;
+  /** One sentence when the source is not the controller the setting hoped for (or about to change). */
+  message: string | null;
+  /** Decide again at this time even if nothing is observed (a Lease going stale sends no event). */
+  nextCheckAt: number | null;
+}
+
+export const INITIAL_POLICY: PolicyState = { active: null, since: 0, usableSince: null, decided: false };
+
+/** ms after which the Lease counts as stale, or null when it cannot be fresh at all. */
+export function staleAt(lease: LeaseView): number | null {
+  if (lease.seen.kind !== 'present' || lease.holder === null) return null;
+  if (lease.durationSeconds === null || lease.renewedAt === null) return null;
+  return lease.renewedAt + 2 * lease.durationSeconds * 1000;
+}
+
+/** True while the only thing missing is a first answer (the Lease or the GpuInventory not listed yet). */
+function onlyPending(i: PolicyInput, why: string | null): boolean {
+  if (why === null) return false;
+  return i.lease.seen.kind === 'pending' || why === PENDING_INVENTORY;
+}
+
+const PENDING_INVENTORY = 'the controller GpuInventory has not been read yet';
+
+/** Why the controller cannot be read now (a sentence fragment), or null when it can. */
+export function unusable(i: PolicyInput): string | null {
+  const { lease, inventory } = i;
+  const where = `Lease ${CONTROLLER_LEASE_NAME} in namespace ${i.namespace}`;
+  if (lease.seen.kind === 'pending') return 'the controller Lease has not been read yet';
+  if (lease.seen.kind === 'missing') return `no in-cluster controller was found (no ${where})`;
+  if (lease.seen.kind === 'unreadable') return `the controller ${where} cannot be read (${lease.seen.why})`;
+  if (lease.holder === null) return 'the in-cluster controller released its Lease (no holder)';
+  if (lease.durationSeconds === null || lease.renewedAt === null)
+    return `the controller ${where} has no valid leaseDurationSeconds or renewTime`;
+  const stale = staleAt(lease);
+  if (stale !== null && i.now >= stale) {
+    const ago = Math.round((i.now - (lease.renewedAt ?? i.now)) / 1000);
+    return `the in-cluster controller stopped renewing its Lease (last renewed ${ago} s ago, more than 2 × ${lease.durationSeconds} s)`;
+  }
+  if (inventory.seen.kind === 'pending') return PENDING_INVENTORY;
+  if (inventory.seen.kind === 'missing')
+    return `the in-cluster controller has written no GpuInventory "cluster" in group ${i.group}`;
+  if (inventory.seen.kind === 'unreadable')
+    return `the controller GpuInventory cannot be read (${inventory.seen.why})`;
+  if (inventory.problem !== null) return `the in-cluster controller's ${inventory.problem}`;
+  return null;
+}
+
+const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export function decide(state: PolicyState, i: PolicyInput): Decision {
+  const why = unusable(i);
+  const usableSince = why === null ? (state.usableSince ?? i.now) : null;
+  const to = (active: PolicyState['active']): PolicyState => ({
+    active,
+    since: active === state.active ? state.since : i.now,
+    usableSince,
+    decided: state.decided || active !== null,
+  });
+  const stale = why === null ? staleAt(i.lease) : null;
+  if (i.setting === 'nodes') return { state: to('nodes'), message: null, nextCheckAt: null };
+  if (i.setting === 'controller') {
+    const next = to(why === null ? 'controller' : null);
+    const message =
+      why === null ? null : `${upper(why)}; the source is set to controller, so nodes are not watched.`;
+    return { state: next, message, nextCheckAt: stale };
+  }
+  // auto
+  const fallback = `${upper(why ?? '')}; watching nodes directly.`;
+  if (!state.decided) {
+    if (onlyPending(i, why) && i.now - i.startedAt < DECIDE_WITHIN_MS)
+      return { state: to(null), message: null, nextCheckAt: i.startedAt + DECIDE_WITHIN_MS };
+    if (why === null) return { state: to('controller'), message: null, nextCheckAt: stale };
+    return { state: to('nodes'), message: fallback, nextCheckAt: null };
+  }
+  if (why !== null) return { state: to('nodes'), message: fallback, nextCheckAt: null };
+  if (state.active === 'controller') return { state: to('controller'), message: null, nextCheckAt: stale };
+  const returnAt = Math.max((usableSince ?? i.now) + RETURN_FRESH_MS, state.since + MIN_NODES_MS);
+  if (i.now >= returnAt) return { state: to('controller'), message: null, nextCheckAt: stale };
+  return {
+    state: to('nodes'),
+    message: `The in-cluster controller is back; watching nodes until its Lease has been renewed steadily for ${RETURN_FRESH_MS / 1000} s.`,
+    nextCheckAt: stale === null ? returnAt : Math.min(returnAt, stale + 1),
+  };
+}
