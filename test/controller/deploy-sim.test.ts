@@ -100,21 +100,36 @@ describe('the manifests on the sim', () => {
   it('kubectl apply --dry-run=server accepts them and creates nothing', async (ctx) => {
     const missing = lacking([...RESOURCES.keys()]);
     if (missing !== null || !KUBECTL) return ctx.skip(missing ?? 'kubectl is not installed');
+    const kubectl = (...args: string[]) =>
+      promisify(execFile)(KUBECTL as string, [
+        '--kubeconfig',
+        s.kubeconfigPath,
+        '--cache-dir',
+        path.join(s.dir, 'kube-cache'),
+        ...args,
+      ]);
+    // A real server refuses a dry run of objects in a Namespace the same dry run would create (the
+    // Namespace is not stored): as on a real cluster, the Namespace exists first.
+    const created = await admin.request('POST', '/api/v1/namespaces', {
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: O.namespace } }),
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    });
+    expect(created.status).toBe(201);
     const file = path.join(s.dir, 'manifests.yaml');
     fs.writeFileSync(file, manifestsYaml(O));
-    const { stdout } = await promisify(execFile)(KUBECTL as string, [
-      '--kubeconfig',
-      s.kubeconfigPath,
-      '--cache-dir',
-      path.join(s.dir, 'kube-cache'),
-      'apply',
-      '--dry-run=server',
-      '-f',
-      file,
-    ]);
+    const { stdout } = await kubectl('apply', '--dry-run=server', '-f', file);
     expect(stdout).toContain('deployment.apps/gpu-fleet-controller created (server dry run)');
-    const ns = await admin.request('GET', `/api/v1/namespaces/${O.namespace}`);
-    expect(ns.status).toBe(404);
+    expect(stdout).toContain('serviceaccount/gpu-fleet-controller created (server dry run)');
+    const dep = await admin.request(
+      'GET',
+      `/apis/apps/v1/namespaces/${O.namespace}/deployments/gpu-fleet-controller`,
+    );
+    expect(dep.status).toBe(404);
+    const sa = await admin.request(
+      'GET',
+      `/api/v1/namespaces/${O.namespace}/serviceaccounts/gpu-fleet-controller`,
+    );
+    expect(sa.status).toBe(404);
   });
 
   it('the controller runs with a token of the manifests\u2019 ServiceAccount and exactly their RBAC', async (ctx) => {
