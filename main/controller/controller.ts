@@ -6,7 +6,9 @@
  * Stopping: leadership is given up first (the writers stop and their requests in flight are cancelled),
  * then the lease is released so another replica takes over at once, then the watches close.
  */
+
 import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
+import { DEFAULT_TELEMETRY, type TelemetrySettingsView } from '../../common/telemetry.ts';
 import { FleetEngine } from '../fleet/engine.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { ContextClient } from '../kube/context-client.ts';
@@ -18,6 +20,8 @@ import { DEFAULT_TIMING, type ElectionTiming } from './leader-decision.ts';
 import { LeaderElector, type LeadershipEvent } from './leader-election.ts';
 import { leaseLock } from './lease-lock.ts';
 import { ControllerMetrics } from './metrics.ts';
+
+const NO_TELEMETRY: TelemetrySettingsView = { ...DEFAULT_TELEMETRY, background: 'off' };
 
 export interface ControllerOptions {
   context: ResolvedContext;
@@ -54,7 +58,14 @@ export class Controller {
     const userAgent = `gpu-fleet-controller (${opts.identity})`;
     const makeClient =
       opts.makeClient ?? ((c: ResolvedContext) => new ContextClient(c, { clock, userAgent }));
-    this.#engine = new FleetEngine({ clock, rules: DEFAULT_ALERT_RULES, makeClient });
+    // No DCGM scrapes: the controller writes the inventory, it shows no node detail, and its RBAC
+    // (manifests.ts) grants neither pods nor pods/proxy.
+    this.#engine = new FleetEngine({
+      clock,
+      rules: DEFAULT_ALERT_RULES,
+      makeClient,
+      telemetry: () => NO_TELEMETRY,
+    });
     this.#hub = new WritebackHub(this.#engine, { clock, makeClient }, (e) => this.#onWrite(e));
     this.#leaseClient = makeClient(opts.context);
     const timing = opts.timing ?? DEFAULT_TIMING;

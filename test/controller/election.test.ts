@@ -36,6 +36,14 @@ async function electedFleet(): Promise<Fleet> {
 }
 
 describe('controller leader election against the sim', () => {
+  it('scrapes no DCGM telemetry: the controller lists no pods and proxies to none', async () => {
+    const f = await electedFleet();
+    // The telemetry hub's first background step is due 3 s after start (60 s / 20 nodes a minute).
+    await f.run(20_000);
+    const pods = f.s.sim.control.requestLog().filter((e) => /\/pods(\/|\?|$)/.test(e.path));
+    expect(pods).toEqual([]);
+  });
+
   it('exactly one replica holds the Lease and writes; the other writes nothing', async () => {
     const f = await electedFleet();
     await f.run(12_000);
