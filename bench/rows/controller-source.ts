@@ -4,7 +4,8 @@
  * next to a tray watching the nodes itself, both in the same run against the same sim.
  *
  * The controller is stood in for by what its leader does: the same engine and write-back as the app
- * (watching nodes as sim-revocable, status by server-side apply at most once per coalescing window) and
+ * (watching nodes as sim-revocable, status by server-side apply at most once per coalescing window, with
+ * the controller's CONTROLLER_FIT_LIMITS: only NotReady nodes listed above SCALE_GPU_NODES) and
  * its Lease renewed by update every retry period (test/helpers/controller-writer.ts). Time is compressed
  * ×20 as in row 2: a GPU node flips every 200 ms (4 s), write-back coalesces over 250 ms (5 s), the Lease
  * is renewed every 100 ms (2 s; its 15 s duration is not compressed), watches end after 12–15 s. 10 simulated minutes are 30 s real. Bytes are what the sim wrote to each tray's user
@@ -16,6 +17,7 @@ import { FleetEngine } from '../../main/fleet/engine.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
 import { WritebackHub } from '../../main/writeback/hub.ts';
 import {
+  CONTROLLER_FIT_LIMITS,
   DEFAULT_CONFIGMAP_NAMESPACE,
   DEFAULT_CRD_GROUP,
   type WriteEvent,
@@ -61,6 +63,8 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
     group: DEFAULT_CRD_GROUP,
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     minIntervalMs: 5000 / COMPRESSION,
+    // As the controller writes: above SCALE_GPU_NODES the status lists only the NotReady nodes.
+    fitLimits: CONTROLLER_FIT_LIMITS,
   }));
   await ctlLive;
   const writing = () => controller.snapshot().contexts[0]?.writeback.phase === 'writing';

@@ -6,6 +6,7 @@
 import type { AlertRules } from '../../common/alert-rules.ts';
 import { dict } from '../../common/dict.ts';
 import { nextUnflapAt, trackFlaps } from './flap.ts';
+import { fillOmitted } from './omitted.ts';
 import { judgeReadiness } from './readiness.ts';
 import { type AlertFacts, flapText, reachableText, unreachableText } from './text.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';
@@ -17,7 +18,7 @@ export function unreachableStep(cp: ContextPolicy, context: string, at: number, 
   let alerted = cp.unreachableAlerted;
   if (!alerted && at - since >= rules.unreachableAfterMs) {
     const last = cp.last;
-    const total = last === null ? null : Object.keys(last.nodes).length;
+    const total = last === null ? null : (last.total ?? Object.keys(last.nodes).length);
     const text = unreachableText(context, at - since, last?.readyCount ?? null, total);
     alerts.push({
       at,
@@ -44,9 +45,10 @@ export function reachableStep(
   cp: ContextPolicy,
   context: string,
   at: number,
-  view: InventoryView | null,
+  listed: InventoryView | null,
   rules: AlertRules,
 ) {
+  const view = listed === null ? null : fillOmitted(cp.last, listed);
   const alerts: AlertFacts[] = [];
   if (!cp.reachable && cp.unreachableAlerted) {
     const text = reachableText(context, at - (cp.unreachableSince ?? at), view?.readyCount ?? null);

@@ -57,7 +57,8 @@ export function judgeReadiness(
   }
 
   // An accepted node missing from a list that omits nodes may be among them: unknown, not lost.
-  const unseen = (n: string) => (view.omitted ?? 0) > 0 && !hasKey(view.nodes, n);
+  // Unless fillOmitted found every omitted node Ready (then absent = left the cluster).
+  const unseen = (n: string) => (view.omitted ?? 0) > 0 && view.complete !== true && !hasKey(view.nodes, n);
   const lost = [...accepted].filter((n) => stable(n) && !isReady(n) && !unseen(n));
   let pending = cp.pending;
   if (lost.length === 0) pending = null;

@@ -39,6 +39,13 @@ export interface InventoryView {
    * fit the API server's limits). Absent or 0: every GPU node is listed.
    */
   omitted?: number;
+  /** GPU nodes in the cluster (total_gpu_nodes). */
+  total?: number;
+  /**
+   * Set by fillOmitted when every omitted node is Ready and the view holds every node known: a node
+   * absent from it left the cluster.
+   */
+  complete?: boolean;
 }
 
 export interface ContextPolicy {
@@ -100,5 +107,10 @@ export function viewOf(inventory: GpuInventoryStatus): InventoryView {
     };
   }
   const omitted = inventory.nodes_omitted ?? 0;
-  return { readyCount: inventory.ready_gpu_nodes, nodes, ...(omitted > 0 ? { omitted } : {}) };
+  return {
+    readyCount: inventory.ready_gpu_nodes,
+    total: inventory.total_gpu_nodes,
+    nodes,
+    ...(omitted > 0 ? { omitted } : {}),
+  };
 }

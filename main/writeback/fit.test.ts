@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
 import { configMapData } from './configmap-writer.ts';
-import { compactEntry, fitNodes } from './fit.ts';
+import { CONTROLLER_FIT_LIMITS, compactEntry, fitNodes } from './fit.ts';
 import { fitStatus, withoutNulls } from './status-writer.ts';
 
 const node = (i: number, ready = true): GpuNodeEntry => ({
@@ -63,5 +63,64 @@ describe('fitNodes', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('above listReadyUpTo: only NotReady nodes, compact, in budget; omitted = the rest; totals exact (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { maxLength: 60 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 600, max: 20_000 }),
+        (ready, upTo, budget) => {
+          const nodes = ready.map((r, i) => node(i, r));
+          const inv = {
+            observed_at: '2026-12-01T00:00:00Z',
+            total_gpu_nodes: nodes.length,
+            ready_gpu_nodes: ready.filter(Boolean).length,
+            total_gpus: nodes.length * 8,
+            nodes,
+          };
+          const s = fitStatus(inv, budget, upTo);
+          const at = fitStatus(inv, budget);
+          expect([s.total_gpu_nodes, s.ready_gpu_nodes, s.total_gpus]).toEqual([
+            inv.total_gpu_nodes,
+            inv.ready_gpu_nodes,
+            inv.total_gpus,
+          ]);
+          expect(JSON.stringify(withoutNulls(s)).length).toBeLessThanOrEqual(budget);
+          expect(s.nodes.length + (s.nodes_omitted ?? 0)).toBe(nodes.length);
+          if (nodes.length <= upTo) {
+            expect(s).toEqual(at);
+            return;
+          }
+          expect(s.nodes_compacted).toBe(true);
+          expect(s.nodes.every((n) => !n.ready)).toBe(true);
+          // As many NotReady nodes as the default fit would list, in the same order.
+          expect(s.nodes).toEqual(at.nodes.filter((n) => !n.ready).map(compactEntry));
+          const notReady = nodes.filter((n) => !n.ready).map(compactEntry);
+          if (s.nodes.length < notReady.length) expect(at.nodes.every((n) => !n.ready)).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the controller lists only NotReady nodes above SCALE_GPU_NODES', () => {
+    const nodes = Array.from({ length: 1001 }, (_, i) => node(i, i !== 7));
+    const inv = {
+      observed_at: '2026-12-01T00:00:00Z',
+      total_gpu_nodes: 1001,
+      ready_gpu_nodes: 1000,
+      total_gpus: 8008,
+      nodes,
+    };
+    const s = fitStatus(inv, CONTROLLER_FIT_LIMITS.statusBytes, CONTROLLER_FIT_LIMITS.listReadyUpTo);
+    expect(s).toMatchObject({
+      nodes: [compactEntry(node(7, false))],
+      nodes_compacted: true,
+      nodes_omitted: 1000,
+    });
+    const small = fitStatus({ ...inv, nodes: nodes.slice(0, 1000), total_gpu_nodes: 1000 }, 1_000_000, 1000);
+    expect(small.nodes).toHaveLength(1000);
   });
 });

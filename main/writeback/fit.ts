@@ -11,6 +11,11 @@
  *    by name; `nodes_omitted` says how many GPU nodes are counted in the totals but not listed.
  * The totals (total_gpu_nodes, ready_gpu_nodes, total_gpus) always count every GPU node.
  *
+ * Readers at scale (the in-cluster controller, CONTROLLER_FIT_LIMITS): above `listReadyUpTo` GPU nodes
+ * the list holds only the NotReady nodes, compact, within the same budget; every Ready node is counted in
+ * `nodes_omitted`. A flip then rewrites a few entries, not thousands, and a reader that sees every
+ * NotReady node listed (listed NotReady = total − ready) knows every omitted node is Ready.
+ *
  * Pure: the callers say what an entry costs in their object.
  */
 import type { GpuNodeEntry } from '../../common/inventory.ts';
@@ -20,9 +25,20 @@ export interface FitLimits {
   statusBytes: number;
   /** Most bytes of ConfigMap data values we write (the 1048576 limit counts every key's value). */
   configMapBytes: number;
+  /** Above this many GPU nodes the status lists only NotReady nodes (the ConfigMap is not affected). */
+  listReadyUpTo?: number;
 }
 
 export const DEFAULT_FIT_LIMITS: FitLimits = { statusBytes: 1_000_000, configMapBytes: 983_040 };
+
+/** GPU node count above which the controller's status lists only NotReady nodes (SPEC: "one small object"). */
+export const SCALE_GPU_NODES = 1000;
+
+/** The in-cluster controller's limits: today's budgets, and NotReady-only lists above SCALE_GPU_NODES. */
+export const CONTROLLER_FIT_LIMITS: FitLimits = Object.freeze({
+  ...DEFAULT_FIT_LIMITS,
+  listReadyUpTo: SCALE_GPU_NODES,
+});
 
 export interface Fitted {
   nodes: GpuNodeEntry[];
@@ -41,18 +57,24 @@ export function compactEntry(n: GpuNodeEntry): GpuNodeEntry {
   };
 }
 
-/** The entries to write so that the sum of `cost` stays within `budget` bytes. */
+/**
+ * The entries to write so that the sum of `cost` stays within `budget` bytes; with `listReadyUpTo`
+ * and more nodes than that, Ready nodes are never listed.
+ */
 export function fitNodes(
   nodes: readonly GpuNodeEntry[],
   budget: number,
   cost: (n: GpuNodeEntry) => number,
+  listReadyUpTo = Number.POSITIVE_INFINITY,
 ): Fitted {
   const sum = (list: readonly GpuNodeEntry[]) => list.reduce((s, n) => s + cost(n), 0);
-  if (sum(nodes) <= budget) return { nodes: [...nodes], compacted: false, omitted: 0 };
+  const notReadyOnly = nodes.length > listReadyUpTo;
+  if (!notReadyOnly && sum(nodes) <= budget) return { nodes: [...nodes], compacted: false, omitted: 0 };
   const compact = nodes.map(compactEntry);
-  if (sum(compact) <= budget) return { nodes: compact, compacted: true, omitted: 0 };
+  if (!notReadyOnly && sum(compact) <= budget) return { nodes: compact, compacted: true, omitted: 0 };
   const order = compact
     .map((n, i) => ({ n, i }))
+    .filter(({ n }) => !notReadyOnly || !n.ready)
     .sort((a, b) => Number(a.n.ready) - Number(b.n.ready) || (a.n.name < b.n.name ? -1 : 1));
   const kept = new Set<number>();
   let used = 0;

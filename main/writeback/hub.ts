@@ -13,6 +13,7 @@ import { type Clock, systemClock } from '../kube/clock.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { contextFingerprint } from '../kube/fingerprint.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
+import type { FitLimits } from './fit.ts';
 import { ContextWriteback, type WriteEvent } from './index.ts';
 
 /** The one host event the hub acts on: a context's new inventory. */
@@ -50,6 +51,8 @@ export interface WritebackSettings {
   group: string;
   configMapNamespace: string;
   minIntervalMs?: number | undefined;
+  /** Size budgets of the written objects (fit.ts); the in-cluster controller passes CONTROLLER_FIT_LIMITS. */
+  fitLimits?: FitLimits | undefined;
   /** Explicit opt-in to take over a ConfigMap / status another tool manages (`watch --take-over`). */
   takeOver?: boolean | undefined;
 }
@@ -152,6 +155,7 @@ export class WritebackHub {
         clock: this.opts.clock ?? systemClock,
         ...(s.minIntervalMs !== undefined ? { minIntervalMs: s.minIntervalMs } : {}),
         ...(s.takeOver === true ? { takeOver: true } : {}),
+        ...(s.fitLimits !== undefined ? { fitLimits: s.fitLimits } : {}),
         onState: (state) => this.host.setWriteback(ctx.name, state),
       },
       this.onEvent,

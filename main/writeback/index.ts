@@ -19,6 +19,7 @@ import { fitStatus, statusTarget } from './status-writer.ts';
 
 export { CONFIGMAP_NAME, DEFAULT_CONFIGMAP_NAMESPACE } from './configmap-writer.ts';
 export { buildCrd, crdName, DEFAULT_CRD_GROUP, INVENTORY_OBJECT_NAME } from './crd.ts';
+export { CONTROLLER_FIT_LIMITS, type FitLimits, SCALE_GPU_NODES } from './fit.ts';
 export { type InstallResult, installWriteback } from './install.ts';
 export { WriteError } from './write-error.ts';
 
@@ -100,7 +101,7 @@ export class ContextWriteback {
   update(inventory: GpuInventoryStatus, stale: boolean): void {
     if (stale) return;
     const limits = this.opts.fitLimits ?? DEFAULT_FIT_LIMITS;
-    this.#status.want(fitStatus(inventory, limits.statusBytes));
+    this.#status.want(fitStatus(inventory, limits.statusBytes, limits.listReadyUpTo));
     this.#configMap.want(configMapData(inventory, limits.configMapBytes));
   }
 

@@ -58,17 +58,19 @@ export function withoutNulls(value: unknown): unknown {
 
 /**
  * The status to write: the inventory with its node list made to fit `budget` bytes of status JSON
- * (fit.ts), with `nodes_compacted` / `nodes_omitted` when it had to. The totals are never touched.
+ * (fit.ts), with `nodes_compacted` / `nodes_omitted` when it had to; above `listReadyUpTo` GPU nodes
+ * only NotReady ones are listed. The totals are never touched.
  */
 export function fitStatus(
   status: GpuInventoryStatus,
   budget: number = DEFAULT_FIT_LIMITS.statusBytes,
+  listReadyUpTo?: number,
 ): GpuInventoryStatus {
   const { nodes, nodes_compacted: _c, nodes_omitted: _o, ...rest } = status;
   const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(withoutNulls(v)));
   // Room for the markers too: the largest they can be.
   const base = bytes({ ...rest, nodes: [], nodes_compacted: true, nodes_omitted: nodes.length });
-  const fitted = fitNodes(nodes, budget - base, (n) => bytes(n) + 1);
+  const fitted = fitNodes(nodes, budget - base, (n) => bytes(n) + 1, listReadyUpTo);
   return {
     ...rest,
     nodes: fitted.nodes,

@@ -14,10 +14,13 @@ import { LeaderStandIn } from '../../../test/helpers/controller-writer.ts';
 import { ManualClock } from '../../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../../test/helpers/sim-context.ts';
+import { LEFT_THE_CLUSTER } from '../../alerts/text.ts';
 import type { PolicyAlert } from '../../alerts/types.ts';
 import { eventLine } from '../../cli/commands/watch.ts';
 import { ContextClient } from '../../kube/context-client.ts';
+import { DEFAULT_FIT_LIMITS } from '../../writeback/fit.ts';
 import { WritebackHub } from '../../writeback/hub.ts';
+import { fitStatus } from '../../writeback/status-writer.ts';
 import { type EngineEvent, FleetEngine } from '../engine.ts';
 
 const NODES = ['nuc1', 'nuc2', 'omen', 'omen2'];
@@ -255,4 +258,44 @@ it('does not write back while it reads the controller (the controller writes), a
   } finally {
     hub.stop();
   }
+});
+
+it('a status listing only NotReady nodes (the controller at scale): drop, recovery, and a node that left', async () => {
+  const clock = new ManualClock();
+  const leader = await standIn(clock);
+  // What the controller writes above SCALE_GPU_NODES, here with the threshold at 0.
+  const scaled = (s: GpuInventoryStatus) => fitStatus(s, DEFAULT_FIT_LIMITS.statusBytes, 0);
+  await leader.writeStatus(scaled(status()));
+  const { ctx, alerts } = start(clock, 'auto', 'sim-admin', 30_000);
+  await until(clock, () => ctx().inventory?.nodes_omitted === 4, 'the NotReady-only list');
+  await leader.writeStatus(scaled(status(['omen2'], '2026-11-29T12:00:05Z')));
+  await until(clock, () => ctx().inventory?.ready_gpu_nodes === 3, 'the drop');
+  expect(ctx().inventory?.nodes.map((n) => n.name)).toEqual(['omen2']);
+  // The Lease is renewed within the hold-down, or it would go stale (2 × 15 s) and the tray fall back.
+  clock.advance(20_000);
+  await renew(clock, leader, ctx);
+  clock.advance(9000);
+  expect(alerts()).toEqual([]);
+  clock.advance(1000);
+  expect(alerts().map((a) => [a.kind, a.nodes, a.before, a.after])).toEqual([
+    ['ready-drop', ['omen2'], 4, 3],
+  ]);
+
+  await renew(clock, leader, ctx);
+  await leader.writeStatus(scaled(status([], '2026-11-29T12:00:40Z')));
+  await until(clock, () => alerts().length === 2, 'the recovery');
+  expect(alerts()[1]).toMatchObject({ kind: 'recovered', nodes: ['omen2'], before: 3, after: 4 });
+
+  // omen goes NotReady and is deleted within the hold-down: the total falls, it left the cluster.
+  await leader.writeStatus(scaled(status(['omen'], '2026-11-29T12:00:45Z')));
+  await until(clock, () => ctx().inventory?.ready_gpu_nodes === 3, 'the second drop');
+  const gone = { ...scaled(status([], '2026-11-29T12:00:50Z')), total_gpu_nodes: 3, ready_gpu_nodes: 3 };
+  await leader.writeStatus({ ...gone, total_gpus: 3, nodes_omitted: 3 });
+  await until(clock, () => ctx().inventory?.total_gpu_nodes === 3, 'the deletion');
+  clock.advance(20_000);
+  await renew(clock, leader, ctx);
+  clock.advance(10_000);
+  expect(alerts()).toHaveLength(3);
+  expect(alerts()[2]).toMatchObject({ kind: 'ready-drop', nodes: ['omen'], before: 4, after: 3 });
+  expect(alerts()[2]?.body).toContain(LEFT_THE_CLUSTER);
 });
