@@ -15,7 +15,7 @@ import { ContextClient } from '../kube/context-client.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { Logger } from '../log/logger.ts';
 import { WritebackHub, type WritebackSettings } from '../writeback/hub.ts';
-import type { WriteEvent } from '../writeback/index.ts';
+import { CONTROLLER_FIT_LIMITS, type FitLimits, type WriteEvent } from '../writeback/index.ts';
 import { DEFAULT_TIMING, type ElectionTiming } from './leader-decision.ts';
 import { LeaderElector, type LeadershipEvent } from './leader-election.ts';
 import { leaseLock } from './lease-lock.ts';
@@ -28,6 +28,8 @@ export interface ControllerOptions {
   identity: string;
   leaseNamespace: string;
   writeback: WritebackSettings;
+  /** How the status is cut to size (default CONTROLLER_FIT_LIMITS: only NotReady nodes above SCALE_GPU_NODES). */
+  fitLimits?: FitLimits;
   logger: Logger;
   clock?: Clock;
   timing?: ElectionTiming;
@@ -135,14 +137,17 @@ export class Controller {
   #onLeadership(e: LeadershipEvent): void {
     const fields = { identity: e.identity, lease: e.lease };
     switch (e.type) {
-      case 'started-leading':
-        this.#hub.set([this.#o.context], () => this.#o.writeback);
+      case 'started-leading': {
+        // Above SCALE_GPU_NODES the status lists only NotReady nodes: trays reading it get small events.
+        const fitLimits = this.#o.fitLimits ?? CONTROLLER_FIT_LIMITS;
+        this.#hub.set([this.#o.context], () => ({ ...this.#o.writeback, fitLimits }));
         this.metrics.leader(true);
         this.#log.info('became leader: writing the GpuInventory status and the ConfigMap', {
           ...fields,
           transitions: e.transitions,
         });
         break;
+      }
       case 'stopped-leading':
         // Before anything else: a replica that is not sure it leads must not write.
         this.#hub.set([this.#o.context], () => null);

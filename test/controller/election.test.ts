@@ -2,6 +2,7 @@
 // timing (15 s lease, 10 s renew deadline, 2 s retry): one leader writes, the other keeps its cache warm;
 // a partitioned leader stops writing before its lease can expire; a stopped leader hands over at once.
 import { afterEach, describe, expect, it } from 'vitest';
+import { CONTROLLER_FIT_LIMITS } from '../../main/writeback/index.ts';
 import { type Fleet, type Replica, startFleet, writerRuns } from './harness.ts';
 
 let fleet: Fleet | null = null;
@@ -36,6 +37,42 @@ async function electedFleet(): Promise<Fleet> {
 }
 
 describe('controller leader election against the sim', () => {
+  /** Status once one of the homelab's GPU nodes (all NotReady there) is Ready again. */
+  async function statusWithOneReady(f: Fleet) {
+    type Status = {
+      nodes: { name: string; ready: boolean }[];
+      nodes_omitted?: number;
+      total_gpu_nodes: number;
+      ready_gpu_nodes: number;
+    };
+    const first = ((await f.status()) as unknown as Status | undefined)?.nodes[0]?.name;
+    if (!first) throw new Error('no node in the status');
+    f.s.sim.control.setNodeReady(first, 'True');
+    await f.run(30_000, async () => ((await f.status())?.ready_gpu_nodes ?? 0) > 0);
+    return (await f.status()) as unknown as Status;
+  }
+
+  it('above the scale threshold the leader lists only NotReady nodes, counting the rest as omitted', async () => {
+    // The homelab is far below SCALE_GPU_NODES: a threshold of 0 makes it "at scale".
+    const f = await startFleet(undefined, { fitLimits: { ...CONTROLLER_FIT_LIMITS, listReadyUpTo: 0 } });
+    fleet = f;
+    for (const r of f.replicas) r.controller.start();
+    await f.run(20_000, () => f.leaders().length === 1);
+    await f.run(30_000, async () => ((await f.status())?.nodes.length ?? 0) > 0);
+    const status = await statusWithOneReady(f);
+    expect(status.ready_gpu_nodes).toBeGreaterThan(0);
+    expect(status.nodes.every((n) => !n.ready)).toBe(true);
+    expect(status.nodes.length).toBe(status.total_gpu_nodes - status.ready_gpu_nodes);
+    expect(status.nodes_omitted ?? 0).toBe(status.ready_gpu_nodes);
+  });
+
+  it('below it the leader lists every GPU node', async () => {
+    const f = await electedFleet();
+    const status = await statusWithOneReady(f);
+    expect(status.nodes.length).toBe(status.total_gpu_nodes);
+    expect(status.nodes.some((n) => n.ready)).toBe(true);
+  });
+
   it('scrapes no DCGM telemetry: the controller lists no pods and proxies to none', async () => {
     const f = await electedFleet();
     // The telemetry hub's first background step is due 3 s after start (60 s / 20 nodes a minute).

@@ -6,7 +6,7 @@
  * replica believes it leads.
  */
 
-import { Controller } from '../../main/controller/controller.ts';
+import { Controller, type ControllerOptions } from '../../main/controller/controller.ts';
 import { systemClock } from '../../main/kube/clock.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
 import { Logger } from '../../main/log/logger.ts';
@@ -89,7 +89,10 @@ async function grantReader(admin: ContextClient): Promise<void> {
 }
 const realPause = () => new Promise((r) => setTimeout(r, 8));
 
-export async function startFleet(ids: string[] = ['replica-a', 'replica-b']): Promise<Fleet> {
+export async function startFleet(
+  ids: string[] = ['replica-a', 'replica-b'],
+  extra: Pick<ControllerOptions, 'fitLimits'> = {},
+): Promise<Fleet> {
   const s = await startSimContext();
   const installer = new ContextClient(s.context('sim-admin'));
   await installWriteback(installer, { group: DEFAULT_CRD_GROUP, clock: systemClock });
@@ -116,6 +119,7 @@ export async function startFleet(ids: string[] = ['replica-a', 'replica-b']): Pr
       logger,
       clock,
       random: () => 0,
+      ...extra,
     });
     replicas.push({ id, user, controller, link, logs });
   }
