@@ -52,7 +52,22 @@ export type AlertWords =
   | { kind: 'unreachable'; forMs: number; total: number | null }
   | { kind: 'reachable'; afterMs: number }
   | { kind: 'flapping'; threshold: number; windowMs: number }
-  | { kind: 'gpus-withdrawn'; lines: { node: string; allocatable: number; capacity: number }[] };
+  | { kind: 'gpus-withdrawn'; lines: { node: string; allocatable: number; capacity: number }[] }
+  /** DCGM telemetry; the node is `nodes[0]`. `xid` is the code, its meaning comes from the catalogs. */
+  | { kind: 'gpu-xid'; hits: { gpu: GpuRef; xid: number }[] }
+  /** `before`/`after` on the Alert count the node's GPUs. */
+  | { kind: 'gpu-gone'; gone: GpuRef[] }
+  | { kind: 'gpu-hot'; hot: { gpu: GpuRef; temp: number }[]; thresholdC: number; forMs: number };
+
+/** A GPU as an alert names it: its index on the node, and the UUID and model when DCGM gave them. */
+export interface GpuRef {
+  index: number;
+  uuid: string | null;
+  model: string | null;
+}
+
+/** At most this many GPUs are named in one alert's words (a node's DCGM exporter reports up to 64). */
+export const ALERT_GPUS_MAX = 64;
 
 /** Desktop notifications show about this much of a body (macOS and Windows cut near 200 characters). */
 export const NOTIFICATION_BODY_MAX = 200;

@@ -7,6 +7,7 @@
 import type { Alert, AlertWords } from '../alerts.ts';
 import { NOTIFICATION_BODY_MAX } from '../alerts.ts';
 import { clusterText } from '../cluster-text.ts';
+import { goneWords, hotWords, xidWords } from './gpu-alert-text.ts';
 import type { Translator } from './translator.ts';
 
 export interface AlertText {
@@ -158,6 +159,12 @@ function wordsOf(a: AlertInput, tr: Translator): AlertText {
         body: sentences([...lines, tr.t('alert.withdrawn.rest')], tr),
       };
     }
+    case 'gpu-xid':
+      return xidWords(context, a.nodes[0] ?? '', w, tr);
+    case 'gpu-gone':
+      return goneWords(context, a.nodes[0] ?? '', w, a.before ?? 0, a.after ?? 0, tr);
+    case 'gpu-hot':
+      return hotWords(context, a.nodes[0] ?? '', w, (ms) => duration(ms, tr), tr);
   }
 }
 

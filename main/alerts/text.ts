@@ -65,7 +65,7 @@ export const LEFT_THE_CLUSTER = 'left the cluster';
 type Facts = Pick<AlertInput, 'nodes' | 'before' | 'after' | 'reasons'>;
 
 /** The English title/body/short of the facts, and the facts' `words` for the other languages. */
-function english(context: string, facts: Facts, words: AlertWords) {
+export function englishWords(context: string, facts: Facts, words: AlertWords) {
   return { ...alertText({ context, ...facts, words }, EN), words };
 }
 
@@ -77,24 +77,32 @@ export function dropText(context: string, down: readonly DownNode[], before: num
   const reasons = down.map((d) => ({ node: d.node, reason: d.left ? LEFT_THE_CLUSTER : d.reason }));
   const left = down.filter((d) => d.left).map((d) => d.node);
   const nodes = down.map((d) => d.node);
-  const text = english(context, { nodes, before, after, reasons }, { kind: 'ready-drop', left });
+  const text = englishWords(context, { nodes, before, after, reasons }, { kind: 'ready-drop', left });
   return { ...text, short: text.short ?? text.body, reasons };
 }
 
 export function recoveryText(context: string, back: string[], before: number, after: number) {
-  return english(context, { nodes: back, before, after }, { kind: 'recovered' });
+  return englishWords(context, { nodes: back, before, after }, { kind: 'recovered' });
 }
 
 export function unreachableText(context: string, forMs: number, last: number | null, total: number | null) {
-  return english(context, { nodes: [], before: last, after: null }, { kind: 'unreachable', forMs, total });
+  return englishWords(
+    context,
+    { nodes: [], before: last, after: null },
+    { kind: 'unreachable', forMs, total },
+  );
 }
 
 export function reachableText(context: string, afterMs: number, ready: number | null) {
-  return english(context, { nodes: [], before: null, after: ready }, { kind: 'reachable', afterMs });
+  return englishWords(context, { nodes: [], before: null, after: ready }, { kind: 'reachable', afterMs });
 }
 
 export function flapText(context: string, nodes: string[], threshold: number, windowMs: number) {
-  return english(context, { nodes, before: null, after: null }, { kind: 'flapping', threshold, windowMs });
+  return englishWords(
+    context,
+    { nodes, before: null, after: null },
+    { kind: 'flapping', threshold, windowMs },
+  );
 }
 
 export function withdrawnText(
@@ -105,5 +113,5 @@ export function withdrawnText(
     kind: 'gpus-withdrawn',
     lines: lines.map((l) => ({ node: l.node, allocatable: l.allocatable, capacity: l.capacity })),
   };
-  return english(context, { nodes: lines.map((l) => l.node), before: null, after: null }, words);
+  return englishWords(context, { nodes: lines.map((l) => l.node), before: null, after: null }, words);
 }

@@ -3,9 +3,9 @@
  * defaults. Closed objects everywhere (`additionalProperties: false`) so nothing but what is listed
  * here (context NAMES, never tokens or keys) can be stored.
  */
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TProperties, Type } from '@sinclair/typebox';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
-import type { AlertKind, AlertWords } from '../../common/alerts.ts';
+import { ALERT_GPUS_MAX, type AlertKind, type AlertWords } from '../../common/alerts.ts';
 import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 // The defaults come from common/: settings sit below alerts and write-back and import neither.
@@ -52,6 +52,18 @@ const ALERT_KINDS = [
 
 /** The facts an alert's words were made of (common/alerts.ts AlertWords), so the window can word them. */
 const nodeList = Type.Array(Type.String({ maxLength: 253 }), { maxItems: 10_000 });
+/** A GPU an alert names (DCGM label values are at most 1024 characters, main/telemetry/prom-text.ts). */
+const GpuRefSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    uuid: Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
+    model: Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
+  },
+  closed,
+);
+/** GPUs of one alert, each with one more fact (its XID, its temperature). */
+const gpuList = <P extends TProperties>(more: P) =>
+  Type.Array(Type.Object({ gpu: GpuRefSchema, ...more }, closed), { maxItems: ALERT_GPUS_MAX });
 export const AlertWordsSchema = Type.Union([
   Type.Object({ kind: Type.Literal('ready-drop'), left: nodeList }, closed),
   Type.Object({ kind: Type.Literal('recovered') }, closed),
@@ -82,6 +94,23 @@ export const AlertWordsSchema = Type.Union([
         ),
         { maxItems: 10_000 },
       ),
+    },
+    closed,
+  ),
+  Type.Object(
+    { kind: Type.Literal('gpu-xid'), hits: gpuList({ xid: Type.Integer({ minimum: 0 }) }) },
+    closed,
+  ),
+  Type.Object(
+    { kind: Type.Literal('gpu-gone'), gone: Type.Array(GpuRefSchema, { maxItems: ALERT_GPUS_MAX }) },
+    closed,
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('gpu-hot'),
+      hot: gpuList({ temp: Type.Number() }),
+      thresholdC: Type.Number(),
+      forMs: Type.Number({ minimum: 0 }),
     },
     closed,
   ),

@@ -468,7 +468,7 @@ export const ja: Catalog = {
       gpuNameAbout: 'GPU {{index}}（{{about}}）',
       xidTitle: '{{context}}：{{node}} で {{codes}}',
       xidHit: '{{gpu}}：{{xid}}',
-      xidBody: '{{node}} {{hits}}。',
+      xidBody: '{{node}} の {{hits}}。',
       goneTitle_other: '{{context}}：{{node}} で GPU が {{count, number}} 基消失',
       goneBody_other:
         '{{gpus}} が {{node}} の DCGM exporter に表示されなくなりました（GPU {{before, number}} → {{after, number}}）。',

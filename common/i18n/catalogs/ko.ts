@@ -463,7 +463,7 @@ export const ko: Catalog = {
       gpuNameAbout: 'GPU {{index}} ({{about}})',
       xidTitle: '{{context}}: {{node}}에서 {{codes}}',
       xidHit: '{{gpu}}: {{xid}}',
-      xidBody: '{{node}} {{hits}}.',
+      xidBody: '{{node}}의 {{hits}}.',
       goneTitle_other: '{{context}}: {{node}}에서 GPU {{count, number}}개 사라짐',
       goneBody_other:
         '{{gpus}}이(가) 더 이상 {{node}}의 DCGM exporter에 나타나지 않습니다 (GPU {{before, number}} → {{after, number}}).',

@@ -462,7 +462,7 @@ export const zhCN: Catalog = {
       gpuNameAbout: 'GPU {{index}}（{{about}}）',
       xidTitle: '{{context}}：{{node}} 出现 {{codes}}',
       xidHit: '{{gpu}}：{{xid}}',
-      xidBody: '{{node}} {{hits}}。',
+      xidBody: '{{node}} 的 {{hits}}。',
       goneTitle_other: '{{context}}：{{node}} 上有 {{count, number}} 个 GPU 消失',
       goneBody_other:
         '{{gpus}} 已不再出现在 {{node}} 的 DCGM exporter 中（GPU {{before, number}} → {{after, number}}）。',
