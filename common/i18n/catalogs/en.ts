@@ -228,6 +228,15 @@ export const en = {
     cordoned: 'Cordoned',
     problemsSeparator: '; ',
   },
+  /** Why a node is not Ready (common/node-reason.ts); the kubelet's own words are kept as written. */
+  reason: {
+    noCondition: 'no Ready condition reported',
+    kubeletStopped: 'kubelet stopped posting node status',
+    unknown: 'readiness unknown',
+    unknownWhy: 'readiness unknown ({{reason}})',
+    status: 'Ready={{status}}',
+    with: '{{what}} ({{detail}})',
+  },
   history: {
     title: 'Ready GPU nodes of {{context}}',
     description:

@@ -218,6 +218,14 @@ export const ja: Catalog = {
     cordoned: 'cordon 済み',
     problemsSeparator: '; ',
   },
+  reason: {
+    noCondition: 'Ready 条件が報告されていません',
+    kubeletStopped: 'kubelet がノードステータスの送信を停止',
+    unknown: '準備状態が不明',
+    unknownWhy: '準備状態が不明（{{reason}}）',
+    status: 'Ready={{status}}',
+    with: '{{what}}（{{detail}}）',
+  },
   history: {
     title: '{{context}} の Ready GPU ノード',
     description:

@@ -215,6 +215,14 @@ export const ko: Catalog = {
     cordoned: 'Cordon됨',
     problemsSeparator: '; ',
   },
+  reason: {
+    noCondition: 'Ready 조건이 보고되지 않음',
+    kubeletStopped: 'kubelet이 노드 상태 보고를 중단함',
+    unknown: '준비 상태 알 수 없음',
+    unknownWhy: '준비 상태 알 수 없음 ({{reason}})',
+    status: 'Ready={{status}}',
+    with: '{{what}} ({{detail}})',
+  },
   history: {
     title: '{{context}}의 Ready GPU 노드',
     description:

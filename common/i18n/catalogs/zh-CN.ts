@@ -214,6 +214,14 @@ export const zhCN: Catalog = {
     cordoned: '已封锁',
     problemsSeparator: '；',
   },
+  reason: {
+    noCondition: '未报告 Ready 条件',
+    kubeletStopped: 'kubelet 已停止上报节点状态',
+    unknown: '就绪状态未知',
+    unknownWhy: '就绪状态未知（{{reason}}）',
+    status: 'Ready={{status}}',
+    with: '{{what}}（{{detail}}）',
+  },
   history: {
     title: '{{context}} 中 Ready 的 GPU 节点',
     description:
