@@ -4,7 +4,12 @@
  * here (context NAMES, never tokens or keys) can be stored.
  */
 import { type Static, type TProperties, Type } from '@sinclair/typebox';
-import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
+import {
+  type AlertRules,
+  DEFAULT_ALERT_RULES,
+  GPU_HOT_C_MAX,
+  GPU_HOT_C_MIN,
+} from '../../common/alert-rules.ts';
 import { ALERT_GPUS_MAX, type AlertKind, type AlertWords } from '../../common/alerts.ts';
 import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
@@ -15,7 +20,7 @@ import {
   INVENTORY_SOURCES,
   type InventorySource,
 } from '../../common/settings.ts';
-import { DEFAULT_TELEMETRY } from '../../common/telemetry.ts';
+import { DEFAULT_TELEMETRY, TELEMETRY_LIMITS } from '../../common/telemetry.ts';
 
 export const SETTINGS_VERSION = 2;
 export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
@@ -33,7 +38,7 @@ export const AlertRulesSchema = Type.Object(
     flapThreshold: Type.Integer({ minimum: 1 }),
     flapWindowMs: Int0,
     withdrawnGpus: Type.Boolean(),
-    gpuHotC: Type.Integer({ minimum: 30, maximum: 120 }),
+    gpuHotC: Type.Integer({ minimum: GPU_HOT_C_MIN, maximum: GPU_HOT_C_MAX }),
   },
   closed,
 );
@@ -167,8 +172,14 @@ export const LastKnown = Type.Object({ at: Type.String(), inventory: GpuInventor
 export const TelemetrySettings = Type.Object(
   {
     background: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')]),
-    autoMaxGpuNodes: Type.Integer({ minimum: 0, maximum: 100_000 }),
-    budgetPerMinute: Type.Integer({ minimum: 1, maximum: 600 }),
+    autoMaxGpuNodes: Type.Integer({
+      minimum: TELEMETRY_LIMITS.autoMaxGpuNodes.min,
+      maximum: TELEMETRY_LIMITS.autoMaxGpuNodes.max,
+    }),
+    budgetPerMinute: Type.Integer({
+      minimum: TELEMETRY_LIMITS.budgetPerMinute.min,
+      maximum: TELEMETRY_LIMITS.budgetPerMinute.max,
+    }),
   },
   closed,
 );

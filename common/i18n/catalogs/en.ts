@@ -341,6 +341,23 @@ export const en = {
       unreachableHint: 'How long a cluster must stay unreachable before you are notified.',
       seconds: 'seconds',
       withdrawn: "Alert when a ready node's allocatable GPUs fall below its capacity",
+      gpuHot: 'GPU temperature limit',
+      gpuHotHint: 'A GPU hotter than this for the hold-down raises an alert (DCGM telemetry).',
+      celsius: '°C',
+    },
+    telemetry: {
+      legend: 'GPU telemetry (DCGM)',
+      background: 'Background scraping',
+      backgroundAuto: 'Automatic (clusters up to the node limit below)',
+      backgroundOn: 'On for every cluster',
+      backgroundOff: 'Off (only open node details are scraped)',
+      autoMaxGpuNodes: 'Automatic up to',
+      autoMaxGpuNodesHint:
+        'With Automatic, a cluster with more GPU nodes than this is not scraped in the background.',
+      nodes: 'GPU nodes',
+      budgetPerMinute: 'Scrape budget',
+      budgetPerMinuteHint: 'How many GPU nodes of a cluster are scraped a minute in the background.',
+      perMinute: 'nodes a minute',
     },
     writeBack: {
       legend: 'Write-back target',
@@ -372,6 +389,10 @@ export const en = {
       unreachableMax: 'Unreachable threshold can be at most {{max, number}} seconds.',
       crdGroup: 'Use a DNS name of lowercase letters, digits, dots and dashes, such as gpufleet.example.com.',
       namespace: 'Use a namespace name: lowercase letters, digits and dashes, at most 63 characters.',
+      gpuHot:
+        'The GPU temperature limit must be a whole number of °C from {{min, number}} to {{max, number}}.',
+      autoMaxGpuNodes: 'The node limit must be a whole number from {{min, number}} to {{max, number}}.',
+      budgetPerMinute: 'The scrape budget must be a whole number from {{min, number}} to {{max, number}}.',
     },
   },
   detail: {

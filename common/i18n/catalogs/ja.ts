@@ -321,6 +321,22 @@ export const ja: Catalog = {
       unreachableHint: 'クラスターにどれだけ到達できない状態が続いたら通知するか。',
       seconds: '秒',
       withdrawn: 'Ready ノードの割り当て可能 GPU が容量を下回ったらアラート',
+      gpuHot: 'GPU 温度の上限',
+      gpuHotHint: 'GPU がホールドダウンの間この温度を超えるとアラートを出します（DCGM テレメトリ）。',
+      celsius: '°C',
+    },
+    telemetry: {
+      legend: 'GPU テレメトリ（DCGM）',
+      background: 'バックグラウンド収集',
+      backgroundAuto: '自動（下のノード上限以下のクラスター）',
+      backgroundOn: 'すべてのクラスターでオン',
+      backgroundOff: 'オフ（開いているノード詳細のみ収集）',
+      autoMaxGpuNodes: '自動収集の上限',
+      autoMaxGpuNodesHint: '自動のとき、GPU ノードがこれより多いクラスターはバックグラウンドで収集しません。',
+      nodes: 'GPU ノード',
+      budgetPerMinute: '収集バジェット',
+      budgetPerMinuteHint: 'バックグラウンドでクラスターごとに 1 分間に収集する GPU ノード数です。',
+      perMinute: 'ノード/分',
     },
     writeBack: {
       legend: '書き戻し先',
@@ -353,6 +369,9 @@ export const ja: Catalog = {
       crdGroup:
         '小文字、数字、ドット、ハイフンからなる DNS 名を入力してください（例: gpufleet.example.com）。',
       namespace: '名前空間名を入力してください: 小文字、数字、ハイフンで最大 63 文字。',
+      gpuHot: 'GPU 温度の上限は {{min, number}}〜{{max, number}} °C の整数にしてください。',
+      autoMaxGpuNodes: 'ノード上限は {{min, number}}〜{{max, number}} の整数にしてください。',
+      budgetPerMinute: '収集バジェットは {{min, number}}〜{{max, number}} の整数にしてください。',
     },
   },
   detail: {
