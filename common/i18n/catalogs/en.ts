@@ -237,6 +237,34 @@ export const en = {
     status: 'Ready={{status}}',
     with: '{{what}} ({{detail}})',
   },
+  /** Our sentences for a failed connection (main/kube/error-classify.ts); the CLI prints the English. */
+  kubeError: {
+    proxyRefused:
+      'The proxy {{proxy}} refused the tunnel to {{host}} (HTTP {{status}}); check proxy-url in the kubeconfig.',
+    proxyTimeout: 'cannot reach proxy {{proxy}}: it did not answer in time.',
+    proxyUnreachable: 'cannot reach proxy {{proxy}}: {{why}}; check proxy-url in the kubeconfig.',
+    untrusted:
+      "The certificate of {{host}} is not signed by the kubeconfig's certificate authority ({{code}}).",
+    altName:
+      'The certificate of {{host}} is not valid for that host name; check the server address or tls-server-name.',
+    certExpired: 'The certificate of {{host}} has expired.',
+    notYetValid: "The certificate of {{host}} is not valid yet; check this computer's clock.",
+    notTls: '{{host}} did not answer with TLS; check whether the server address should be http or https.',
+    refused: '{{host}} refused the connection; the API server may be down.',
+    reset: 'The connection to {{host}} was reset.',
+    dns: 'The name {{host}} could not be resolved (DNS); check the network or VPN.',
+    noRoute: '{{host}} cannot be reached from this network.',
+    timeout: '{{host}} did not answer in time.',
+    cancelled: 'The request was cancelled.',
+    handshake:
+      '{{host}} rejected the TLS handshake; the client certificate may be wrong or expired ({{code}}).',
+    tlsSettings:
+      'The TLS settings for {{host}} could not be used ({{code}}); check the certificates in the kubeconfig.',
+    failed: 'The connection to {{host}} failed: {{why}}',
+    unauthorized: 'The cluster rejected the credentials, or they have expired (401).',
+    busy: 'The API server is busy.',
+    busySaid: 'The API server is busy: {{message}}',
+  },
   history: {
     title: 'Ready GPU nodes of {{context}}',
     description:

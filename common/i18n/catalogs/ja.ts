@@ -226,6 +226,33 @@ export const ja: Catalog = {
     status: 'Ready={{status}}',
     with: '{{what}}（{{detail}}）',
   },
+  kubeError: {
+    proxyRefused:
+      'プロキシ {{proxy}} が {{host}} へのトンネルを拒否しました（HTTP {{status}}）。kubeconfig の proxy-url を確認してください。',
+    proxyTimeout: 'プロキシ {{proxy}} に接続できません：時間内に応答がありませんでした。',
+    proxyUnreachable:
+      'プロキシ {{proxy}} に接続できません：{{why}}。kubeconfig の proxy-url を確認してください。',
+    untrusted: '{{host}} の証明書は kubeconfig の認証局によって署名されていません（{{code}}）。',
+    altName:
+      '{{host}} の証明書はそのホスト名に対して有効ではありません。サーバーのアドレスか tls-server-name を確認してください。',
+    certExpired: '{{host}} の証明書の有効期限が切れています。',
+    notYetValid: '{{host}} の証明書はまだ有効ではありません。このコンピューターの時計を確認してください。',
+    notTls: '{{host}} が TLS で応答しませんでした。サーバーのアドレスが http か https かを確認してください。',
+    refused: '{{host}} が接続を拒否しました。API サーバーが停止している可能性があります。',
+    reset: '{{host}} への接続がリセットされました。',
+    dns: '名前 {{host}} を解決できませんでした（DNS）。ネットワークか VPN を確認してください。',
+    noRoute: 'このネットワークから {{host}} に到達できません。',
+    timeout: '{{host}} から時間内に応答がありませんでした。',
+    cancelled: 'リクエストはキャンセルされました。',
+    handshake:
+      '{{host}} が TLS ハンドシェイクを拒否しました。クライアント証明書が誤っているか期限切れの可能性があります（{{code}}）。',
+    tlsSettings:
+      '{{host}} の TLS 設定を使用できませんでした（{{code}}）。kubeconfig の証明書を確認してください。',
+    failed: '{{host}} への接続に失敗しました：{{why}}',
+    unauthorized: 'クラスターが認証情報を拒否したか、認証情報の有効期限が切れています（401）。',
+    busy: 'API サーバーが混雑しています。',
+    busySaid: 'API サーバーが混雑しています：{{message}}',
+  },
   history: {
     title: '{{context}} の Ready GPU ノード',
     description:

@@ -223,6 +223,31 @@ export const ko: Catalog = {
     status: 'Ready={{status}}',
     with: '{{what}} ({{detail}})',
   },
+  kubeError: {
+    proxyRefused:
+      '프록시 {{proxy}}이(가) {{host}}(으)로의 터널을 거부했습니다 (HTTP {{status}}). kubeconfig의 proxy-url을 확인하세요.',
+    proxyTimeout: '프록시 {{proxy}}에 연결할 수 없습니다: 제때 응답하지 않았습니다.',
+    proxyUnreachable: '프록시 {{proxy}}에 연결할 수 없습니다: {{why}}. kubeconfig의 proxy-url을 확인하세요.',
+    untrusted: '{{host}}의 인증서가 kubeconfig의 인증 기관으로 서명되지 않았습니다 ({{code}}).',
+    altName:
+      '{{host}}의 인증서가 해당 호스트 이름에 유효하지 않습니다. 서버 주소나 tls-server-name을 확인하세요.',
+    certExpired: '{{host}}의 인증서가 만료되었습니다.',
+    notYetValid: '{{host}}의 인증서가 아직 유효하지 않습니다. 이 컴퓨터의 시계를 확인하세요.',
+    notTls: '{{host}}이(가) TLS로 응답하지 않았습니다. 서버 주소가 http인지 https인지 확인하세요.',
+    refused: '{{host}}이(가) 연결을 거부했습니다. API 서버가 다운되었을 수 있습니다.',
+    reset: '{{host}}와의 연결이 재설정되었습니다.',
+    dns: '이름 {{host}}을(를) 확인할 수 없습니다 (DNS). 네트워크나 VPN을 확인하세요.',
+    noRoute: '이 네트워크에서 {{host}}에 연결할 수 없습니다.',
+    timeout: '{{host}}이(가) 제때 응답하지 않았습니다.',
+    cancelled: '요청이 취소되었습니다.',
+    handshake:
+      '{{host}}이(가) TLS 핸드셰이크를 거부했습니다. 클라이언트 인증서가 잘못되었거나 만료되었을 수 있습니다 ({{code}}).',
+    tlsSettings: '{{host}}의 TLS 설정을 사용할 수 없습니다 ({{code}}). kubeconfig의 인증서를 확인하세요.',
+    failed: '{{host}}에 연결하지 못했습니다: {{why}}',
+    unauthorized: '클러스터가 자격 증명을 거부했거나 자격 증명이 만료되었습니다 (401).',
+    busy: 'API 서버가 바쁩니다.',
+    busySaid: 'API 서버가 바쁩니다: {{message}}',
+  },
   history: {
     title: '{{context}}의 Ready GPU 노드',
     description:
