@@ -1,5 +1,7 @@
 /** Alerts as the user reads them: in notifications, the alert log and the CLI's `watch -o json`. */
 
+import type { ShortReason } from './node-reason.ts';
+
 export type AlertKind =
   | 'ready-drop'
   | 'recovered'
@@ -45,8 +47,12 @@ export interface Alert {
  * (`nodes`, `before`, `after`, `reasons`); this holds only what they do not say.
  */
 export type AlertWords =
-  /** `left`: the nodes of `reasons` that left the cluster (their reason is ours, so it is translated). */
-  | { kind: 'ready-drop'; left: string[] }
+  /**
+   * `left`: the nodes of `reasons` that left the cluster (their reason is ours, so it is translated).
+   * `why`: per entry of `reasons`, the facts its short reason was worded from (null: shown as logged);
+   * absent on alerts logged before it existed.
+   */
+  | { kind: 'ready-drop'; left: string[]; why?: (ShortReason | null)[] }
   | { kind: 'recovered' }
   /** `total`: GPU nodes last known (null when no inventory was known); `before` is how many were Ready. */
   | { kind: 'unreachable'; forMs: number; total: number | null }

@@ -96,16 +96,17 @@ export function shortReason(ready: ReadyFacts, tr: Translator = EN): string {
  * shortReason() of an inventory entry: the card, the tray, the alerts and `scan -o wide` all call this.
  * An entry without `readiness` (an inventory saved before the field existed) reads as Unknown.
  */
-export function entryReason(
-  n: Pick<GpuNodeEntry, 'readiness' | 'not_ready_reason' | 'not_ready_message'>,
-  tr: Translator = EN,
-): string {
-  return shortReason(
-    {
-      status: n.readiness ?? 'Unknown',
-      reason: n.not_ready_reason ?? null,
-      message: n.not_ready_message ?? null,
-    },
-    tr,
-  );
+export function entryReason(n: ReadinessOf, tr: Translator = EN): string {
+  return reasonWords(entryReasonOf(n), tr);
+}
+
+type ReadinessOf = Pick<GpuNodeEntry, 'readiness' | 'not_ready_reason' | 'not_ready_message'>;
+
+/** The ShortReason of an inventory entry (entryReason's facts, for words made later in any language). */
+export function entryReasonOf(n: ReadinessOf): ShortReason {
+  return reasonOf({
+    status: n.readiness ?? 'Unknown',
+    reason: n.not_ready_reason ?? null,
+    message: n.not_ready_message ?? null,
+  });
 }

@@ -7,6 +7,7 @@ import type { AlertKind, AlertWords } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
 import { type AlertInput, alertText, duration as localDuration } from '../../common/i18n/alert-text.ts';
 import { translator } from '../../common/i18n/translator.ts';
+import { reasonWords, type ShortReason } from '../../common/node-reason.ts';
 import type { PolicyAlert } from './types.ts';
 
 const EN = translator('en');
@@ -53,11 +54,20 @@ export function makeAlert(f: AlertFacts, suppressed: boolean): PolicyAlert {
   return alert;
 }
 
-/** A node of a drop and why it is down; `left` marks a node that is gone (its reason is LEFT_THE_CLUSTER). */
+/**
+ * A node of a drop and why it is down (`why`: the facts of the English `reason`, for other languages);
+ * `left` marks a node that is gone (its reason is LEFT_THE_CLUSTER).
+ */
 export interface DownNode {
   node: string;
   reason: string;
+  why?: ShortReason;
   left?: boolean;
+}
+
+/** A node still in the cluster that is not Ready, in English and as facts. */
+export function downNode(node: string, why: ShortReason | null): DownNode {
+  return why === null ? { node, reason: 'not Ready' } : { node, reason: reasonWords(why, EN), why };
 }
 
 export const LEFT_THE_CLUSTER = 'left the cluster';
@@ -77,7 +87,11 @@ export function dropText(context: string, down: readonly DownNode[], before: num
   const reasons = down.map((d) => ({ node: d.node, reason: d.left ? LEFT_THE_CLUSTER : d.reason }));
   const left = down.filter((d) => d.left).map((d) => d.node);
   const nodes = down.map((d) => d.node);
-  const text = englishWords(context, { nodes, before, after, reasons }, { kind: 'ready-drop', left });
+  const why = down.map((d) => (d.left ? null : (d.why ?? null)));
+  const words: AlertWords = why.some((w) => w !== null)
+    ? { kind: 'ready-drop', left, why }
+    : { kind: 'ready-drop', left };
+  const text = englishWords(context, { nodes, before, after, reasons }, words);
   return { ...text, short: text.short ?? text.body, reasons };
 }
 

@@ -108,6 +108,32 @@ describe('settings migrations', () => {
     ).toBe(false);
   });
 
+  it('keeps the reason facts of a logged drop, and refuses malformed ones', () => {
+    const logged = {
+      id: 'lab:ready-drop:2026-12-01T10:00:00.000Z',
+      at: '2026-12-01T10:00:00.000Z',
+      context: 'lab',
+      kind: 'ready-drop',
+      title: 'lab: a GPU node down',
+      body: 'omen: kubelet stopped posting node status. Ready GPU nodes 2 → 1.',
+      nodes: ['omen'],
+      before: 2,
+      after: 1,
+      reasons: [{ node: 'omen', reason: 'kubelet stopped posting node status' }],
+      words: { kind: 'ready-drop', left: [], why: [{ code: 'kubeletStopped' }] },
+    };
+    const ok = migrate({ version: 2, alertLog: [logged] });
+    expect(ok.ok && ok.settings.alertLog[0]?.words).toEqual(logged.words);
+    for (const why of [
+      [{ code: 'tired' }],
+      [{ code: 'clause' }],
+      [{ code: 'clause', clause: 'x'.repeat(401) }],
+    ])
+      expect(migrate({ version: 2, alertLog: [{ ...logged, words: { ...logged.words, why } }] }).ok).toBe(
+        false,
+      );
+  });
+
   it('keeps the words of GPU telemetry alerts, and refuses malformed ones', () => {
     const gpu = { index: 0, uuid: 'GPU-0', model: 'NVIDIA H100 80GB HBM3' };
     const logged = {

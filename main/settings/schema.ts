@@ -57,6 +57,24 @@ const ALERT_KINDS = [
 
 /** The facts an alert's words were made of (common/alerts.ts AlertWords), so the window can word them. */
 const nodeList = Type.Array(Type.String({ maxLength: 253 }), { maxItems: 10_000 });
+/** Why a node is not Ready, as facts (common/node-reason.ts ShortReason); the cluster's words capped. */
+const clusterWords = Type.String({ maxLength: 400 });
+const ShortReasonSchema = Type.Union([
+  Type.Object({ code: Type.Literal('ready') }, closed),
+  Type.Object({ code: Type.Literal('noCondition') }, closed),
+  Type.Object({ code: Type.Literal('kubeletStopped') }, closed),
+  Type.Object({ code: Type.Literal('clause'), clause: clusterWords }, closed),
+  Type.Object({ code: Type.Literal('unknown'), reason: clusterWords }, closed),
+  Type.Object(
+    {
+      code: Type.Literal('notReady'),
+      status: Type.Union([clusterWords, Type.Null()]),
+      detail: clusterWords,
+    },
+    closed,
+  ),
+]);
+
 /** A GPU an alert names (DCGM label values are at most 1024 characters, main/telemetry/prom-text.ts). */
 const GpuRefSchema = Type.Object(
   {
@@ -70,7 +88,14 @@ const GpuRefSchema = Type.Object(
 const gpuList = <P extends TProperties>(more: P) =>
   Type.Array(Type.Object({ gpu: GpuRefSchema, ...more }, closed), { maxItems: ALERT_GPUS_MAX });
 export const AlertWordsSchema = Type.Union([
-  Type.Object({ kind: Type.Literal('ready-drop'), left: nodeList }, closed),
+  Type.Object(
+    {
+      kind: Type.Literal('ready-drop'),
+      left: nodeList,
+      why: Type.Optional(Type.Array(Type.Union([ShortReasonSchema, Type.Null()]), { maxItems: 10_000 })),
+    },
+    closed,
+  ),
   Type.Object({ kind: Type.Literal('recovered') }, closed),
   Type.Object(
     {
