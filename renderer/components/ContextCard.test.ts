@@ -91,6 +91,18 @@ describe('context card: nodes the engine refused', () => {
     );
   });
 
+  it('says it in the window’s language from the count', () => {
+    i18n.setLanguage('ja');
+    try {
+      show({ ...homelab(), ignoredNodes: { count: 1200, message: 'English from main' } });
+      expect(screen.getByTestId('card-ignored-nodes').textContent).toBe(
+        '名前が無効なノード 1,200 個を無視しました（Kubernetes のノード名ではありません）。',
+      );
+    } finally {
+      i18n.setLanguage('en');
+    }
+  });
+
   it('shows no such line for a clean context', () => {
     show();
     expect(screen.queryByTestId('card-ignored-nodes')).toBeNull();

@@ -119,6 +119,9 @@ export const en = {
     connecting: 'Connecting to {{contexts}}…',
   },
   card: {
+    /** As main/fleet/context-monitor.ts logs it (`{{count}}` ungrouped, as the CLI prints it). */
+    ignoredNodes_one: '{{count}} node with an invalid name was ignored (not a Kubernetes node name).',
+    ignoredNodes_other: '{{count}} nodes with invalid names were ignored (not Kubernetes node names).',
     ready: 'GPU nodes ready',
     lastKnown: '(last known)',
     noInventory: 'no inventory yet',

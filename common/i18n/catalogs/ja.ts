@@ -113,6 +113,8 @@ export const ja: Catalog = {
     connecting: '{{contexts}} に接続中…',
   },
   card: {
+    ignoredNodes_other:
+      '名前が無効なノード {{count, number}} 個を無視しました（Kubernetes のノード名ではありません）。',
     ready: 'GPU ノードが Ready',
     lastKnown: '（最後に確認した値）',
     noInventory: 'インベントリはまだありません',

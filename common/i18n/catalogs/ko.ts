@@ -112,6 +112,8 @@ export const ko: Catalog = {
     connecting: '{{contexts}}에 연결 중…',
   },
   card: {
+    ignoredNodes_other:
+      '이름이 잘못된 노드 {{count, number}}개를 무시했습니다 (Kubernetes 노드 이름이 아님).',
     ready: 'GPU 노드 Ready',
     lastKnown: '(마지막으로 확인된 값)',
     noInventory: '아직 인벤토리 없음',

@@ -112,6 +112,7 @@ export const zhCN: Catalog = {
     connecting: '正在连接 {{contexts}}…',
   },
   card: {
+    ignoredNodes_other: '已忽略 {{count, number}} 个名称无效的节点（不是 Kubernetes 节点名称）。',
     ready: '个 GPU 节点就绪',
     lastKnown: '（最后已知）',
     noInventory: '尚无清单',
