@@ -15,6 +15,10 @@ export interface AlertRules {
   gpuHotC: number;
 }
 
+/** The temperatures `gpuHotC` may be set to (°C): the settings file, IPC and the settings form check it. */
+export const GPU_HOT_C_MIN = 30;
+export const GPU_HOT_C_MAX = 120;
+
 export const DEFAULT_ALERT_RULES: Readonly<AlertRules> = Object.freeze({
   holdDownMs: 30_000,
   unreachableAfterMs: 60_000,

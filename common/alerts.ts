@@ -1,5 +1,7 @@
 /** Alerts as the user reads them: in notifications, the alert log and the CLI's `watch -o json`. */
 
+import type { ShortReason } from './node-reason.ts';
+
 export type AlertKind =
   | 'ready-drop'
   | 'recovered'
@@ -45,14 +47,33 @@ export interface Alert {
  * (`nodes`, `before`, `after`, `reasons`); this holds only what they do not say.
  */
 export type AlertWords =
-  /** `left`: the nodes of `reasons` that left the cluster (their reason is ours, so it is translated). */
-  | { kind: 'ready-drop'; left: string[] }
+  /**
+   * `left`: the nodes of `reasons` that left the cluster (their reason is ours, so it is translated).
+   * `why`: per entry of `reasons`, the facts its short reason was worded from (null: shown as logged);
+   * absent on alerts logged before it existed.
+   */
+  | { kind: 'ready-drop'; left: string[]; why?: (ShortReason | null)[] }
   | { kind: 'recovered' }
   /** `total`: GPU nodes last known (null when no inventory was known); `before` is how many were Ready. */
   | { kind: 'unreachable'; forMs: number; total: number | null }
   | { kind: 'reachable'; afterMs: number }
   | { kind: 'flapping'; threshold: number; windowMs: number }
-  | { kind: 'gpus-withdrawn'; lines: { node: string; allocatable: number; capacity: number }[] };
+  | { kind: 'gpus-withdrawn'; lines: { node: string; allocatable: number; capacity: number }[] }
+  /** DCGM telemetry; the node is `nodes[0]`. `xid` is the code, its meaning comes from the catalogs. */
+  | { kind: 'gpu-xid'; hits: { gpu: GpuRef; xid: number }[] }
+  /** `before`/`after` on the Alert count the node's GPUs. */
+  | { kind: 'gpu-gone'; gone: GpuRef[] }
+  | { kind: 'gpu-hot'; hot: { gpu: GpuRef; temp: number }[]; thresholdC: number; forMs: number };
+
+/** A GPU as an alert names it: its index on the node, and the UUID and model when DCGM gave them. */
+export interface GpuRef {
+  index: number;
+  uuid: string | null;
+  model: string | null;
+}
+
+/** At most this many GPUs are named in one alert's words (a node's DCGM exporter reports up to 64). */
+export const ALERT_GPUS_MAX = 64;
 
 /** Desktop notifications show about this much of a body (macOS and Windows cut near 200 characters). */
 export const NOTIFICATION_BODY_MAX = 200;

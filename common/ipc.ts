@@ -4,12 +4,14 @@
  * Both sides derive their types from this file; hosts validate every argument with `ARG_SCHEMAS`.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { GPU_HOT_C_MAX, GPU_HOT_C_MIN } from './alert-rules.ts';
 import type { Alert } from './alerts.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { FleetSnapshot, KubeContextInfo, KubectlContexts } from './fleet.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
+import { TELEMETRY_LIMITS } from './telemetry.ts';
 
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
@@ -36,6 +38,23 @@ const SettingsPatchSchema = Type.Object(
           holdDownMs: Type.Integer({ minimum: 0, maximum: 3600_000 }),
           unreachableAfterMs: Type.Integer({ minimum: 0, maximum: 24 * 3600_000 }),
           withdrawnGpus: Type.Boolean(),
+          gpuHotC: Type.Integer({ minimum: GPU_HOT_C_MIN, maximum: GPU_HOT_C_MAX }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    telemetry: Type.Optional(
+      Type.Object(
+        {
+          background: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')]),
+          autoMaxGpuNodes: Type.Integer({
+            minimum: TELEMETRY_LIMITS.autoMaxGpuNodes.min,
+            maximum: TELEMETRY_LIMITS.autoMaxGpuNodes.max,
+          }),
+          budgetPerMinute: Type.Integer({
+            minimum: TELEMETRY_LIMITS.budgetPerMinute.min,
+            maximum: TELEMETRY_LIMITS.budgetPerMinute.max,
+          }),
         },
         { additionalProperties: false },
       ),

@@ -1,4 +1,5 @@
 import type { LanguageSetting } from './i18n/locales.ts';
+import type { TelemetrySettingsView } from './telemetry.ts';
 
 /** The user-editable settings as the window shows and edits them (no credentials, ever). */
 
@@ -30,6 +31,8 @@ export interface AlertRulesView {
   unreachableAfterMs: number;
   /** Alert when a Ready node's allocatable GPUs fall below its capacity. */
   withdrawnGpus: boolean;
+  /** A GPU hotter than this (°C, DCGM telemetry) for the hold-down raises an alert. */
+  gpuHotC: number;
 }
 
 export interface SettingsView {
@@ -52,6 +55,8 @@ export interface SettingsView {
   theme: Theme;
   /** The window's, tray's and notifications' language: 'auto' follows the OS (or the browser). */
   language: LanguageSetting;
+  /** DCGM telemetry in the background (common/telemetry.ts). */
+  telemetry: TelemetrySettingsView;
 }
 
 export type SettingsPatch = Partial<SettingsView>;

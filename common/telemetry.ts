@@ -50,6 +50,12 @@ export interface TelemetrySettingsView {
   budgetPerMinute: number;
 }
 
+/** The ranges of the telemetry settings: the settings file, IPC and the settings form check them. */
+export const TELEMETRY_LIMITS = Object.freeze({
+  autoMaxGpuNodes: { min: 0, max: 100_000 },
+  budgetPerMinute: { min: 1, max: 600 },
+});
+
 /**
  * 'auto' runs background scrapes up to 200 GPU nodes: at the default budget of 20 nodes a minute one
  * round takes 10 minutes there, so a reading is at most ~10 min old; beyond that the background adds

@@ -7,6 +7,8 @@
 import type { Alert, AlertWords } from '../alerts.ts';
 import { NOTIFICATION_BODY_MAX } from '../alerts.ts';
 import { clusterText } from '../cluster-text.ts';
+import { reasonWords } from '../node-reason.ts';
+import { goneWords, hotWords, xidWords } from './gpu-alert-text.ts';
 import type { Translator } from './translator.ts';
 
 export interface AlertText {
@@ -68,12 +70,17 @@ function fittedReasons(down: readonly Down[], max: number, tr: Translator): stri
   return `${clusterText(first, Math.max(20, max - more.length))}${more}`;
 }
 
-function dropWords(a: AlertInput, left: readonly string[], tr: Translator): AlertText {
-  const gone = new Set(left);
-  const down: Down[] = (a.reasons ?? a.nodes.map((node) => ({ node, reason: '' }))).map((r) => ({
-    node: r.node,
-    reason: gone.has(r.node) ? tr.t('alert.leftCluster') : r.reason,
-  }));
+function dropWords(a: AlertInput, w: Extract<AlertWords, { kind: 'ready-drop' }>, tr: Translator): AlertText {
+  const gone = new Set(w.left);
+  const down: Down[] = (a.reasons ?? a.nodes.map((node) => ({ node, reason: '' }))).map((r, i) => {
+    const why = w.why?.[i] ?? null;
+    const reason = gone.has(r.node)
+      ? tr.t('alert.leftCluster')
+      : why === null
+        ? r.reason
+        : reasonWords(why, tr);
+    return { node: r.node, reason };
+  });
   const change = tr.t('alert.readyChange', { before: a.before ?? 0, after: a.after ?? 0 });
   const body = (reasons: string) => tr.t('alert.drop.body', { reasons, change });
   // What the body template adds around the reasons, so the fitted list leaves room for it.
@@ -101,7 +108,7 @@ function wordsOf(a: AlertInput, tr: Translator): AlertText {
   const context = a.context;
   switch (w.kind) {
     case 'ready-drop':
-      return dropWords(a, w.left, tr);
+      return dropWords(a, w, tr);
     case 'recovered':
       return recoveredWords(a, tr);
     case 'unreachable': {
@@ -158,6 +165,12 @@ function wordsOf(a: AlertInput, tr: Translator): AlertText {
         body: sentences([...lines, tr.t('alert.withdrawn.rest')], tr),
       };
     }
+    case 'gpu-xid':
+      return xidWords(context, a.nodes[0] ?? '', w, tr);
+    case 'gpu-gone':
+      return goneWords(context, a.nodes[0] ?? '', w, a.before ?? 0, a.after ?? 0, tr);
+    case 'gpu-hot':
+      return hotWords(context, a.nodes[0] ?? '', w, (ms) => duration(ms, tr), tr);
   }
 }
 

@@ -1,7 +1,9 @@
 /** A ready drop names each node with why it is down: in full for the log, fitted for the notification. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
-import { NOTIFICATION_BODY_MAX } from '../../common/alerts.ts';
+import { type Alert, NOTIFICATION_BODY_MAX } from '../../common/alerts.ts';
+import { shownAlertText } from '../../common/i18n/alert-text.ts';
+import { translator } from '../../common/i18n/translator.ts';
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
 import { evaluate, tick } from './policy.ts';
 import { NO_SNOOZE } from './snooze.ts';
@@ -70,6 +72,46 @@ describe('the ready-drop alert', () => {
     ]);
     expect(a?.nodes[0]).toBe('nuc2');
     expect(a?.short).toBeUndefined();
+  });
+
+  it('words the reasons in the user’s language from their facts: ours translated, the kubelet’s kept', () => {
+    const before = inventory([entry('nuc2'), entry('omen'), entry('gone')]);
+    const after = inventory([
+      entry('nuc2', {
+        readiness: 'False',
+        not_ready_reason: 'KubeletNotReady',
+        not_ready_message: 'PLEG is not healthy: pleg was last seen active 3m0.5s ago',
+      }),
+      entry('omen', { readiness: 'Unknown', not_ready_reason: 'NodeStatusUnknown', not_ready_message: null }),
+    ]);
+    const first = evaluate(
+      INITIAL_POLICY_STATE,
+      { at: T0, context: 'lab', reachable: true, inventory: before },
+      rules,
+      NO_SNOOZE,
+    );
+    const second = evaluate(
+      first.state,
+      { at: T0 + 1000, context: 'lab', reachable: true, inventory: after },
+      rules,
+      NO_SNOOZE,
+    );
+    const [a] = [...second.alerts, ...tick(second.state, T0 + 2000, rules, NO_SNOOZE).alerts];
+    expect(a?.words).toEqual({
+      kind: 'ready-drop',
+      left: ['gone'],
+      why: [
+        { code: 'notReady', status: null, detail: 'PLEG is not healthy' },
+        { code: 'kubeletStopped' },
+        null,
+      ],
+    });
+    expect(shownAlertText(a as Alert, translator('ko')).body).toBe(
+      'nuc2: NotReady (PLEG is not healthy); omen: kubelet이 노드 상태 보고를 중단함; gone: 클러스터에서 제거됨. Ready GPU 노드 3 → 0.',
+    );
+    expect(shownAlertText(a as Alert, translator('zh-CN')).body).toContain(
+      'nuc2：NotReady（PLEG is not healthy）',
+    );
   });
 
   it('fits the notification text in NOTIFICATION_BODY_MAX with "+N more", the log keeps all', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
+import { shownAlertText } from '../../common/i18n/alert-text.ts';
+import { translator } from '../../common/i18n/translator.ts';
 import type { GpuReading } from '../telemetry/dcgm-read.ts';
 import { evaluateGpus, type GpuHealthState, INITIAL_GPU_HEALTH } from './gpu-health.ts';
 import { NO_SNOOZE, snooze } from './snooze.ts';
@@ -50,6 +52,35 @@ describe('GPU alert policy', () => {
     expect(alerts[0]?.title).toBe('lab: XID 79 on n1');
     expect(alerts[0]?.body).toBe(
       'n1 GPU 0 (NVIDIA H100 80GB HBM3, GPU-0): XID 79: GPU has fallen off the bus (the GPU is no longer reachable: reboot the node; check power and PCIe).',
+    );
+  });
+
+  it('the window words a logged XID 79 alert in Korean: node, GPU and the meaning kept from its facts', () => {
+    const [a] = run([[0, [gpu(0, { xid: 79 })]]]);
+    expect(a?.words).toEqual({
+      kind: 'gpu-xid',
+      hits: [{ gpu: { index: 0, uuid: 'GPU-0', model: 'NVIDIA H100 80GB HBM3' }, xid: 79 }],
+    });
+    const ko = shownAlertText(a as PolicyAlert, translator('ko'));
+    expect(ko.title).toBe('lab: n1에서 XID 79');
+    expect(ko.body).toBe(
+      'n1의 GPU 0 (NVIDIA H100 80GB HBM3, GPU-0): XID 79: GPU가 버스에서 떨어짐 (GPU에 더 이상 접근할 수 없음: 노드를 재부팅하고 전원과 PCIe를 확인).',
+    );
+  });
+
+  it('gone and hot GPUs are worded in the user’s language too', () => {
+    const gone = run([
+      [0, [gpu(0), gpu(1)]],
+      [10_000, [gpu(0)]],
+      [50_000, [gpu(0)]],
+    ]);
+    expect(shownAlertText(gone[0] as PolicyAlert, translator('ja')).title).toBe('lab：n1 で GPU が 1 基消失');
+    const hot = run([
+      [0, [gpu(0, { temp: 91 })]],
+      [30_000, [gpu(0, { temp: 91 })]],
+    ]);
+    expect(shownAlertText(hot[0] as PolicyAlert, translator('zh-CN')).body).toBe(
+      'GPU 0（NVIDIA H100 80GB HBM3, GPU-0） 为 91 °C：高于 85 °C 已持续 30 秒。',
     );
   });
 

@@ -9,13 +9,12 @@
  * while paused are kept `suppressed` (logged, not notified), as the drop alerts are.
  */
 import type { AlertRules } from '../../common/alert-rules.ts';
-import type { AlertKind } from '../../common/alerts.ts';
+import { ALERT_GPUS_MAX, type AlertKind, type AlertWords, type GpuRef } from '../../common/alerts.ts';
 import { type Dict, dict, own, withKey, withoutKey } from '../../common/dict.ts';
 import type { GpuReading } from '../telemetry/dcgm-read.ts';
-import { isBenignXid, xidText } from '../telemetry/xid.ts';
-import { type GpuRef, goneAlertText, hotAlertText, xidAlertText } from './gpu-text.ts';
+import { isBenignXid } from '../telemetry/xid.ts';
 import { isSnoozed, type SnoozeState } from './snooze.ts';
-import { makeAlert } from './text.ts';
+import { englishWords, makeAlert } from './text.ts';
 import type { PolicyAlert } from './types.ts';
 
 export interface NodeGpuPolicy {
@@ -67,8 +66,7 @@ export function evaluateGpus(
   const p: NodeGpuPolicy = prev ? { ...prev, known: { ...prev.known } } : fresh();
   const facts: {
     kind: AlertKind;
-    title: string;
-    body: string;
+    words: AlertWords;
     before: number | null;
     after: number | null;
   }[] = [];
@@ -77,8 +75,8 @@ export function evaluateGpus(
   if (xids.length === 0) p.xidAlerted = false;
   else if (!p.xidAlerted) {
     p.xidAlerted = true;
-    const hits = xids.map((g) => ({ gpu: refOf(g), xid: g.xid as number, text: xidText(g.xid as number) }));
-    facts.push({ kind: 'gpu-xid', ...xidAlertText(context, node, hits), before: null, after: null });
+    const hits = xids.slice(0, ALERT_GPUS_MAX).map((g) => ({ gpu: refOf(g), xid: g.xid as number }));
+    facts.push({ kind: 'gpu-xid', words: { kind: 'gpu-xid', hits }, before: null, after: null });
   }
 
   const present = new Set(gpus.map((g) => g.index));
@@ -93,7 +91,7 @@ export function evaluateGpus(
       const before = Object.keys(p.known).length;
       facts.push({
         kind: 'gpu-gone',
-        ...goneAlertText(context, node, gone, before, gpus.length),
+        words: { kind: 'gpu-gone', gone: gone.slice(0, ALERT_GPUS_MAX) },
         before,
         after: gpus.length,
       });
@@ -109,10 +107,16 @@ export function evaluateGpus(
     p.hotSince ??= at;
     if (!p.hotAlerted && at - p.hotSince >= rules.holdDownMs) {
       p.hotAlerted = true;
-      const lines = hot.map((g) => ({ gpu: refOf(g), temp: g.temp as number }));
+      const lines = hot.slice(0, ALERT_GPUS_MAX).map((g) => ({ gpu: refOf(g), temp: g.temp as number }));
+      const words: AlertWords = {
+        kind: 'gpu-hot',
+        hot: lines,
+        thresholdC: rules.gpuHotC,
+        forMs: at - p.hotSince,
+      };
       facts.push({
         kind: 'gpu-hot',
-        ...hotAlertText(context, node, lines, rules.gpuHotC, at - p.hotSince),
+        words,
         before: null,
         after: null,
       });
@@ -121,7 +125,11 @@ export function evaluateGpus(
 
   const suppressed = isSnoozed(snooze, context, at);
   const alerts = facts.map((f) => {
-    const a = makeAlert({ at, context, nodes: [node], ...f }, suppressed);
+    const words = englishWords(context, { nodes: [node], before: f.before, after: f.after }, f.words);
+    const a = makeAlert(
+      { at, context, kind: f.kind, nodes: [node], before: f.before, after: f.after, ...words },
+      suppressed,
+    );
     // Two nodes may be judged at the same instant: the node keeps the ids apart.
     a.id = `${context}:${f.kind}:${node}:${a.at}`;
     return a;

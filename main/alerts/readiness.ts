@@ -8,7 +8,7 @@
 import type { AlertRules } from '../../common/alert-rules.ts';
 import { hasKey, own } from '../../common/dict.ts';
 import type { AlertFacts } from './text.ts';
-import { dropText, LEFT_THE_CLUSTER, recoveryText } from './text.ts';
+import { downNode, dropText, LEFT_THE_CLUSTER, recoveryText } from './text.ts';
 import type { ContextPolicy, InventoryView } from './types.ts';
 
 type Fields = Pick<ContextPolicy, 'accepted' | 'pending' | 'down'>;
@@ -71,7 +71,7 @@ export function judgeReadiness(
       const gone = lost.filter((n) => !hasKey(view.nodes, n));
       // Nodes still in the cluster first: the first one is what a click on the notification opens.
       const why = [
-        ...notReady.map((node) => ({ node, reason: own(view.nodes, node)?.why ?? 'not Ready' })),
+        ...notReady.map((node) => downNode(node, own(view.nodes, node)?.why ?? null)),
         ...gone.map((node) => ({ node, reason: LEFT_THE_CLUSTER, left: true })),
       ];
       const text = dropText(context, why, before, view.readyCount);

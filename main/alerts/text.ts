@@ -7,6 +7,7 @@ import type { AlertKind, AlertWords } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
 import { type AlertInput, alertText, duration as localDuration } from '../../common/i18n/alert-text.ts';
 import { translator } from '../../common/i18n/translator.ts';
+import { reasonWords, type ShortReason } from '../../common/node-reason.ts';
 import type { PolicyAlert } from './types.ts';
 
 const EN = translator('en');
@@ -53,11 +54,20 @@ export function makeAlert(f: AlertFacts, suppressed: boolean): PolicyAlert {
   return alert;
 }
 
-/** A node of a drop and why it is down; `left` marks a node that is gone (its reason is LEFT_THE_CLUSTER). */
+/**
+ * A node of a drop and why it is down (`why`: the facts of the English `reason`, for other languages);
+ * `left` marks a node that is gone (its reason is LEFT_THE_CLUSTER).
+ */
 export interface DownNode {
   node: string;
   reason: string;
+  why?: ShortReason;
   left?: boolean;
+}
+
+/** A node still in the cluster that is not Ready, in English and as facts. */
+export function downNode(node: string, why: ShortReason | null): DownNode {
+  return why === null ? { node, reason: 'not Ready' } : { node, reason: reasonWords(why, EN), why };
 }
 
 export const LEFT_THE_CLUSTER = 'left the cluster';
@@ -65,7 +75,7 @@ export const LEFT_THE_CLUSTER = 'left the cluster';
 type Facts = Pick<AlertInput, 'nodes' | 'before' | 'after' | 'reasons'>;
 
 /** The English title/body/short of the facts, and the facts' `words` for the other languages. */
-function english(context: string, facts: Facts, words: AlertWords) {
+export function englishWords(context: string, facts: Facts, words: AlertWords) {
   return { ...alertText({ context, ...facts, words }, EN), words };
 }
 
@@ -77,24 +87,36 @@ export function dropText(context: string, down: readonly DownNode[], before: num
   const reasons = down.map((d) => ({ node: d.node, reason: d.left ? LEFT_THE_CLUSTER : d.reason }));
   const left = down.filter((d) => d.left).map((d) => d.node);
   const nodes = down.map((d) => d.node);
-  const text = english(context, { nodes, before, after, reasons }, { kind: 'ready-drop', left });
+  const why = down.map((d) => (d.left ? null : (d.why ?? null)));
+  const words: AlertWords = why.some((w) => w !== null)
+    ? { kind: 'ready-drop', left, why }
+    : { kind: 'ready-drop', left };
+  const text = englishWords(context, { nodes, before, after, reasons }, words);
   return { ...text, short: text.short ?? text.body, reasons };
 }
 
 export function recoveryText(context: string, back: string[], before: number, after: number) {
-  return english(context, { nodes: back, before, after }, { kind: 'recovered' });
+  return englishWords(context, { nodes: back, before, after }, { kind: 'recovered' });
 }
 
 export function unreachableText(context: string, forMs: number, last: number | null, total: number | null) {
-  return english(context, { nodes: [], before: last, after: null }, { kind: 'unreachable', forMs, total });
+  return englishWords(
+    context,
+    { nodes: [], before: last, after: null },
+    { kind: 'unreachable', forMs, total },
+  );
 }
 
 export function reachableText(context: string, afterMs: number, ready: number | null) {
-  return english(context, { nodes: [], before: null, after: ready }, { kind: 'reachable', afterMs });
+  return englishWords(context, { nodes: [], before: null, after: ready }, { kind: 'reachable', afterMs });
 }
 
 export function flapText(context: string, nodes: string[], threshold: number, windowMs: number) {
-  return english(context, { nodes, before: null, after: null }, { kind: 'flapping', threshold, windowMs });
+  return englishWords(
+    context,
+    { nodes, before: null, after: null },
+    { kind: 'flapping', threshold, windowMs },
+  );
 }
 
 export function withdrawnText(
@@ -105,5 +127,5 @@ export function withdrawnText(
     kind: 'gpus-withdrawn',
     lines: lines.map((l) => ({ node: l.node, allocatable: l.allocatable, capacity: l.capacity })),
   };
-  return english(context, { nodes: lines.map((l) => l.node), before: null, after: null }, words);
+  return englishWords(context, { nodes: lines.map((l) => l.node), before: null, after: null }, words);
 }

@@ -3,7 +3,7 @@
 import type { Alert } from '../../common/alerts.ts';
 import { dict } from '../../common/dict.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
-import { entryReason } from '../../common/node-reason.ts';
+import { entryReasonOf, type ShortReason } from '../../common/node-reason.ts';
 
 /** What the engine saw of one context at one instant (epoch ms). */
 export interface Observation {
@@ -25,8 +25,8 @@ export interface PolicyAlert extends Alert {
 /** The few facts per node the policy needs, trimmed from the inventory. */
 export interface NodeFacts {
   ready: boolean;
-  /** Why it is not Ready (shortReason), or null when Ready. */
-  why: string | null;
+  /** Why it is not Ready (common/node-reason.ts), or null when Ready. */
+  why: ShortReason | null;
   capacity: number | null;
   allocatable: number | null;
 }
@@ -92,16 +92,12 @@ export function initialContextPolicy(): ContextPolicy {
   };
 }
 
-function whyOf(n: GpuInventoryStatus['nodes'][number]): string {
-  return entryReason(n);
-}
-
 export function viewOf(inventory: GpuInventoryStatus): InventoryView {
   const nodes = dict<NodeFacts>();
   for (const n of inventory.nodes) {
     nodes[n.name] = {
       ready: n.ready,
-      why: n.ready ? null : whyOf(n),
+      why: n.ready ? null : entryReasonOf(n),
       capacity: n.capacity_gpus ?? null,
       allocatable: n.allocatable_gpus ?? null,
     };

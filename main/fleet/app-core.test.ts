@@ -10,6 +10,7 @@ import { ContextClient } from '../kube/context-client.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { openSettings } from '../settings/store.ts';
 import { AppCore } from './app-core.ts';
+import { dispatchInvoke } from './host.ts';
 
 let env: SimContext;
 let core: AppCore | null = null;
@@ -79,11 +80,39 @@ describe('AppCore', () => {
     await expect(async () => c.handlers['settings:update']({ crdGroup: 'nodots' })).rejects.toThrow(
       '"nodots" is not a valid API group: use a lowercase DNS name with at least one dot, like gpufleet.io',
     );
+    const telemetry = { background: 'off' as const, autoMaxGpuNodes: 50, budgetPerMinute: 60 };
     const view = await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 5000, withdrawnGpus: false },
+      alertRules: { holdDownMs: 0, unreachableAfterMs: 5000, withdrawnGpus: false, gpuHotC: 90 },
+      telemetry,
     });
-    expect(view.alertRules).toEqual({ holdDownMs: 0, unreachableAfterMs: 5000, withdrawnGpus: false });
+    expect(view.alertRules).toEqual({
+      holdDownMs: 0,
+      unreachableAfterMs: 5000,
+      withdrawnGpus: false,
+      gpuHotC: 90,
+    });
     expect(c.settings.get('alertRules').flapThreshold).toBe(2);
+    expect(c.settings.get('alertRules').gpuHotC).toBe(90);
+    expect(view.telemetry).toEqual(telemetry);
+    expect(c.settings.get('telemetry')).toEqual(telemetry);
+  });
+
+  it('refuses telemetry settings and a GPU temperature limit out of range at the contract', async () => {
+    const c = makeCore();
+    const rules = { holdDownMs: 0, unreachableAfterMs: 5000, withdrawnGpus: false };
+    const telemetry = { background: 'auto', autoMaxGpuNodes: 200, budgetPerMinute: 20 };
+    const sent = (patch: unknown) => dispatchInvoke(c.handlers, 'settings:update', [patch]);
+    expect((await sent({ telemetry })).ok).toBe(true);
+    for (const bad of [
+      { telemetry: { ...telemetry, budgetPerMinute: 0 } },
+      { telemetry: { ...telemetry, autoMaxGpuNodes: 100_001 } },
+      { telemetry: { ...telemetry, background: 'sometimes' } },
+      { telemetry: { ...telemetry, extra: 1 } },
+      { alertRules: { ...rules, gpuHotC: 121 } },
+      { alertRules: { ...rules, gpuHotC: 29 } },
+    ])
+      expect(await sent(bad)).toMatchObject({ ok: false, status: 400, kind: 'bad-request' });
+    expect(c.settings.get('telemetry')).toEqual(telemetry);
   });
 
   it('shows the last-known inventory, stale, at the next launch while it connects', async () => {
@@ -131,7 +160,7 @@ describe('AppCore', () => {
   it('persists alerts in the log and pushes them to windows', async () => {
     const c = makeCore();
     await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true },
+      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
     });
     const pushed: string[] = [];
     c.onPush((channel, payload) => {
@@ -155,7 +184,7 @@ describe('AppCore', () => {
   it('pushes alerts:notify only for alerts the desktop notifier would show (none while paused)', async () => {
     const c = makeCore();
     await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true },
+      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
     });
     const pushed: { channel: string; nodes: string[] }[] = [];
     c.onPush((channel, payload) => {

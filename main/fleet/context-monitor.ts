@@ -6,6 +6,7 @@
 import { clusterText, SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, HistoryPoint, SourceState, WritebackState } from '../../common/fleet.ts';
+import { translator } from '../../common/i18n/translator.ts';
 import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
 import { displayServerUrl } from '../../common/server-url.ts';
 import {
@@ -272,8 +273,9 @@ export class ContextMonitor {
 }
 
 /** "3 nodes with invalid names were ignored." */
+const EN = translator('en');
+
+/** English, as the CLI and the log say it; the window words `count` from the same key. */
 export function ignoredSentence(count: number): string {
-  return count === 1
-    ? '1 node with an invalid name was ignored (not a Kubernetes node name).'
-    : `${count} nodes with invalid names were ignored (not Kubernetes node names).`;
+  return EN.t('card.ignoredNodes', { count });
 }

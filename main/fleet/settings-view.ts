@@ -11,6 +11,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
       holdDownMs: s.alertRules.holdDownMs,
       unreachableAfterMs: s.alertRules.unreachableAfterMs,
       withdrawnGpus: s.alertRules.withdrawnGpus,
+      gpuHotC: s.alertRules.gpuHotC,
     },
     writeBack: copyDict(s.writeBack),
     writeBackTakeOver: copyDict(s.writeBackTakeOver),
@@ -21,6 +22,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     launchAtLogin: s.launchAtLogin,
     theme: s.theme,
     language: s.language,
+    telemetry: { ...s.telemetry },
   };
 }
 
@@ -37,5 +39,6 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;
   if (patch.theme !== undefined) out.theme = patch.theme;
   if (patch.language !== undefined) out.language = patch.language;
+  if (patch.telemetry) out.telemetry = { ...patch.telemetry };
   return out;
 }

@@ -7,6 +7,7 @@
  * sentence passes it through `shownText` first (KubeError and WriteError also gate their whole sentence).
  * The body itself is bounded by the request's answer-size cap, so the causes need no cap of their own.
  */
+import { translator } from '../../common/i18n/translator.ts';
 import { asRecord, str } from '../../common/json-guards.ts';
 
 export interface StatusCause {
@@ -29,7 +30,7 @@ export interface ApiStatus {
 }
 
 /** The sentence for a 401, wherever it is met: the watcher, write-back, install, `describe`. */
-export const UNAUTHORIZED_SENTENCE = 'The cluster rejected the credentials, or they have expired (401).';
+export const UNAUTHORIZED_SENTENCE = translator('en').t('kubeError.unauthorized');
 
 /** A Status field: a string, with the empty one read as absent. */
 const text = (v: unknown): string | null => {

@@ -61,4 +61,17 @@ describe('ConnectionTracker', () => {
       ['live', 0],
     ]);
   });
+
+  it('passes the sentence’s catalog key on to the state, and drops it when the next failure has none', () => {
+    const states: ConnectionState[] = [];
+    const t = new ConnectionTracker(new ManualClock(0), (s) => states.push(s));
+    const words = { key: 'kubeError.refused' as const, vars: { host: 'h:6443' } };
+    t.failed(new KubeError('unreachable', words), 100);
+    expect(t.state.words).toEqual(words);
+    expect(t.state.message).toBe('h:6443 refused the connection; the API server may be down.');
+    t.failed(new KubeError('unreachable', 'plain words'), 100);
+    expect(t.state.words).toBeUndefined();
+    t.live();
+    expect(t.state.words).toBeUndefined();
+  });
 });

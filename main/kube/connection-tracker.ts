@@ -70,6 +70,7 @@ export class ConnectionTracker {
     this.#set({
       phase,
       message: err.message,
+      ...(err.words ? { words: err.words } : {}),
       attempt,
       retryAt: retryInMs === null ? null : iso(now + retryInMs),
     });
@@ -80,6 +81,7 @@ export class ConnectionTracker {
     const state: ConnectionState = {
       phase: next.phase,
       message: next.message,
+      ...(next.words ? { words: next.words } : {}),
       since: prev.phase === next.phase ? prev.since : iso(this.clock.now()),
       lastLiveAt: next.lastLiveAt === undefined ? prev.lastLiveAt : next.lastLiveAt,
       attempt: next.attempt,

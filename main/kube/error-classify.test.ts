@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../common/i18n/translator.ts';
 import { classifyNetworkError, errorFromResponse, toKubeError } from './error-classify.ts';
 import { KubeError } from './errors.ts';
 
@@ -32,6 +33,24 @@ describe('classifyNetworkError', () => {
 
   it('names the host, not the whole URL', () => {
     expect(classifyNetworkError(sysErr('ECONNREFUSED'), server).message).toContain('k8s.example:6443');
+  });
+
+  it('carries its sentence as a catalog key, so the window words it; the English is the message', () => {
+    const e = classifyNetworkError(sysErr('ECONNREFUSED'), 'https://admin:pw@k8s.example:6443');
+    expect(e.words).toEqual({ key: 'kubeError.refused', vars: { host: 'k8s.example:6443' } });
+    expect(e.message).toBe('k8s.example:6443 refused the connection; the API server may be down.');
+    const words = e.words as NonNullable<typeof e.words>;
+    expect(translator('ja').t(words.key, words.vars)).toBe(
+      'k8s.example:6443 が接続を拒否しました。API サーバーが停止している可能性があります。',
+    );
+  });
+
+  it('gates outside text in the values as in the message', () => {
+    const e = classifyNetworkError(new Error('bad\u001b[2J\nthing token=abc'), server);
+    expect(e.words?.key).toBe('kubeError.failed');
+    const why = String(e.words?.vars.why);
+    expect(Array.from(why).some((c) => (c.codePointAt(0) ?? 0) < 32)).toBe(false);
+    expect(e.message).toBe(`The connection to k8s.example:6443 failed: ${e.words?.vars.why}`);
   });
 });
 

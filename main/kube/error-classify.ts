@@ -7,7 +7,7 @@
  */
 import { displayServerUrl } from '../../common/server-url.ts';
 import { shownText } from '../log/redact.ts';
-import { parseApiStatus, retryAfterMs, UNAUTHORIZED_SENTENCE } from './api-status.ts';
+import { parseApiStatus, retryAfterMs } from './api-status.ts';
 import { KubeError } from './errors.ts';
 
 const TLS_TRUST_CODES = new Set([
@@ -70,12 +70,15 @@ function proxyFailure(err: unknown, server: string): KubeError | null {
   if (refused) {
     return new KubeError(
       'unreachable',
-      `The proxy ${shown} refused the tunnel to ${hostOf(server)} (HTTP ${refused[1]}); check proxy-url in the kubeconfig.`,
+      {
+        key: 'kubeError.proxyRefused',
+        vars: { proxy: shown, host: hostOf(server), status: refused[1] ?? '' },
+      },
       { code, status: Number(refused[1]) },
     );
   }
   if (message === 'Proxy timeout') {
-    return new KubeError('timeout', `cannot reach proxy ${shown}: it did not answer in time.`, { code });
+    return new KubeError('timeout', { key: 'kubeError.proxyTimeout', vars: { proxy: shown } }, { code });
   }
   const connectPhase =
     (code !== null && CONNECT_CODES.has(code) && (syscall === 'connect' || syscall === 'getaddrinfo')) ||
@@ -85,7 +88,7 @@ function proxyFailure(err: unknown, server: string): KubeError | null {
   if (!connectPhase) return null;
   return new KubeError(
     code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'dns' : 'unreachable',
-    `cannot reach proxy ${shown}: ${code ?? shownText(message, 120)}; check proxy-url in the kubeconfig.`,
+    { key: 'kubeError.proxyUnreachable', vars: { proxy: shown, why: code ?? shownText(message, 120) } },
     { code },
   );
 }
@@ -98,72 +101,44 @@ export function classifyNetworkError(err: unknown, server: string): KubeError {
   const code = codeOf(err);
   const d = { code };
   if (code && TLS_TRUST_CODES.has(code)) {
-    return new KubeError(
-      'tls',
-      `The certificate of ${host} is not signed by the kubeconfig's certificate authority (${code}).`,
-      d,
-    );
+    return new KubeError('tls', { key: 'kubeError.untrusted', vars: { host, code } }, d);
   }
   switch (code) {
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return new KubeError(
-        'tls',
-        `The certificate of ${host} is not valid for that host name; check the server address or tls-server-name.`,
-        d,
-      );
+      return new KubeError('tls', { key: 'kubeError.altName', vars: { host } }, d);
     case 'CERT_HAS_EXPIRED':
-      return new KubeError('tls', `The certificate of ${host} has expired.`, d);
+      return new KubeError('tls', { key: 'kubeError.certExpired', vars: { host } }, d);
     case 'CERT_NOT_YET_VALID':
-      return new KubeError(
-        'tls',
-        `The certificate of ${host} is not valid yet; check this computer's clock.`,
-        d,
-      );
+      return new KubeError('tls', { key: 'kubeError.notYetValid', vars: { host } }, d);
     case 'ERR_SSL_WRONG_VERSION_NUMBER':
-      return new KubeError(
-        'tls',
-        `${host} did not answer with TLS; check whether the server address should be http or https.`,
-        d,
-      );
+      return new KubeError('tls', { key: 'kubeError.notTls', vars: { host } }, d);
     case 'ECONNREFUSED':
-      return new KubeError('unreachable', `${host} refused the connection; the API server may be down.`, d);
+      return new KubeError('unreachable', { key: 'kubeError.refused', vars: { host } }, d);
     case 'ECONNRESET':
     case 'EPIPE':
     case 'ECONNABORTED':
-      return new KubeError('unreachable', `The connection to ${host} was reset.`, d);
+      return new KubeError('unreachable', { key: 'kubeError.reset', vars: { host } }, d);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new KubeError(
-        'dns',
-        `The name ${host} could not be resolved (DNS); check the network or VPN.`,
-        d,
-      );
+      return new KubeError('dns', { key: 'kubeError.dns', vars: { host } }, d);
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
     case 'EHOSTDOWN':
     case 'ENETDOWN':
-      return new KubeError('unreachable', `${host} cannot be reached from this network.`, d);
+      return new KubeError('unreachable', { key: 'kubeError.noRoute', vars: { host } }, d);
     case 'ETIMEDOUT':
-      return new KubeError('timeout', `${host} did not answer in time.`, d);
+      return new KubeError('timeout', { key: 'kubeError.timeout', vars: { host } }, d);
     case 'ABORT_ERR':
-      return new KubeError('aborted', 'The request was cancelled.', d);
+      return new KubeError('aborted', { key: 'kubeError.cancelled', vars: {} }, d);
   }
   if (code && /^ERR_(SSL|OSSL)_.*(ALERT|CERTIFICATE_REQUIRED)/.test(code)) {
-    return new KubeError(
-      'tls',
-      `${host} rejected the TLS handshake; the client certificate may be wrong or expired (${code}).`,
-      d,
-    );
+    return new KubeError('tls', { key: 'kubeError.handshake', vars: { host, code } }, d);
   }
   if (code && /^ERR_(SSL|OSSL)_/.test(code)) {
-    return new KubeError(
-      'tls',
-      `The TLS settings for ${host} could not be used (${code}); check the certificates in the kubeconfig.`,
-      d,
-    );
+    return new KubeError('tls', { key: 'kubeError.tlsSettings', vars: { host, code } }, d);
   }
   const text = err instanceof Error ? err.message : String(err);
-  return new KubeError('unreachable', `The connection to ${host} failed: ${shownText(text)}`, d);
+  return new KubeError('unreachable', { key: 'kubeError.failed', vars: { host, why: shownText(text) } }, d);
 }
 
 /** The longest reason shown (Kubernetes reasons are one CamelCase word). */
@@ -195,7 +170,7 @@ export function errorFromResponse(
   const { message, reason } = shownStatus(body);
   const said = message ? `: ${message}` : '.';
   if (status === 401) {
-    return new KubeError('unauthorized', UNAUTHORIZED_SENTENCE, d);
+    return new KubeError('unauthorized', { key: 'kubeError.unauthorized', vars: {} }, d);
   }
   if (status === 403) return new KubeError('forbidden', `Not allowed ${what}${said}`, d);
   if (status === 410) return new KubeError('expired', `The resource version expired while ${what} (410).`, d);
@@ -205,7 +180,12 @@ export function errorFromResponse(
       `The server has no such API while ${what} (404); is it a Kubernetes API server?`,
       d,
     );
-  if (status === 429) return new KubeError('throttled', `The API server is busy${said}`, d);
+  if (status === 429)
+    return new KubeError(
+      'throttled',
+      message ? { key: 'kubeError.busySaid', vars: { message } } : { key: 'kubeError.busy', vars: {} },
+      d,
+    );
   if (status >= 500)
     return new KubeError(
       'server',

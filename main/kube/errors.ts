@@ -9,8 +9,9 @@
  * says the server did not answer like a Kubernetes API server, which covers a URL pointing at some other service.
  */
 import { SENTENCE_MAX } from '../../common/cluster-text.ts';
-import type { ConnectionPhase } from '../../common/connection.ts';
+import type { ConnectionPhase, Sentence } from '../../common/connection.ts';
 import type { ApiErrorKind } from '../../common/errors.ts';
+import { translator } from '../../common/i18n/translator.ts';
 import { shownText } from '../log/redact.ts';
 
 /** The kinds are common/errors.ts's: a failure keeps its kind when it crosses to the window. */
@@ -36,6 +37,15 @@ const PHASES: Record<KubeErrorKind, ConnectionPhase> = {
   aborted: 'reconnecting',
 };
 
+const EN = translator('en');
+
+/** The values of a sentence through the text gate, as the message is: redacted, one line, capped. */
+function gated(s: Sentence): Sentence {
+  const vars: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(s.vars)) vars[k] = typeof v === 'string' ? shownText(v) : v;
+  return { key: s.key, vars };
+}
+
 export interface KubeErrorDetails {
   status?: number | null;
   code?: string | null;
@@ -49,13 +59,17 @@ export class KubeError extends Error {
   /** The system or TLS error code behind it (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT…), if any. */
   readonly code: string | null;
   readonly retryAfterMs: number | null;
+  /** The sentence as a catalog key and values (the window words it), when it is one of ours. */
+  readonly words: Sentence | null;
 
   constructor(
     readonly kind: KubeErrorKind,
-    message: string,
+    message: string | Sentence,
     details: KubeErrorDetails = {},
   ) {
-    super(shownText(message, SENTENCE_MAX));
+    const words = typeof message === 'string' ? null : gated(message);
+    super(shownText(words === null ? (message as string) : EN.t(words.key, words.vars), SENTENCE_MAX));
+    this.words = words;
     this.phase = PHASES[kind];
     this.status = details.status ?? null;
     this.code = details.code ?? null;

@@ -108,6 +108,72 @@ describe('settings migrations', () => {
     ).toBe(false);
   });
 
+  it('keeps the reason facts of a logged drop, and refuses malformed ones', () => {
+    const logged = {
+      id: 'lab:ready-drop:2026-12-01T10:00:00.000Z',
+      at: '2026-12-01T10:00:00.000Z',
+      context: 'lab',
+      kind: 'ready-drop',
+      title: 'lab: a GPU node down',
+      body: 'omen: kubelet stopped posting node status. Ready GPU nodes 2 → 1.',
+      nodes: ['omen'],
+      before: 2,
+      after: 1,
+      reasons: [{ node: 'omen', reason: 'kubelet stopped posting node status' }],
+      words: { kind: 'ready-drop', left: [], why: [{ code: 'kubeletStopped' }] },
+    };
+    const ok = migrate({ version: 2, alertLog: [logged] });
+    expect(ok.ok && ok.settings.alertLog[0]?.words).toEqual(logged.words);
+    for (const why of [
+      [{ code: 'tired' }],
+      [{ code: 'clause' }],
+      [{ code: 'clause', clause: 'x'.repeat(401) }],
+    ])
+      expect(migrate({ version: 2, alertLog: [{ ...logged, words: { ...logged.words, why } }] }).ok).toBe(
+        false,
+      );
+  });
+
+  it('keeps the words of GPU telemetry alerts, and refuses malformed ones', () => {
+    const gpu = { index: 0, uuid: 'GPU-0', model: 'NVIDIA H100 80GB HBM3' };
+    const logged = {
+      id: 'lab:gpu-xid:n1:2026-12-01T10:00:00.000Z',
+      at: '2026-12-01T10:00:00.000Z',
+      context: 'lab',
+      kind: 'gpu-xid',
+      title: 'lab: XID 79 on n1',
+      body: 'n1 GPU 0 (NVIDIA H100 80GB HBM3, GPU-0): XID 79: GPU has fallen off the bus.',
+      nodes: ['n1'],
+      before: null,
+      after: null,
+      words: { kind: 'gpu-xid', hits: [{ gpu, xid: 79 }] },
+    };
+    const hot = { kind: 'gpu-hot', hot: [{ gpu, temp: 91 }], thresholdC: 85, forMs: 30_000 };
+    const ok = migrate({
+      version: 2,
+      alertLog: [
+        logged,
+        { ...logged, kind: 'gpu-hot', words: hot },
+        { ...logged, words: { kind: 'gpu-gone', gone: [gpu] } },
+      ],
+    });
+    expect(ok.ok && ok.settings.alertLog.map((a) => a.words)).toEqual([
+      logged.words,
+      hot,
+      { kind: 'gpu-gone', gone: [gpu] },
+    ]);
+    const bad = [
+      { kind: 'gpu-xid', hits: [{ gpu, xid: '79' }] },
+      { kind: 'gpu-xid', hits: [{ gpu: { index: -1, uuid: null, model: null }, xid: 79 }] },
+      { kind: 'gpu-xid', hits: [{ gpu: { ...gpu, extra: 1 }, xid: 79 }] },
+      { kind: 'gpu-gone', gone: Array.from({ length: 65 }, (_, index) => ({ ...gpu, index })) },
+      { kind: 'gpu-gone', gone: [{ ...gpu, uuid: 'x'.repeat(1025) }] },
+      { kind: 'gpu-hot', hot: [{ gpu, temp: 91 }], thresholdC: 85 },
+      { kind: 'gpu-hot', hot: [{ gpu, temp: 91 }], thresholdC: 85, forMs: -1 },
+    ];
+    for (const words of bad) expect(migrate({ version: 2, alertLog: [{ ...logged, words }] }).ok).toBe(false);
+  });
+
   it('refuses a take-over value that is not a boolean', () => {
     const r = migrate({ version: 2, writeBackTakeOver: { lab: 'yes' } });
     expect(r.ok).toBe(false);

@@ -3,9 +3,14 @@
  * defaults. Closed objects everywhere (`additionalProperties: false`) so nothing but what is listed
  * here (context NAMES, never tokens or keys) can be stored.
  */
-import { type Static, Type } from '@sinclair/typebox';
-import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
-import type { AlertKind, AlertWords } from '../../common/alerts.ts';
+import { type Static, type TProperties, Type } from '@sinclair/typebox';
+import {
+  type AlertRules,
+  DEFAULT_ALERT_RULES,
+  GPU_HOT_C_MAX,
+  GPU_HOT_C_MIN,
+} from '../../common/alert-rules.ts';
+import { ALERT_GPUS_MAX, type AlertKind, type AlertWords } from '../../common/alerts.ts';
 import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 // The defaults come from common/: settings sit below alerts and write-back and import neither.
@@ -15,7 +20,7 @@ import {
   INVENTORY_SOURCES,
   type InventorySource,
 } from '../../common/settings.ts';
-import { DEFAULT_TELEMETRY } from '../../common/telemetry.ts';
+import { DEFAULT_TELEMETRY, TELEMETRY_LIMITS } from '../../common/telemetry.ts';
 
 export const SETTINGS_VERSION = 2;
 export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
@@ -33,7 +38,7 @@ export const AlertRulesSchema = Type.Object(
     flapThreshold: Type.Integer({ minimum: 1 }),
     flapWindowMs: Int0,
     withdrawnGpus: Type.Boolean(),
-    gpuHotC: Type.Integer({ minimum: 30, maximum: 120 }),
+    gpuHotC: Type.Integer({ minimum: GPU_HOT_C_MIN, maximum: GPU_HOT_C_MAX }),
   },
   closed,
 );
@@ -52,8 +57,45 @@ const ALERT_KINDS = [
 
 /** The facts an alert's words were made of (common/alerts.ts AlertWords), so the window can word them. */
 const nodeList = Type.Array(Type.String({ maxLength: 253 }), { maxItems: 10_000 });
+/** Why a node is not Ready, as facts (common/node-reason.ts ShortReason); the cluster's words capped. */
+const clusterWords = Type.String({ maxLength: 400 });
+const ShortReasonSchema = Type.Union([
+  Type.Object({ code: Type.Literal('ready') }, closed),
+  Type.Object({ code: Type.Literal('noCondition') }, closed),
+  Type.Object({ code: Type.Literal('kubeletStopped') }, closed),
+  Type.Object({ code: Type.Literal('clause'), clause: clusterWords }, closed),
+  Type.Object({ code: Type.Literal('unknown'), reason: clusterWords }, closed),
+  Type.Object(
+    {
+      code: Type.Literal('notReady'),
+      status: Type.Union([clusterWords, Type.Null()]),
+      detail: clusterWords,
+    },
+    closed,
+  ),
+]);
+
+/** A GPU an alert names (DCGM label values are at most 1024 characters, main/telemetry/prom-text.ts). */
+const GpuRefSchema = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    uuid: Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
+    model: Type.Union([Type.String({ maxLength: 1024 }), Type.Null()]),
+  },
+  closed,
+);
+/** GPUs of one alert, each with one more fact (its XID, its temperature). */
+const gpuList = <P extends TProperties>(more: P) =>
+  Type.Array(Type.Object({ gpu: GpuRefSchema, ...more }, closed), { maxItems: ALERT_GPUS_MAX });
 export const AlertWordsSchema = Type.Union([
-  Type.Object({ kind: Type.Literal('ready-drop'), left: nodeList }, closed),
+  Type.Object(
+    {
+      kind: Type.Literal('ready-drop'),
+      left: nodeList,
+      why: Type.Optional(Type.Array(Type.Union([ShortReasonSchema, Type.Null()]), { maxItems: 10_000 })),
+    },
+    closed,
+  ),
   Type.Object({ kind: Type.Literal('recovered') }, closed),
   Type.Object(
     {
@@ -82,6 +124,23 @@ export const AlertWordsSchema = Type.Union([
         ),
         { maxItems: 10_000 },
       ),
+    },
+    closed,
+  ),
+  Type.Object(
+    { kind: Type.Literal('gpu-xid'), hits: gpuList({ xid: Type.Integer({ minimum: 0 }) }) },
+    closed,
+  ),
+  Type.Object(
+    { kind: Type.Literal('gpu-gone'), gone: Type.Array(GpuRefSchema, { maxItems: ALERT_GPUS_MAX }) },
+    closed,
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('gpu-hot'),
+      hot: gpuList({ temp: Type.Number() }),
+      thresholdC: Type.Number(),
+      forMs: Type.Number({ minimum: 0 }),
     },
     closed,
   ),
@@ -138,8 +197,14 @@ export const LastKnown = Type.Object({ at: Type.String(), inventory: GpuInventor
 export const TelemetrySettings = Type.Object(
   {
     background: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')]),
-    autoMaxGpuNodes: Type.Integer({ minimum: 0, maximum: 100_000 }),
-    budgetPerMinute: Type.Integer({ minimum: 1, maximum: 600 }),
+    autoMaxGpuNodes: Type.Integer({
+      minimum: TELEMETRY_LIMITS.autoMaxGpuNodes.min,
+      maximum: TELEMETRY_LIMITS.autoMaxGpuNodes.max,
+    }),
+    budgetPerMinute: Type.Integer({
+      minimum: TELEMETRY_LIMITS.budgetPerMinute.min,
+      maximum: TELEMETRY_LIMITS.budgetPerMinute.max,
+    }),
   },
   closed,
 );

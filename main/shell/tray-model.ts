@@ -51,7 +51,7 @@ export function downNodeLines(ctx: ContextSnapshot, tr: Translator): TrayMenuIte
   if (!inv || contextHealth(ctx) === 'error') return [];
   const down = inv.nodes.filter((n) => !n.ready);
   const lines: TrayMenuItem[] = down.slice(0, TRAY_DOWN_NODES_MAX).map((n) => {
-    const why = entryReason(n);
+    const why = entryReason(n, tr);
     return {
       label: `${INDENT}${clusterText(tr.t('tray.downNode', { node: clusterText(n.name, 63), reason: why }), TRAY_LINE_MAX - INDENT.length)}`,
       enabled: false,

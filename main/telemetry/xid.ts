@@ -19,9 +19,3 @@ export function xidMeaning(xid: number): string | null {
 export function isBenignXid(xid: number): boolean {
   return BENIGN.has(xid);
 }
-
-/** "XID 79: GPU has fallen off the bus (…)", or "XID 12345" for one the catalogs do not explain. */
-export function xidText(xid: number): string {
-  const meaning = xidMeaning(xid);
-  return meaning === null ? en.t('xid.code', { xid }) : en.t('xid.withMeaning', { xid, meaning });
-}

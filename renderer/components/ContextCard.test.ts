@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import { context, homelab, inventory, iso, NOW, node, unreachable } from '../fixtures/homelab.ts';
+import { i18n } from '../i18n/i18n.svelte.ts';
 import ContextCard from './ContextCard.svelte';
 
 function show(ctx = homelab()) {
@@ -90,6 +91,18 @@ describe('context card: nodes the engine refused', () => {
     );
   });
 
+  it('says it in the window’s language from the count', () => {
+    i18n.setLanguage('ja');
+    try {
+      show({ ...homelab(), ignoredNodes: { count: 1200, message: 'English from main' } });
+      expect(screen.getByTestId('card-ignored-nodes').textContent).toBe(
+        '名前が無効なノード 1,200 個を無視しました（Kubernetes のノード名ではありません）。',
+      );
+    } finally {
+      i18n.setLanguage('en');
+    }
+  });
+
   it('shows no such line for a clean context', () => {
     show();
     expect(screen.queryByTestId('card-ignored-nodes')).toBeNull();
@@ -120,5 +133,32 @@ describe('context card: where the inventory comes from', () => {
   it('shows no source line for source nodes', () => {
     show({ ...homelab(), source: { setting: 'nodes', active: 'nodes', message: null } });
     expect(screen.queryByTestId('card-source')).toBeNull();
+  });
+});
+
+describe('context card: connection sentence', () => {
+  it('words our connection sentence in the window’s language, and the host as main gave it', () => {
+    const ctx = unreachable();
+    const connection = {
+      ...ctx.connection,
+      message: '10.0.0.5:6443 refused the connection; the API server may be down.',
+      words: { key: 'kubeError.refused' as const, vars: { host: '10.0.0.5:6443' } },
+    };
+    i18n.setLanguage('ko');
+    try {
+      show({ ...ctx, connection });
+      expect(screen.getByTestId('state-label').textContent).toContain(
+        '10.0.0.5:6443이(가) 연결을 거부했습니다. API 서버가 다운되었을 수 있습니다.',
+      );
+    } finally {
+      i18n.setLanguage('en');
+    }
+  });
+
+  it('shows a sentence without a key as main wrote it', () => {
+    show(unreachable());
+    expect(screen.getByTestId('state-label').textContent).toContain(
+      'dial tcp 10.0.0.5:6443: connect: connection refused',
+    );
   });
 });

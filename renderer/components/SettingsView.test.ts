@@ -72,6 +72,48 @@ describe('settings', () => {
   });
 });
 
+describe('settings: GPU telemetry', () => {
+  it('shows the saved telemetry settings and the GPU temperature limit', async () => {
+    await show();
+    expect(input('gpu-hot').value).toBe('85');
+    expect(input('telemetry-background').value).toBe('auto');
+    expect(input('telemetry-auto-max').value).toBe('200');
+    expect(input('telemetry-budget').value).toBe('20');
+  });
+
+  it('refuses values out of range inline and does not send them', async () => {
+    const fake = await show();
+    await fireEvent.input(input('gpu-hot'), { target: { value: '200' } });
+    await fireEvent.input(input('telemetry-auto-max'), { target: { value: '-1' } });
+    await fireEvent.input(input('telemetry-budget'), { target: { value: '0' } });
+    expect(screen.getByTestId('gpu-hot-error').textContent).toBe(
+      'The GPU temperature limit must be a whole number of °C from 30 to 120.',
+    );
+    expect(screen.getByTestId('telemetry-auto-max-error').textContent).toBe(
+      'The node limit must be a whole number from 0 to 100,000.',
+    );
+    expect(screen.getByTestId('telemetry-budget-error').textContent).toBe(
+      'The scrape budget must be a whole number from 1 to 600.',
+    );
+    await fireEvent.click(screen.getByTestId('settings-save'));
+    expect(fake.calls.some((c) => c.channel === 'settings:update')).toBe(false);
+  });
+
+  it('saves them with the rest of the form', async () => {
+    const fake = await show();
+    await fireEvent.input(input('gpu-hot'), { target: { value: '90' } });
+    await fireEvent.change(screen.getByTestId('telemetry-background'), { target: { value: 'off' } });
+    await fireEvent.input(input('telemetry-auto-max'), { target: { value: '50' } });
+    await fireEvent.input(input('telemetry-budget'), { target: { value: '60' } });
+    await fireEvent.click(screen.getByTestId('settings-save'));
+    await waitFor(() => expect(screen.getByTestId('settings-status').textContent?.trim()).toBe('Saved.'));
+    expect(fake.state.settings).toMatchObject({
+      alertRules: { gpuHotC: 90 },
+      telemetry: { background: 'off', autoMaxGpuNodes: 50, budgetPerMinute: 60 },
+    });
+  });
+});
+
 describe('settings: inventory source per context', () => {
   it('saves the source and the controller namespace, and refuses a namespace that is not one', async () => {
     const fake = await show();

@@ -31,6 +31,11 @@ describe('cardIssues', () => {
     expect(issues.moreDown).toBe(0);
   });
 
+  it('words the short reason in the window’s language', () => {
+    const issues = cardIssues(inventory([down('omen')]), NOW, translator('ko'));
+    expect(issues.down[0]?.reason).toBe('kubelet이 노드 상태 보고를 중단함');
+  });
+
   it('words a NotReady from the kubelet message and survives a missing time', () => {
     const sick = node('nuc2', {
       ready: false,

@@ -48,7 +48,7 @@ export function cardIssues(inv: GpuInventoryStatus | null, now: number, tr: Tran
       if (down.length < CARD_LIMIT)
         down.push({
           name: node.name,
-          reason: entryReason(node),
+          reason: entryReason(node, tr),
           age: ageSince(node.not_ready_since, now, tr),
         });
     }

@@ -1,15 +1,21 @@
 /** The settings form's fields as text, their validation, and the patch they make: pure. */
+import { GPU_HOT_C_MAX, GPU_HOT_C_MIN } from '../../common/alert-rules.ts';
 import { copyDict } from '../../common/dict.ts';
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 import type { LanguageSetting } from '../../common/i18n/locales.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
 import type { InventorySource, SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
+import { TELEMETRY_LIMITS, type TelemetrySettingsView } from '../../common/telemetry.ts';
 
 export interface SettingsDraft {
   monitored: string[];
   holdDownSec: string;
   unreachableSec: string;
   withdrawnGpus: boolean;
+  gpuHotC: string;
+  telemetryBackground: TelemetrySettingsView['background'];
+  autoMaxGpuNodes: string;
+  budgetPerMinute: string;
   writeBack: Record<string, boolean>;
   /** Context → inventory source (absent: auto) and the namespace of its controller's Lease (absent: gpu-fleet). */
   source: Record<string, InventorySource>;
@@ -22,7 +28,17 @@ export interface SettingsDraft {
 }
 
 export type FieldErrors = Partial<
-  Record<'holdDownSec' | 'unreachableSec' | 'crdGroup' | 'configMapNamespace' | 'controllerNamespace', string>
+  Record<
+    | 'holdDownSec'
+    | 'unreachableSec'
+    | 'gpuHotC'
+    | 'autoMaxGpuNodes'
+    | 'budgetPerMinute'
+    | 'crdGroup'
+    | 'configMapNamespace'
+    | 'controllerNamespace',
+    string
+  >
 >;
 
 export function draftFrom(s: SettingsView): SettingsDraft {
@@ -31,6 +47,10 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     holdDownSec: String(Math.round(s.alertRules.holdDownMs / 1000)),
     unreachableSec: String(Math.round(s.alertRules.unreachableAfterMs / 1000)),
     withdrawnGpus: s.alertRules.withdrawnGpus,
+    gpuHotC: String(s.alertRules.gpuHotC),
+    telemetryBackground: s.telemetry.background,
+    autoMaxGpuNodes: String(s.telemetry.autoMaxGpuNodes),
+    budgetPerMinute: String(s.telemetry.budgetPerMinute),
     writeBack: copyDict(s.writeBack),
     source: copyDict(s.source),
     controllerNamespace: copyDict(s.controllerNamespace),
@@ -53,6 +73,13 @@ function seconds(text: string, max: number, whole: MessageKey, most: MessageKey,
   return undefined;
 }
 
+/** A whole number from min to max, or the sentence saying so. */
+function wholeIn(text: string, min: number, max: number, key: MessageKey, tr: Translator) {
+  const t = text.trim();
+  if (/^\d{1,9}$/.test(t) && Number(t) >= min && Number(t) <= max) return undefined;
+  return tr.t(key, { min, max });
+}
+
 /** What is wrong with each field, in the window's language. */
 export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
   const errors: FieldErrors = {};
@@ -72,6 +99,13 @@ export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
     tr,
   );
   if (unreach) errors.unreachableSec = unreach;
+  const hot = wholeIn(d.gpuHotC, GPU_HOT_C_MIN, GPU_HOT_C_MAX, 'settings.errors.gpuHot', tr);
+  if (hot) errors.gpuHotC = hot;
+  const { autoMaxGpuNodes: nodes, budgetPerMinute: budget } = TELEMETRY_LIMITS;
+  const autoMax = wholeIn(d.autoMaxGpuNodes, nodes.min, nodes.max, 'settings.errors.autoMaxGpuNodes', tr);
+  if (autoMax) errors.autoMaxGpuNodes = autoMax;
+  const perMinute = wholeIn(d.budgetPerMinute, budget.min, budget.max, 'settings.errors.budgetPerMinute', tr);
+  if (perMinute) errors.budgetPerMinute = perMinute;
   const group = d.crdGroup.trim();
   if (group.length === 0 || group.length > 253 || !DNS_NAME.test(group) || !group.includes('.'))
     errors.crdGroup = tr.t('settings.errors.crdGroup');
@@ -93,6 +127,12 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
       holdDownMs: Number(d.holdDownSec.trim()) * 1000,
       unreachableAfterMs: Number(d.unreachableSec.trim()) * 1000,
       withdrawnGpus: d.withdrawnGpus,
+      gpuHotC: Number(d.gpuHotC.trim()),
+    },
+    telemetry: {
+      background: d.telemetryBackground,
+      autoMaxGpuNodes: Number(d.autoMaxGpuNodes.trim()),
+      budgetPerMinute: Number(d.budgetPerMinute.trim()),
     },
     writeBack: copyDict(d.writeBack),
     source: copyDict(d.source),

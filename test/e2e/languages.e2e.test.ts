@@ -83,11 +83,10 @@ describe('the window in the browser’s language', () => {
         const drop = page.locator('[data-testid="alert-item"][data-kind="ready-drop"]').first();
         await expect.poll(() => text(drop.locator('.title'))).toBe(dropTitle);
         const body = (await drop.locator('.body').textContent()) ?? '';
-        // The node and the cluster's reason as the cluster wrote them; our words in the language.
-        expect(body).toContain(
-          tr.t('alert.reason', { node: 'omen', reason: 'NotReady (container runtime is down)' }),
-        );
-        expect(body).toContain('NotReady (container runtime is down)');
+        // The node and the kubelet's clause as the cluster wrote them; our words around it in the language.
+        const reason = tr.t('reason.with', { what: 'NotReady', detail: 'container runtime is down' });
+        expect(body).toContain(tr.t('alert.reason', { node: 'omen', reason }));
+        expect(body).toContain('container runtime is down');
         expect(body).toContain(tr.t('alert.readyChange', { before: 4, after: 3 }).slice(0, -1));
         expect(await text(drop.locator('.kind'))).toBe(tr.t('alerts.kind.readyDrop'));
         await page.screenshot({ path: `${SHOTS}/alerts-${locale}.png` });

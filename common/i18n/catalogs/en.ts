@@ -119,6 +119,9 @@ export const en = {
     connecting: 'Connecting to {{contexts}}…',
   },
   card: {
+    /** As main/fleet/context-monitor.ts logs it (`{{count}}` ungrouped, as the CLI prints it). */
+    ignoredNodes_one: '{{count}} node with an invalid name was ignored (not a Kubernetes node name).',
+    ignoredNodes_other: '{{count}} nodes with invalid names were ignored (not Kubernetes node names).',
     ready: 'GPU nodes ready',
     lastKnown: '(last known)',
     noInventory: 'no inventory yet',
@@ -228,6 +231,43 @@ export const en = {
     cordoned: 'Cordoned',
     problemsSeparator: '; ',
   },
+  /** Why a node is not Ready (common/node-reason.ts); the kubelet's own words are kept as written. */
+  reason: {
+    noCondition: 'no Ready condition reported',
+    kubeletStopped: 'kubelet stopped posting node status',
+    unknown: 'readiness unknown',
+    unknownWhy: 'readiness unknown ({{reason}})',
+    status: 'Ready={{status}}',
+    with: '{{what}} ({{detail}})',
+  },
+  /** Our sentences for a failed connection (main/kube/error-classify.ts); the CLI prints the English. */
+  kubeError: {
+    proxyRefused:
+      'The proxy {{proxy}} refused the tunnel to {{host}} (HTTP {{status}}); check proxy-url in the kubeconfig.',
+    proxyTimeout: 'cannot reach proxy {{proxy}}: it did not answer in time.',
+    proxyUnreachable: 'cannot reach proxy {{proxy}}: {{why}}; check proxy-url in the kubeconfig.',
+    untrusted:
+      "The certificate of {{host}} is not signed by the kubeconfig's certificate authority ({{code}}).",
+    altName:
+      'The certificate of {{host}} is not valid for that host name; check the server address or tls-server-name.',
+    certExpired: 'The certificate of {{host}} has expired.',
+    notYetValid: "The certificate of {{host}} is not valid yet; check this computer's clock.",
+    notTls: '{{host}} did not answer with TLS; check whether the server address should be http or https.',
+    refused: '{{host}} refused the connection; the API server may be down.',
+    reset: 'The connection to {{host}} was reset.',
+    dns: 'The name {{host}} could not be resolved (DNS); check the network or VPN.',
+    noRoute: '{{host}} cannot be reached from this network.',
+    timeout: '{{host}} did not answer in time.',
+    cancelled: 'The request was cancelled.',
+    handshake:
+      '{{host}} rejected the TLS handshake; the client certificate may be wrong or expired ({{code}}).',
+    tlsSettings:
+      'The TLS settings for {{host}} could not be used ({{code}}); check the certificates in the kubeconfig.',
+    failed: 'The connection to {{host}} failed: {{why}}',
+    unauthorized: 'The cluster rejected the credentials, or they have expired (401).',
+    busy: 'The API server is busy.',
+    busySaid: 'The API server is busy: {{message}}',
+  },
   history: {
     title: 'Ready GPU nodes of {{context}}',
     description:
@@ -332,6 +372,23 @@ export const en = {
       unreachableHint: 'How long a cluster must stay unreachable before you are notified.',
       seconds: 'seconds',
       withdrawn: "Alert when a ready node's allocatable GPUs fall below its capacity",
+      gpuHot: 'GPU temperature limit',
+      gpuHotHint: 'A GPU hotter than this for the hold-down raises an alert (DCGM telemetry).',
+      celsius: '°C',
+    },
+    telemetry: {
+      legend: 'GPU telemetry (DCGM)',
+      background: 'Background scraping',
+      backgroundAuto: 'Automatic (clusters up to the node limit below)',
+      backgroundOn: 'On for every cluster',
+      backgroundOff: 'Off (only open node details are scraped)',
+      autoMaxGpuNodes: 'Automatic up to',
+      autoMaxGpuNodesHint:
+        'With Automatic, a cluster with more GPU nodes than this is not scraped in the background.',
+      nodes: 'GPU nodes',
+      budgetPerMinute: 'Scrape budget',
+      budgetPerMinuteHint: 'How many GPU nodes of a cluster are scraped a minute in the background.',
+      perMinute: 'nodes a minute',
     },
     writeBack: {
       legend: 'Write-back target',
@@ -363,6 +420,10 @@ export const en = {
       unreachableMax: 'Unreachable threshold can be at most {{max, number}} seconds.',
       crdGroup: 'Use a DNS name of lowercase letters, digits, dots and dashes, such as gpufleet.example.com.',
       namespace: 'Use a namespace name: lowercase letters, digits and dashes, at most 63 characters.',
+      gpuHot:
+        'The GPU temperature limit must be a whole number of °C from {{min, number}} to {{max, number}}.',
+      autoMaxGpuNodes: 'The node limit must be a whole number from {{min, number}} to {{max, number}}.',
+      budgetPerMinute: 'The scrape budget must be a whole number from {{min, number}} to {{max, number}}.',
     },
   },
   detail: {

@@ -113,6 +113,8 @@ export const ja: Catalog = {
     connecting: '{{contexts}} に接続中…',
   },
   card: {
+    ignoredNodes_other:
+      '名前が無効なノード {{count, number}} 個を無視しました（Kubernetes のノード名ではありません）。',
     ready: 'GPU ノードが Ready',
     lastKnown: '（最後に確認した値）',
     noInventory: 'インベントリはまだありません',
@@ -218,6 +220,41 @@ export const ja: Catalog = {
     cordoned: 'cordon 済み',
     problemsSeparator: '; ',
   },
+  reason: {
+    noCondition: 'Ready 条件が報告されていません',
+    kubeletStopped: 'kubelet がノードステータスの送信を停止',
+    unknown: '準備状態が不明',
+    unknownWhy: '準備状態が不明（{{reason}}）',
+    status: 'Ready={{status}}',
+    with: '{{what}}（{{detail}}）',
+  },
+  kubeError: {
+    proxyRefused:
+      'プロキシ {{proxy}} が {{host}} へのトンネルを拒否しました（HTTP {{status}}）。kubeconfig の proxy-url を確認してください。',
+    proxyTimeout: 'プロキシ {{proxy}} に接続できません：時間内に応答がありませんでした。',
+    proxyUnreachable:
+      'プロキシ {{proxy}} に接続できません：{{why}}。kubeconfig の proxy-url を確認してください。',
+    untrusted: '{{host}} の証明書は kubeconfig の認証局によって署名されていません（{{code}}）。',
+    altName:
+      '{{host}} の証明書はそのホスト名に対して有効ではありません。サーバーのアドレスか tls-server-name を確認してください。',
+    certExpired: '{{host}} の証明書の有効期限が切れています。',
+    notYetValid: '{{host}} の証明書はまだ有効ではありません。このコンピューターの時計を確認してください。',
+    notTls: '{{host}} が TLS で応答しませんでした。サーバーのアドレスが http か https かを確認してください。',
+    refused: '{{host}} が接続を拒否しました。API サーバーが停止している可能性があります。',
+    reset: '{{host}} への接続がリセットされました。',
+    dns: '名前 {{host}} を解決できませんでした（DNS）。ネットワークか VPN を確認してください。',
+    noRoute: 'このネットワークから {{host}} に到達できません。',
+    timeout: '{{host}} から時間内に応答がありませんでした。',
+    cancelled: 'リクエストはキャンセルされました。',
+    handshake:
+      '{{host}} が TLS ハンドシェイクを拒否しました。クライアント証明書が誤っているか期限切れの可能性があります（{{code}}）。',
+    tlsSettings:
+      '{{host}} の TLS 設定を使用できませんでした（{{code}}）。kubeconfig の証明書を確認してください。',
+    failed: '{{host}} への接続に失敗しました：{{why}}',
+    unauthorized: 'クラスターが認証情報を拒否したか、認証情報の有効期限が切れています（401）。',
+    busy: 'API サーバーが混雑しています。',
+    busySaid: 'API サーバーが混雑しています：{{message}}',
+  },
   history: {
     title: '{{context}} の Ready GPU ノード',
     description:
@@ -313,6 +350,22 @@ export const ja: Catalog = {
       unreachableHint: 'クラスターにどれだけ到達できない状態が続いたら通知するか。',
       seconds: '秒',
       withdrawn: 'Ready ノードの割り当て可能 GPU が容量を下回ったらアラート',
+      gpuHot: 'GPU 温度の上限',
+      gpuHotHint: 'GPU がホールドダウンの間この温度を超えるとアラートを出します（DCGM テレメトリ）。',
+      celsius: '°C',
+    },
+    telemetry: {
+      legend: 'GPU テレメトリ（DCGM）',
+      background: 'バックグラウンド収集',
+      backgroundAuto: '自動（下のノード上限以下のクラスター）',
+      backgroundOn: 'すべてのクラスターでオン',
+      backgroundOff: 'オフ（開いているノード詳細のみ収集）',
+      autoMaxGpuNodes: '自動収集の上限',
+      autoMaxGpuNodesHint: '自動のとき、GPU ノードがこれより多いクラスターはバックグラウンドで収集しません。',
+      nodes: 'GPU ノード',
+      budgetPerMinute: '収集バジェット',
+      budgetPerMinuteHint: 'バックグラウンドでクラスターごとに 1 分間に収集する GPU ノード数です。',
+      perMinute: 'ノード/分',
     },
     writeBack: {
       legend: '書き戻し先',
@@ -345,6 +398,9 @@ export const ja: Catalog = {
       crdGroup:
         '小文字、数字、ドット、ハイフンからなる DNS 名を入力してください（例: gpufleet.example.com）。',
       namespace: '名前空間名を入力してください: 小文字、数字、ハイフンで最大 63 文字。',
+      gpuHot: 'GPU 温度の上限は {{min, number}}〜{{max, number}} °C の整数にしてください。',
+      autoMaxGpuNodes: 'ノード上限は {{min, number}}〜{{max, number}} の整数にしてください。',
+      budgetPerMinute: '収集バジェットは {{min, number}}〜{{max, number}} の整数にしてください。',
     },
   },
   detail: {
@@ -468,7 +524,7 @@ export const ja: Catalog = {
       gpuNameAbout: 'GPU {{index}}（{{about}}）',
       xidTitle: '{{context}}：{{node}} で {{codes}}',
       xidHit: '{{gpu}}：{{xid}}',
-      xidBody: '{{node}} {{hits}}。',
+      xidBody: '{{node}} の {{hits}}。',
       goneTitle_other: '{{context}}：{{node}} で GPU が {{count, number}} 基消失',
       goneBody_other:
         '{{gpus}} が {{node}} の DCGM exporter に表示されなくなりました（GPU {{before, number}} → {{after, number}}）。',

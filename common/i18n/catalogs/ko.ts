@@ -112,6 +112,8 @@ export const ko: Catalog = {
     connecting: '{{contexts}}에 연결 중…',
   },
   card: {
+    ignoredNodes_other:
+      '이름이 잘못된 노드 {{count, number}}개를 무시했습니다 (Kubernetes 노드 이름이 아님).',
     ready: 'GPU 노드 Ready',
     lastKnown: '(마지막으로 확인된 값)',
     noInventory: '아직 인벤토리 없음',
@@ -215,6 +217,39 @@ export const ko: Catalog = {
     cordoned: 'Cordon됨',
     problemsSeparator: '; ',
   },
+  reason: {
+    noCondition: 'Ready 조건이 보고되지 않음',
+    kubeletStopped: 'kubelet이 노드 상태 보고를 중단함',
+    unknown: '준비 상태 알 수 없음',
+    unknownWhy: '준비 상태 알 수 없음 ({{reason}})',
+    status: 'Ready={{status}}',
+    with: '{{what}} ({{detail}})',
+  },
+  kubeError: {
+    proxyRefused:
+      '프록시 {{proxy}}이(가) {{host}}(으)로의 터널을 거부했습니다 (HTTP {{status}}). kubeconfig의 proxy-url을 확인하세요.',
+    proxyTimeout: '프록시 {{proxy}}에 연결할 수 없습니다: 제때 응답하지 않았습니다.',
+    proxyUnreachable: '프록시 {{proxy}}에 연결할 수 없습니다: {{why}}. kubeconfig의 proxy-url을 확인하세요.',
+    untrusted: '{{host}}의 인증서가 kubeconfig의 인증 기관으로 서명되지 않았습니다 ({{code}}).',
+    altName:
+      '{{host}}의 인증서가 해당 호스트 이름에 유효하지 않습니다. 서버 주소나 tls-server-name을 확인하세요.',
+    certExpired: '{{host}}의 인증서가 만료되었습니다.',
+    notYetValid: '{{host}}의 인증서가 아직 유효하지 않습니다. 이 컴퓨터의 시계를 확인하세요.',
+    notTls: '{{host}}이(가) TLS로 응답하지 않았습니다. 서버 주소가 http인지 https인지 확인하세요.',
+    refused: '{{host}}이(가) 연결을 거부했습니다. API 서버가 다운되었을 수 있습니다.',
+    reset: '{{host}}와의 연결이 재설정되었습니다.',
+    dns: '이름 {{host}}을(를) 확인할 수 없습니다 (DNS). 네트워크나 VPN을 확인하세요.',
+    noRoute: '이 네트워크에서 {{host}}에 연결할 수 없습니다.',
+    timeout: '{{host}}이(가) 제때 응답하지 않았습니다.',
+    cancelled: '요청이 취소되었습니다.',
+    handshake:
+      '{{host}}이(가) TLS 핸드셰이크를 거부했습니다. 클라이언트 인증서가 잘못되었거나 만료되었을 수 있습니다 ({{code}}).',
+    tlsSettings: '{{host}}의 TLS 설정을 사용할 수 없습니다 ({{code}}). kubeconfig의 인증서를 확인하세요.',
+    failed: '{{host}}에 연결하지 못했습니다: {{why}}',
+    unauthorized: '클러스터가 자격 증명을 거부했거나 자격 증명이 만료되었습니다 (401).',
+    busy: 'API 서버가 바쁩니다.',
+    busySaid: 'API 서버가 바쁩니다: {{message}}',
+  },
   history: {
     title: '{{context}}의 Ready GPU 노드',
     description:
@@ -309,6 +344,22 @@ export const ko: Catalog = {
       unreachableHint: '클러스터에 얼마나 오래 연결할 수 없어야 알림을 보낼지.',
       seconds: '초',
       withdrawn: 'Ready 노드의 할당 가능 GPU가 용량보다 적어지면 알림',
+      gpuHot: 'GPU 온도 한도',
+      gpuHotHint: 'GPU가 홀드다운 시간 동안 이 온도를 넘으면 알림을 보냅니다 (DCGM 텔레메트리).',
+      celsius: '°C',
+    },
+    telemetry: {
+      legend: 'GPU 텔레메트리 (DCGM)',
+      background: '백그라운드 수집',
+      backgroundAuto: '자동 (아래 노드 한도 이하의 클러스터)',
+      backgroundOn: '모든 클러스터에서 켜기',
+      backgroundOff: '끄기 (열린 노드 상세만 수집)',
+      autoMaxGpuNodes: '자동 수집 한도',
+      autoMaxGpuNodesHint: '자동일 때 GPU 노드가 이보다 많은 클러스터는 백그라운드에서 수집하지 않습니다.',
+      nodes: 'GPU 노드',
+      budgetPerMinute: '수집 한도',
+      budgetPerMinuteHint: '백그라운드에서 클러스터마다 1분에 수집하는 GPU 노드 수입니다.',
+      perMinute: '노드/분',
     },
     writeBack: {
       legend: '기록 대상',
@@ -340,6 +391,9 @@ export const ko: Catalog = {
       unreachableMax: '연결 불가 판정 시간은 최대 {{max, number}}초입니다.',
       crdGroup: '소문자, 숫자, 점, 하이픈으로 된 DNS 이름을 쓰세요(예: gpufleet.example.com).',
       namespace: '네임스페이스 이름을 쓰세요: 소문자, 숫자, 하이픈, 최대 63자.',
+      gpuHot: 'GPU 온도 한도는 {{min, number}}~{{max, number}} °C 사이의 정수여야 합니다.',
+      autoMaxGpuNodes: '노드 한도는 {{min, number}}~{{max, number}} 사이의 정수여야 합니다.',
+      budgetPerMinute: '수집 한도는 {{min, number}}~{{max, number}} 사이의 정수여야 합니다.',
     },
   },
   detail: {
@@ -463,7 +517,7 @@ export const ko: Catalog = {
       gpuNameAbout: 'GPU {{index}} ({{about}})',
       xidTitle: '{{context}}: {{node}}에서 {{codes}}',
       xidHit: '{{gpu}}: {{xid}}',
-      xidBody: '{{node}} {{hits}}.',
+      xidBody: '{{node}}의 {{hits}}.',
       goneTitle_other: '{{context}}: {{node}}에서 GPU {{count, number}}개 사라짐',
       goneBody_other:
         '{{gpus}}이(가) 더 이상 {{node}}의 DCGM exporter에 나타나지 않습니다 (GPU {{before, number}} → {{after, number}}).',

@@ -45,8 +45,11 @@ export function eventLine(event: EngineEvent): string | null {
         source: event.source,
         ...event.inventory,
       });
-    case 'connection':
-      return JSON.stringify({ type: 'connection', context: event.context, ...event.state });
+    case 'connection': {
+      // The CLI speaks English: the sentence's catalog key is for the window.
+      const { words: _words, ...state } = event.state;
+      return JSON.stringify({ type: 'connection', context: event.context, ...state });
+    }
     case 'alert':
       return JSON.stringify({ ...event.alert, type: 'alert', alert: event.alert.kind });
     case 'ignored':
