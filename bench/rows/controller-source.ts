@@ -20,6 +20,7 @@ import {
   CONTROLLER_FIT_LIMITS,
   DEFAULT_CONFIGMAP_NAMESPACE,
   DEFAULT_CRD_GROUP,
+  SCALE_MIN_INTERVAL_MS,
   type WriteEvent,
 } from '../../main/writeback/index.ts';
 import { LeaderStandIn } from '../../test/helpers/controller-writer.ts';
@@ -64,7 +65,8 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     minIntervalMs: 5000 / COMPRESSION,
     // As the controller writes: above SCALE_GPU_NODES the status lists only the NotReady nodes.
-    fitLimits: CONTROLLER_FIT_LIMITS,
+    // and at least 30 s (compressed as the rest) pass between two status writes.
+    fitLimits: { ...CONTROLLER_FIT_LIMITS, scaleMinIntervalMs: SCALE_MIN_INTERVAL_MS / COMPRESSION },
   }));
   await ctlLive;
   const writing = () => controller.snapshot().contexts[0]?.writeback.phase === 'writing';
