@@ -7,19 +7,23 @@
  * (watching nodes as sim-revocable, status by server-side apply at most once per coalescing window, with
  * the controller's CONTROLLER_FIT_LIMITS: only NotReady nodes listed above SCALE_GPU_NODES) and
  * its Lease renewed by update every retry period (test/helpers/controller-writer.ts). Time is compressed
- * ×20 as in row 2: a GPU node flips every 200 ms (4 s), write-back coalesces over 250 ms (5 s), the Lease
- * is renewed every 100 ms (2 s; its 15 s duration is not compressed), watches end after 12–15 s. 10 simulated minutes are 30 s real. Bytes are what the sim wrote to each tray's user
+ * ×20 as in row 2: a GPU node flips every 200 ms (4 s), write-back coalesces over 250 ms (5 s) and the
+ * controller's status at scale over 1.5 s (30 s), the Lease is renewed every 100 ms (2 s; its 15 s
+ * duration is not compressed) and read by the tray every 500 ms (10 s), watches end after 12–15 s.
+ * 10 simulated minutes are 30 s real. Bytes are what the sim wrote to each tray's user
  * (sim-admin: auto, sim-readonly: nodes), gzip included where the sim compresses (LISTs over 128 KiB;
  * watch streams are not compressed, as with kube-apiserver).
  */
 import { DEFAULT_CONTROLLER_NAMESPACE } from '../../common/settings.ts';
 import { FleetEngine } from '../../main/fleet/engine.ts';
+import { LEASE_POLL_MS } from '../../main/fleet/source/lease-poll.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
 import { WritebackHub } from '../../main/writeback/hub.ts';
 import {
   CONTROLLER_FIT_LIMITS,
   DEFAULT_CONFIGMAP_NAMESPACE,
   DEFAULT_CRD_GROUP,
+  SCALE_MIN_INTERVAL_MS,
   type WriteEvent,
 } from '../../main/writeback/index.ts';
 import { LeaderStandIn } from '../../test/helpers/controller-writer.ts';
@@ -64,7 +68,8 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     minIntervalMs: 5000 / COMPRESSION,
     // As the controller writes: above SCALE_GPU_NODES the status lists only the NotReady nodes.
-    fitLimits: CONTROLLER_FIT_LIMITS,
+    // and at least 30 s (compressed as the rest) pass between two status writes.
+    fitLimits: { ...CONTROLLER_FIT_LIMITS, scaleMinIntervalMs: SCALE_MIN_INTERVAL_MS / COMPRESSION },
   }));
   await ctlLive;
   const writing = () => controller.snapshot().contexts[0]?.writeback.phase === 'writing';
@@ -74,7 +79,13 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
   const tray = (setting: 'auto' | 'nodes') =>
     new FleetEngine({
       watcher: WATCHER,
-      source: () => ({ setting, namespace: DEFAULT_CONTROLLER_NAMESPACE, group: DEFAULT_CRD_GROUP }),
+      // The Lease is read by GET every 10 s, compressed as the rest.
+      source: () => ({
+        setting,
+        namespace: DEFAULT_CONTROLLER_NAMESPACE,
+        group: DEFAULT_CRD_GROUP,
+        leasePollMs: LEASE_POLL_MS / COMPRESSION,
+      }),
     });
   const auto = tray('auto');
   const nodes = tray('nodes');

@@ -207,4 +207,16 @@ describe('ApplyLoop', () => {
       message: expect.stringContaining('listener broke'),
     });
   });
+
+  it('a wider window asked by want() holds the next write back that long (the controller at scale)', async () => {
+    const { fake, loop, step } = setup(null);
+    loop.want(1, 30_000);
+    await step(0);
+    loop.want(2, 30_000);
+    await step(5000);
+    await step(20_000);
+    expect(fake.applies).toEqual([1]);
+    await step(5000);
+    expect(fake.applies).toEqual([1, 2]);
+  });
 });

@@ -48,6 +48,8 @@ export class ApplyLoop<T> {
   #dirty = false;
   #stopped = false;
   #lastApplyAt: number | null = null;
+  /** The coalescing window the latest want() asked for; null: opts.minIntervalMs. */
+  #intervalMs: number | null = null;
   /** The value a terminal failure refused; not tried again until the wanted value differs from it. */
   #refused: T | null = null;
   readonly #backoff: Backoff;
@@ -70,9 +72,11 @@ export class ApplyLoop<T> {
     return this.#state;
   }
 
-  want(value: T): void {
+  /** `minIntervalMs` replaces the options' window from now on (the status writer widens it at scale). */
+  want(value: T, minIntervalMs?: number): void {
     if (this.#stopped) return;
     this.#wanted = value;
+    if (minIntervalMs !== undefined) this.#intervalMs = minIntervalMs;
     if (this.#refused !== null) {
       if (this.target.equal(value, this.#refused)) return;
       this.#refused = null;
@@ -92,7 +96,9 @@ export class ApplyLoop<T> {
     if (this.#timer !== null || this.#stopped || this.#wanted === null) return;
     const now = this.opts.clock.now();
     const delay =
-      this.#lastApplyAt === null ? 0 : Math.max(0, this.#lastApplyAt + this.opts.minIntervalMs - now);
+      this.#lastApplyAt === null
+        ? 0
+        : Math.max(0, this.#lastApplyAt + (this.#intervalMs ?? this.opts.minIntervalMs) - now);
     this.#timer = this.opts.clock.setTimeout(() => this.#runCaught(), delay);
   }
 

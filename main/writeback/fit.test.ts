@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
 import { configMapData } from './configmap-writer.ts';
-import { CONTROLLER_FIT_LIMITS, compactEntry, fitNodes } from './fit.ts';
+import {
+  CONTROLLER_FIT_LIMITS,
+  compactEntry,
+  DEFAULT_FIT_LIMITS,
+  fitNodes,
+  SCALE_GPU_NODES,
+  SCALE_MIN_INTERVAL_MS,
+  statusIntervalMs,
+} from './fit.ts';
 import { fitStatus, withoutNulls } from './status-writer.ts';
 
 const node = (i: number, ready = true): GpuNodeEntry => ({
@@ -122,5 +130,16 @@ describe('fitNodes', () => {
     });
     const small = fitStatus({ ...inv, nodes: nodes.slice(0, 1000), total_gpu_nodes: 1000 }, 1_000_000, 1000);
     expect(small.nodes).toHaveLength(1000);
+  });
+});
+
+describe('statusIntervalMs', () => {
+  it('widens the controller status window to SCALE_MIN_INTERVAL_MS only above SCALE_GPU_NODES', () => {
+    expect(SCALE_MIN_INTERVAL_MS).toBe(30_000);
+    expect(statusIntervalMs(SCALE_GPU_NODES, 5000, CONTROLLER_FIT_LIMITS)).toBe(5000);
+    expect(statusIntervalMs(SCALE_GPU_NODES + 1, 5000, CONTROLLER_FIT_LIMITS)).toBe(30_000);
+    // A writer's own longer interval is kept; the app's write-back (no scale interval) never changes.
+    expect(statusIntervalMs(3750, 60_000, CONTROLLER_FIT_LIMITS)).toBe(60_000);
+    expect(statusIntervalMs(3750, 5000, DEFAULT_FIT_LIMITS)).toBe(5000);
   });
 });

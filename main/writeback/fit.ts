@@ -27,6 +27,12 @@ export interface FitLimits {
   configMapBytes: number;
   /** Above this many GPU nodes the status lists only NotReady nodes (the ConfigMap is not affected). */
   listReadyUpTo?: number;
+  /**
+   * Above `listReadyUpTo` GPU nodes, the least time between two status writes (ms). At 5,000 nodes
+   * some nodes are always flipping, so every coalescing window would carry a write every reader
+   * receives whole; a longer window bounds what each tray receives. Unset: the writer's own interval.
+   */
+  scaleMinIntervalMs?: number;
 }
 
 export const DEFAULT_FIT_LIMITS: FitLimits = { statusBytes: 1_000_000, configMapBytes: 983_040 };
@@ -34,11 +40,23 @@ export const DEFAULT_FIT_LIMITS: FitLimits = { statusBytes: 1_000_000, configMap
 /** GPU node count above which the controller's status lists only NotReady nodes (SPEC: "one small object"). */
 export const SCALE_GPU_NODES = 1000;
 
+/** The controller's least time between status writes above SCALE_GPU_NODES. */
+export const SCALE_MIN_INTERVAL_MS = 30_000;
+
 /** The in-cluster controller's limits: today's budgets, and NotReady-only lists above SCALE_GPU_NODES. */
 export const CONTROLLER_FIT_LIMITS: FitLimits = Object.freeze({
   ...DEFAULT_FIT_LIMITS,
   listReadyUpTo: SCALE_GPU_NODES,
+  scaleMinIntervalMs: SCALE_MIN_INTERVAL_MS,
 });
+
+/** The least time between status writes for `gpuNodes` GPU nodes: `baseMs`, or the scale interval above the threshold. */
+export function statusIntervalMs(gpuNodes: number, baseMs: number, limits: FitLimits): number {
+  const { listReadyUpTo, scaleMinIntervalMs } = limits;
+  if (listReadyUpTo === undefined || scaleMinIntervalMs === undefined || gpuNodes <= listReadyUpTo)
+    return baseMs;
+  return Math.max(baseMs, scaleMinIntervalMs);
+}
 
 export interface Fitted {
   nodes: GpuNodeEntry[];

@@ -13,13 +13,13 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { ApplyLoop, type LoopOutcome } from './apply-loop.ts';
 import { type ConfigMapData, configMapData, configMapTarget } from './configmap-writer.ts';
-import { DEFAULT_FIT_LIMITS, type FitLimits } from './fit.ts';
+import { DEFAULT_FIT_LIMITS, type FitLimits, statusIntervalMs } from './fit.ts';
 import { type InstallResult, installWriteback } from './install.ts';
 import { fitStatus, statusTarget } from './status-writer.ts';
 
 export { CONFIGMAP_NAME, DEFAULT_CONFIGMAP_NAMESPACE } from './configmap-writer.ts';
 export { buildCrd, crdName, DEFAULT_CRD_GROUP, INVENTORY_OBJECT_NAME } from './crd.ts';
-export { CONTROLLER_FIT_LIMITS, type FitLimits, SCALE_GPU_NODES } from './fit.ts';
+export { CONTROLLER_FIT_LIMITS, type FitLimits, SCALE_GPU_NODES, SCALE_MIN_INTERVAL_MS } from './fit.ts';
 export { type InstallResult, installWriteback } from './install.ts';
 export { WriteError } from './write-error.ts';
 
@@ -101,7 +101,11 @@ export class ContextWriteback {
   update(inventory: GpuInventoryStatus, stale: boolean): void {
     if (stale) return;
     const limits = this.opts.fitLimits ?? DEFAULT_FIT_LIMITS;
-    this.#status.want(fitStatus(inventory, limits.statusBytes, limits.listReadyUpTo));
+    const base = this.opts.minIntervalMs ?? DEFAULT_MIN_INTERVAL_MS;
+    this.#status.want(
+      fitStatus(inventory, limits.statusBytes, limits.listReadyUpTo),
+      statusIntervalMs(inventory.total_gpu_nodes, base, limits),
+    );
     this.#configMap.want(configMapData(inventory, limits.configMapBytes));
   }
 

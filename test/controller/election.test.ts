@@ -53,8 +53,11 @@ describe('controller leader election against the sim', () => {
   }
 
   it('above the scale threshold the leader lists only NotReady nodes, counting the rest as omitted', async () => {
-    // The homelab is far below SCALE_GPU_NODES: a threshold of 0 makes it "at scale".
-    const f = await startFleet(undefined, { fitLimits: { ...CONTROLLER_FIT_LIMITS, listReadyUpTo: 0 } });
+    // The homelab is far below SCALE_GPU_NODES: a threshold of 0 makes it "at scale" (the 30 s write
+    // interval at scale is left out: this test is about the list, statusIntervalMs is tested in fit.test.ts).
+    const f = await startFleet(undefined, {
+      fitLimits: { ...CONTROLLER_FIT_LIMITS, listReadyUpTo: 0, scaleMinIntervalMs: 0 },
+    });
     fleet = f;
     for (const r of f.replicas) r.controller.start();
     await f.run(20_000, () => f.leaders().length === 1);

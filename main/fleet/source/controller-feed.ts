@@ -1,13 +1,14 @@
 /**
- * Follows the in-cluster controller of one context: a ListWatcher on its Lease and one on the `cluster`
- * GpuInventory (the generic kube/ machinery, narrowed to one object each), and the source policy
+ * Follows the in-cluster controller of one context: its Lease read by GET every LEASE_POLL_MS
+ * (lease-poll.ts), a ListWatcher on the `cluster` GpuInventory (the generic kube/ machinery, narrowed
+ * to the one object), and the source policy
  * (source-policy.ts) run on every change and at the time the Lease would go stale. The context monitor
  * asks it which source to read and takes the controller's inventory from it.
  *
  * A Lease or GpuInventory that cannot be read for good (403, 401, no such resource) counts as
- * unreadable at once; a transient failure keeps what was last seen (the watcher retries on its own).
- * Watchers that wait for the user after such an error are retried every RECHECK_MS, so a controller
- * installed later is found without a restart.
+ * unreadable at once; a transient failure keeps what was last seen (the watcher and the poll retry on
+ * their own). The inventory watcher waiting for the user after such an error, and the Lease poll after
+ * a 401/403, are retried every RECHECK_MS, so a controller installed later is found without a restart.
  */
 import { clusterText } from '../../../common/cluster-text.ts';
 import type { ConnectionState } from '../../../common/connection.ts';
@@ -16,12 +17,8 @@ import type { InventorySource } from '../../../common/settings.ts';
 import type { Clock } from '../../kube/clock.ts';
 import type { ContextClient } from '../../kube/context-client.ts';
 import { ListWatcher, type ListWatcherOptions, type WatcherEvent } from '../../kube/list-watcher.ts';
-import {
-  type InventoryFacts,
-  inventoryResource,
-  type LeaseFacts,
-  leaseResource,
-} from './controller-objects.ts';
+import { type InventoryFacts, inventoryResource, type LeaseFacts } from './controller-objects.ts';
+import { LeasePoller, type LeaseRead } from './lease-poll.ts';
 import {
   decide,
   INITIAL_POLICY,
@@ -41,6 +38,8 @@ export interface ControllerFeedOptions {
   clock: Clock;
   makeClient: () => ContextClient;
   watcher?: Omit<ListWatcherOptions, 'clock'> | undefined;
+  /** How often the Lease is read (default LEASE_POLL_MS; the bench compresses time). */
+  leasePollMs?: number | undefined;
 }
 
 export interface ControllerFeedListener {
@@ -54,7 +53,7 @@ export interface ControllerFeedListener {
 
 export class ControllerFeed {
   readonly #opts: ControllerFeedOptions;
-  readonly #leaseWatcher: ListWatcher<LeaseFacts>;
+  readonly #leasePoller: LeasePoller;
   readonly #inventoryWatcher: ListWatcher<InventoryFacts>;
   #lease: LeaseView = { seen: { kind: 'pending' }, holder: null, durationSeconds: null, renewedAt: null };
   #leaseRaw: LeaseFacts | null = null;
@@ -74,11 +73,15 @@ export class ControllerFeed {
   ) {
     this.#opts = opts;
     const watcherOpts = { ...opts.watcher, clock: opts.clock };
-    this.#leaseWatcher = new ListWatcher(
-      leaseResource(opts.namespace),
-      opts.makeClient,
-      (e) => this.#onLease(e),
-      watcherOpts,
+    this.#leasePoller = new LeasePoller(
+      {
+        namespace: opts.namespace,
+        clock: opts.clock,
+        makeClient: opts.makeClient,
+        pollMs: opts.leasePollMs,
+        recheckMs: RECHECK_MS,
+      },
+      (r) => this.#onLease(r),
     );
     this.#inventoryWatcher = new ListWatcher(
       inventoryResource(opts.group),
@@ -105,15 +108,12 @@ export class ControllerFeed {
   get lease(): LeaseView | null {
     return this.#lease.seen.kind === 'present' ? this.#lease : null;
   }
-  get leaseConnection(): ConnectionState {
-    return this.#leaseWatcher.connection;
-  }
 
   start(): void {
     if (this.#running) return;
     this.#running = true;
     this.#startedAt = this.#opts.clock.now();
-    this.#leaseWatcher.start();
+    this.#leasePoller.start();
     this.#inventoryWatcher.start();
     this.#armRecheck();
     this.#decide();
@@ -121,7 +121,7 @@ export class ControllerFeed {
 
   stop(): void {
     this.#running = false;
-    this.#leaseWatcher.stop();
+    this.#leasePoller.stop();
     this.#inventoryWatcher.stop();
     this.#opts.clock.clearTimeout(this.#timer);
     this.#opts.clock.clearTimeout(this.#recheck);
@@ -129,18 +129,13 @@ export class ControllerFeed {
   }
 
   retryNow(): void {
-    this.#leaseWatcher.retryNow();
+    this.#leasePoller.retryNow();
     this.#inventoryWatcher.retryNow();
   }
 
-  #onLease(e: WatcherEvent<LeaseFacts>): void {
-    if (e.type === 'connection') {
-      const why = lastingFailure(e.state, 'Lease');
-      if (why !== null) this.#lease = { ...this.#lease, seen: why };
-    } else if (e.type === 'replace') this.#seeLease(e.objects[0] ?? null);
-    else if (e.type === 'upsert') this.#seeLease(e.object);
-    else if (e.type === 'delete') this.#seeLease(null);
-    else return;
+  #onLease(r: LeaseRead): void {
+    if (r.kind === 'unreadable') this.#lease = { ...this.#lease, seen: r.seen };
+    else this.#seeLease(r.lease);
     this.#decide();
   }
 
@@ -221,8 +216,7 @@ export class ControllerFeed {
   #armRecheck(): void {
     this.#recheck = this.#opts.clock.setTimeout(() => {
       if (!this.#running) return;
-      for (const w of [this.#leaseWatcher, this.#inventoryWatcher])
-        if (w.connection.phase === 'config-error') w.retryNow();
+      if (this.#inventoryWatcher.connection.phase === 'config-error') this.#inventoryWatcher.retryNow();
       this.#armRecheck();
     }, RECHECK_MS);
   }

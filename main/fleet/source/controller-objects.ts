@@ -1,8 +1,8 @@
 /**
- * The two objects the tray follows when it reads the in-cluster controller, as WatchedResources for the
- * generic list+watch machinery (kube/list-watcher.ts): the controller's Lease (coordination.k8s.io/v1,
- * `gpu-fleet-controller` in its namespace) and the `cluster` GpuInventory of the configured group. A
- * field selector narrows both to the one object. Each trim validates what it keeps (hostile input):
+ * The two objects the tray follows when it reads the in-cluster controller: the controller's Lease
+ * (coordination.k8s.io/v1, `gpu-fleet-controller` in its namespace, read by GET: lease-poll.ts) and the
+ * `cluster` GpuInventory of the configured group, a WatchedResource for the generic list+watch
+ * machinery (kube/list-watcher.ts) narrowed by a field selector to the one object. Each trim validates what it keeps (hostile input):
  * the Lease's holder, duration and renew time, and the inventory status (read-status.ts).
  */
 import { clusterText } from '../../../common/cluster-text.ts';
@@ -60,22 +60,6 @@ export function trimInventory(raw: unknown): InventoryFacts | null {
   return read.ok
     ? { name, status: read.status, problem: null, dropped: read.dropped }
     : { name, status: null, problem: read.reason, dropped: 0 };
-}
-
-const sameLease = (a: LeaseFacts, b: LeaseFacts) =>
-  a.holder === b.holder && a.durationSeconds === b.durationSeconds && a.renewedAt === b.renewedAt;
-
-/** The controller's Lease in `namespace` (a DNS label: settings and flags check it). */
-export function leaseResource(namespace: string): WatchedResource<LeaseFacts> {
-  return {
-    path: `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`,
-    fieldSelector: `metadata.name=${CONTROLLER_LEASE_NAME}`,
-    singular: 'controller lease',
-    plural: 'controller leases',
-    trim: trimLease,
-    nameOf: (l) => l.name,
-    same: sameLease,
-  };
 }
 
 /** The `cluster` GpuInventory of `group` (cluster-scoped, plural gpuinventories, version v1). */

@@ -22,6 +22,7 @@ import { DEFAULT_FIT_LIMITS } from '../../writeback/fit.ts';
 import { WritebackHub } from '../../writeback/hub.ts';
 import { fitStatus } from '../../writeback/status-writer.ts';
 import { type EngineEvent, FleetEngine } from '../engine.ts';
+import { LEASE_POLL_MS } from './lease-poll.ts';
 
 const NODES = ['nuc1', 'nuc2', 'omen', 'omen2'];
 let env: SimContext;
@@ -79,21 +80,32 @@ function start(clock: ManualClock, setting: InventorySource, context = 'sim-admi
   });
   engine = e;
   e.on((ev) => events.push(ev));
+  startedAt = clock.now();
   e.setContexts([env.context(context)]);
   const ctx = (): ContextSnapshot => e.snapshot().contexts[0] as ContextSnapshot;
   const alerts = () => events.flatMap((ev) => (ev.type === 'alert' ? [ev.alert] : [])) as PolicyAlert[];
   return { e, events, ctx, alerts };
 }
+/** When the engine was started: the tray reads the Lease then and every LEASE_POLL_MS after. */
+let startedAt = 0;
+const toNextPoll = (clock: ManualClock) => LEASE_POLL_MS - ((clock.now() - startedAt) % LEASE_POLL_MS);
 
 const nodeRequests = (user: string) =>
   env.sim.control.requestLog().filter((r) => r.user === user && r.path.startsWith('/api/v1/nodes'));
 
-/** Renews the Lease at the clock's now and waits until the tray has seen that renewal. */
+/**
+ * Renews the Lease at the clock's now, moves the clock to the tray's next Lease poll and waits until
+ * the tray has seen that renewal (counted on its clock from the poll that read it).
+ */
 async function renew(clock: ManualClock, leader: LeaderStandIn, ctx: () => ContextSnapshot) {
+  const before = ctx().source?.renewedAt;
   await leader.renew(clock.now());
-  const at = new Date(clock.now()).toISOString();
-  await until(clock, () => ctx().source?.renewedAt === at, 'the renewal');
+  clock.advance(toNextPoll(clock));
+  await until(clock, () => ctx().source?.renewedAt !== before, 'the renewal');
 }
+
+const leaseReads = (user: string) =>
+  env.sim.control.requestLog().filter((r) => r.user === user && r.path.includes('/leases'));
 
 it('auto reads the controller when its Lease is fresh, and never lists nodes', async () => {
   const clock = new ManualClock();
@@ -127,19 +139,24 @@ it('auto falls back to nodes within 40 s when the controller stops renewing, and
   const leader = await standIn(clock);
   const { ctx, events } = start(clock, 'auto');
   await until(clock, () => ctx().source?.active === 'controller', 'the controller');
-  for (let i = 0; i < 5; i++) {
-    clock.advance(2000);
-    await renew(clock, leader, ctx);
-  }
+  clock.advance(2000); // a renewal at the set-up's own time would not change renewTime
+  for (let i = 0; i < 3; i++) await renew(clock, leader, ctx);
+  // The last renewal comes just after a poll: the tray sees it only at the next one, LEASE_POLL_MS later.
   const lastRenew = clock.now();
+  await renew(clock, leader, ctx);
+  expect(clock.now() - lastRenew).toBe(LEASE_POLL_MS);
   clock.advance(29_000);
   expect(ctx().source?.active).toBe('controller');
-  clock.advance(11_000); // 40 s after the last renewal
+  clock.advance(1000); // 40 s after the last renewal: 2 × 15 s stale + one poll
   expect(ctx().source?.active).toBe('nodes');
   expect(ctx().source?.message).toMatch(
     /stopped renewing its Lease \(last renewed 30 s ago, more than 2 × 15 s\); watching nodes directly\./,
   );
   expect(clock.now() - lastRenew).toBe(40_000);
+  // The Lease was read, never watched: one GET per poll.
+  const reads = leaseReads('sim-admin');
+  expect(reads.every((r) => r.method === 'GET' && !r.path.includes('watch'))).toBe(true);
+  expect(reads.length).toBeLessThanOrEqual((clock.now() - startedAt) / LEASE_POLL_MS + 1);
   await until(clock, () => ctx().stale === false && nodeRequests('sim-admin').length > 0, 'the node list');
   const fromNodes = events.filter((ev) => ev.type === 'inventory').at(-1);
   expect(fromNodes && JSON.parse(eventLine(fromNodes) ?? '{}')).toMatchObject({
@@ -148,16 +165,14 @@ it('auto falls back to nodes within 40 s when the controller stops renewing, and
   });
 
   // The controller is back: the tray waits for a steady Lease (and a minimum time on nodes).
-  const fellBackAt = lastRenew + 30_000;
+  const fellBackAt = lastRenew + 40_000;
   await renew(clock, leader, ctx);
   expect(ctx().source?.active).toBe('nodes');
   expect(ctx().source?.message).toMatch(/controller is back/);
-  while (clock.now() - fellBackAt < 58_000) {
-    clock.advance(2000);
+  while (clock.now() - fellBackAt < 50_000) {
     await renew(clock, leader, ctx);
     expect(ctx().source?.active).toBe('nodes');
   }
-  clock.advance(2000);
   await renew(clock, leader, ctx);
   expect(ctx().source?.active).toBe('controller');
   expect(ctx().source?.message).toBeNull();
@@ -272,7 +287,7 @@ it('a status listing only NotReady nodes (the controller at scale): drop, recove
   await until(clock, () => ctx().inventory?.ready_gpu_nodes === 3, 'the drop');
   expect(ctx().inventory?.nodes.map((n) => n.name)).toEqual(['omen2']);
   // The Lease is renewed within the hold-down, or it would go stale (2 × 15 s) and the tray fall back.
-  clock.advance(20_000);
+  clock.advance(19_000);
   await renew(clock, leader, ctx);
   clock.advance(9000);
   expect(alerts()).toEqual([]);
@@ -292,7 +307,7 @@ it('a status listing only NotReady nodes (the controller at scale): drop, recove
   const gone = { ...scaled(status([], '2026-11-29T12:00:50Z')), total_gpu_nodes: 3, ready_gpu_nodes: 3 };
   await leader.writeStatus({ ...gone, total_gpus: 3, nodes_omitted: 3 });
   await until(clock, () => ctx().inventory?.total_gpu_nodes === 3, 'the deletion');
-  clock.advance(20_000);
+  clock.advance(19_000);
   await renew(clock, leader, ctx);
   clock.advance(10_000);
   expect(alerts()).toHaveLength(3);

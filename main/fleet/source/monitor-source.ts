@@ -9,6 +9,8 @@ export interface SourceConfig {
   namespace: string;
   /** API group of the GpuInventory. */
   group: string;
+  /** How often the controller's Lease is read (default LEASE_POLL_MS; the bench compresses time). */
+  leasePollMs?: number | undefined;
 }
 
 export function sourceState(

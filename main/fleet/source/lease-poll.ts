@@ -1,0 +1,146 @@
+/**
+ * Reads the in-cluster controller's Lease by GET every LEASE_POLL_MS instead of watching it. The leader
+ * renews every 2 s, so a watch sends the tray a whole Lease (~650 B) every 2 s; a poll every 10 s sends
+ * a fifth of that, and the policy (source-policy.ts) still falls back within 2 × 15 s + 10 s of the last
+ * renewal, since a renewal counts from the poll that saw it.
+ *
+ * Polls keep a fixed cadence from start() (a slow answer does not push the next ones later). A lasting
+ * failure (401, 403, a bad configuration) is reported at once and tried again after `recheckMs`; a 404
+ * means there is no Lease (no controller, or no coordination.k8s.io on the server); a transient one
+ * (network, timeout, 5xx, 429) keeps what was last read and retries with backoff.
+ */
+import { CONTROLLER_LEASE_NAME } from '../../../common/settings.ts';
+import { Backoff } from '../../kube/backoff.ts';
+import type { Clock } from '../../kube/clock.ts';
+import type { ContextClient } from '../../kube/context-client.ts';
+import { isKubeError } from '../../kube/errors.ts';
+import { type LeaseFacts, trimLease } from './controller-objects.ts';
+import type { Seen } from './source-policy.ts';
+
+/** How often the tray reads the controller's Lease. */
+export const LEASE_POLL_MS = 10_000;
+/** Longest wait for one GET of the Lease. */
+const GET_TIMEOUT_MS = 10_000;
+
+export type LeaseRead =
+  /** The Lease as read; null when there is none. */
+  | { kind: 'read'; lease: LeaseFacts | null }
+  /** A failure that waiting will not fix. */
+  | { kind: 'unreadable'; seen: Extract<Seen, { kind: 'unreadable' }> };
+
+export interface LeasePollOptions {
+  namespace: string;
+  clock: Clock;
+  makeClient: () => ContextClient;
+  pollMs?: number | undefined;
+  recheckMs: number;
+  random?: () => number;
+}
+
+export function leasePath(namespace: string): string {
+  return `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases/${CONTROLLER_LEASE_NAME}`;
+}
+
+/** What one GET's failure means for the policy: null when it is transient (keep the last read). */
+export function leaseFailure(err: unknown): LeaseRead | null {
+  if (!isKubeError(err)) return null;
+  if (err.status === 404 || err.kind === 'not-found') return { kind: 'read', lease: null };
+  if (err.kind === 'forbidden')
+    return { kind: 'unreadable', seen: { kind: 'unreadable', why: 'forbidden, 403' } };
+  if (err.kind === 'unauthorized')
+    return { kind: 'unreadable', seen: { kind: 'unreadable', why: 'unauthorized, 401' } };
+  if (err.transient) return null;
+  return { kind: 'unreadable', seen: { kind: 'unreadable', why: err.message || 'configuration error' } };
+}
+
+export class LeasePoller {
+  readonly #o: LeasePollOptions;
+  readonly #pollMs: number;
+  readonly #backoff: Backoff;
+  #client: ContextClient | null = null;
+  #timer: unknown = null;
+  #nextAt = 0;
+  #running = false;
+  #inFlight = false;
+
+  constructor(
+    opts: LeasePollOptions,
+    private readonly onRead: (r: LeaseRead) => void,
+  ) {
+    this.#o = opts;
+    this.#pollMs = opts.pollMs ?? LEASE_POLL_MS;
+    this.#backoff = new Backoff(opts.clock, { initialMs: 1000, maxMs: 60_000, resetAfterMs: 0 }, opts.random);
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#client = this.#o.makeClient();
+    this.#nextAt = this.#o.clock.now();
+    this.#poll();
+  }
+
+  stop(): void {
+    this.#running = false;
+    this.#o.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#client?.close();
+    this.#client = null;
+  }
+
+  /** Reads the Lease now (the user asked to retry). */
+  retryNow(): void {
+    if (!this.#running || this.#inFlight) return;
+    this.#o.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#poll();
+  }
+
+  #poll(): void {
+    const client = this.#client;
+    if (!this.#running || client === null) return;
+    this.#inFlight = true;
+    client
+      .getJson(leasePath(this.#o.namespace), 'reading the controller Lease', GET_TIMEOUT_MS)
+      .then(
+        (raw) => {
+          this.#backoff.reset();
+          this.#report({ kind: 'read', lease: trimLease(raw) });
+          this.#scheduleTick();
+        },
+        (err: unknown) => {
+          const read = leaseFailure(err);
+          if (read === null) return this.#after(this.#backoff.next());
+          this.#backoff.reset();
+          this.#report(read);
+          if (read.kind === 'unreadable') this.#after(this.#o.recheckMs);
+          else this.#scheduleTick();
+        },
+      )
+      .catch(() => {
+        // A throwing listener must not stop the polls: retry on the cadence.
+        this.#scheduleTick();
+      })
+      .finally(() => {
+        this.#inFlight = false;
+      });
+  }
+
+  #report(r: LeaseRead): void {
+    if (this.#running) this.onRead(r);
+  }
+
+  /** The next poll on the fixed cadence, skipping ticks already past. */
+  #scheduleTick(): void {
+    const now = this.#o.clock.now();
+    do this.#nextAt += this.#pollMs;
+    while (this.#nextAt <= now);
+    this.#after(this.#nextAt - now);
+  }
+
+  #after(ms: number): void {
+    if (!this.#running) return;
+    this.#o.clock.clearTimeout(this.#timer);
+    this.#timer = this.#o.clock.setTimeout(() => this.#poll(), ms);
+  }
+}
