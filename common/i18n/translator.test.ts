@@ -18,6 +18,17 @@ describe('translator', () => {
     expect(translator('en').t('alert.recovered.title', { context: name })).toBe(`${name}: GPU nodes back`);
   });
 
+  it("a value named like one of i18next's options is only a value: a context named 'one', 'other', 'male'", () => {
+    const en = translator('en');
+    for (const context of ['one', 'other', 'male', 'plural', '']) {
+      expect(en.t('alert.drop.title', { context, count: 5 })).toBe(`${context}: 5 GPU nodes down`);
+      expect(en.t('alert.drop.title', { context, count: 1 })).toBe(`${context}: 1 GPU node down`);
+    }
+    expect(en.t('alert.recovered.title', { context: 'lab', lng: 'ja', ns: 'x', defaultValue: 'y' })).toBe(
+      'lab: GPU nodes back',
+    );
+  });
+
   it('formats lists, dates and relative times through Intl for the locale', () => {
     expect(translator('en').list(['a', 'b', 'c'])).toBe('a, b, and c');
     expect(translator('ko').relative(-3, 'minute')).toBe('3분 전');

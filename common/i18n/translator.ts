@@ -65,7 +65,16 @@ export function translator(locale: Locale): Translator {
   const numbers = new Intl.NumberFormat(locale);
   const made: Translator = {
     locale,
-    t: (key, vars) => fixed(key, vars ? { ...vars } : undefined) as string,
+    // Values go in `replace`, never beside i18next's own options: a value named like one (`context`,
+    // `lng`, `ns`, `defaultValue`…) would change the lookup — a context named "one" picked the singular.
+    // Only `count` is also given as the option it is, to choose the plural form.
+    t: (key, vars) =>
+      fixed(
+        key,
+        vars
+          ? { replace: { ...vars }, ...(typeof vars.count === 'number' ? { count: vars.count } : {}) }
+          : undefined,
+      ) as string,
     number: (n, options) => (options ? new Intl.NumberFormat(locale, options) : numbers).format(n),
     list: (items, type = 'conjunction') => new Intl.ListFormat(locale, { type }).format(items),
     dateTime: (ms, options) => new Intl.DateTimeFormat(locale, options).format(ms),
