@@ -76,6 +76,11 @@ export async function runDesktop(): Promise<void> {
     tray.update(core.engine.snapshot());
   });
 
+  // A tray click has nobody to await it: a failure is logged, never an unhandled rejection.
+  const logged = (what: string, p: unknown) =>
+    void Promise.resolve(p).catch((e: unknown) =>
+      logger.warn(what, { error: e instanceof Error ? e.message : String(e) }),
+    );
   const onTrayAction = (action: TrayAction) => {
     switch (action.kind) {
       case 'open-window':
@@ -83,14 +88,14 @@ export async function runDesktop(): Promise<void> {
       case 'focus':
         return focusContext(action.context, null);
       case 'pause':
-        return void core.handlers['alerts:snooze'](null, action.until);
+        return logged('pausing alerts failed', core.handlers['alerts:snooze'](null, action.until));
       case 'resume':
-        return void core.handlers['alerts:resume'](null);
+        return logged('resuming alerts failed', core.handlers['alerts:resume'](null));
       case 'settings':
         windows.show();
         return windows.send('ui:show', { view: 'settings' });
       case 'open-log':
-        return void shell.openPath(logFile);
+        return logged('opening the log failed', shell.openPath(logFile));
       case 'quit':
         return app.quit();
     }
@@ -106,7 +111,7 @@ export async function runDesktop(): Promise<void> {
   app.on('window-all-closed', () => undefined);
   app.on('before-quit', () => {
     core.stop();
-    void demo?.close();
+    if (demo) logged('closing the demo cluster failed', demo.close());
   });
   applyLoginItem();
   core.start();
