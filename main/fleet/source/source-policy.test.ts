@@ -166,14 +166,22 @@ describe('source policy', () => {
       input(T0 + 5000, released, { inventory: { seen: { kind: 'missing' }, problem: null } }),
     );
     expect(bad.state.active).toBe('nodes');
-    // Watching nodes, a hand-over is no reason to go back.
+    expect(bad.message).toMatch(/has written no GpuInventory "cluster"/);
+    // A first pick during a hand-over takes the valid status, and waits for the new holder the same way.
+    const first = decide(INITIAL_POLICY, input(T0 + 5000, released));
+    expect(first).toMatchObject({ state: { active: 'controller' }, message: null, nextCheckAt: T0 + 20_000 });
+    // Watching nodes, a hand-over is no reason to go back, and the sentence does not claim the wait is over.
     const onNodes: PolicyState = {
       active: 'nodes',
       since: T0 - MIN_NODES_MS,
       usableSince: null,
       decided: true,
     };
-    expect(decide(onNodes, input(T0 + 5000, released)).state.active).toBe('nodes');
+    const stay = decide(onNodes, input(T0 + 5000, released));
+    expect(stay.state).toMatchObject({ active: 'nodes', usableSince: null });
+    expect(stay.message).toBe(
+      'The in-cluster controller released its Lease and no new holder has taken it yet; watching nodes directly.',
+    );
   });
 
   it('source nodes is always nodes', () => {

@@ -16,7 +16,8 @@
  * - A Lease with no holder is a hand-over (a controller releases it on a clean shutdown, as in a
  *   rollout): a source that reads the controller keeps its last valid status for HANDOVER_MS from when
  *   we first saw the release, waiting for a new holder, and only then falls back (the released record's
- *   own leaseDurationSeconds is 1 s, so it says nothing about how long to wait).
+ *   own leaseDurationSeconds is 1 s, so it says nothing about how long to wait). A first pick during a
+ *   hand-over takes the valid status the same way; watching nodes, a hand-over is no reason to go back.
  * - `controller` never watches nodes: without a usable controller the source is none, and says why.
  * - `nodes` is the app watching every Node itself.
  */
@@ -118,7 +119,9 @@ export function unusable(i: PolicyInput, handingOver = false): string | null {
   if (lease.seen.kind === 'unreadable') return `the controller ${where} cannot be read (${lease.seen.why})`;
   if (handingOver) return inventoryUnusable(i);
   if (lease.holder === null)
-    return `the in-cluster controller released its Lease and no new holder took it within ${HANDOVER_MS / 1000} s`;
+    return handoverEndsAt(i) === null
+      ? `the in-cluster controller released its Lease and no new holder took it within ${HANDOVER_MS / 1000} s`
+      : 'the in-cluster controller released its Lease and no new holder has taken it yet';
   if (lease.durationSeconds === null || lease.renewedAt === null)
     return `the controller ${where} has no valid leaseDurationSeconds or renewTime`;
   const stale = staleAt(lease);
@@ -143,18 +146,21 @@ function inventoryUnusable(i: PolicyInput): string | null {
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function decide(state: PolicyState, i: PolicyInput): Decision {
-  // A hand-over keeps a source that reads the controller (and a first pick waits for it); it never
-  // counts towards going back from nodes.
+  // A hand-over keeps (or, as the first pick, takes) the controller while its GpuInventory is valid;
+  // it never counts towards going back from nodes.
   const handover = handoverEndsAt(i);
-  if (handover !== null && i.setting !== 'nodes' && (state.active === 'controller' || !state.decided)) {
-    const why = unusable(i, true);
-    if (why === null || !state.decided) {
-      const active = state.decided ? 'controller' : null;
-      const next: PolicyState = { ...state, active, since: active === state.active ? state.since : i.now };
-      return { state: next, message: null, nextCheckAt: handover };
-    }
+  const waiting =
+    handover !== null && i.setting !== 'nodes' && (state.active === 'controller' || !state.decided);
+  const why = unusable(i, waiting);
+  if (waiting && why === null) {
+    const held: PolicyState = {
+      active: 'controller',
+      since: state.active === 'controller' ? state.since : i.now,
+      usableSince: state.usableSince,
+      decided: true,
+    };
+    return { state: held, message: null, nextCheckAt: handover };
   }
-  const why = unusable(i);
   const usableSince = why === null ? (state.usableSince ?? i.now) : null;
   const to = (active: PolicyState['active']): PolicyState => ({
     active,
