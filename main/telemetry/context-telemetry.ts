@@ -6,12 +6,14 @@
  *   nodes, none scraped again within BACKGROUND_MIN_MS, at most `budgetPerMinute` steps a minute;
  * - per pod, a failure backs off (doubling from 60 s to 30 min); a "forbidden" stops all scrapes of the
  *   context for FORBIDDEN_PAUSE_MS, so a user without pods/proxy costs one request, not one per node.
+ * - an answer with no DCGM_FI_* sample is a failure like any other (NO_DCGM_METRICS), not a reading of
+ *   zero GPUs, so it cannot start the gpu-gone hold-down.
  * Failures are one sentence in the node's `NodeTelemetry`, never thrown to the caller.
  */
 import type { GpuSample, GpuTelemetry, NodeTelemetry, TelemetrySummary } from '../../common/telemetry.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
-import { type GpuReading, readGpus } from './dcgm-read.ts';
+import { type GpuReading, hasDcgmSamples, readGpus } from './dcgm-read.ts';
 import { exportersByNode } from './discovery.ts';
 import { PromParseError, parsePromText } from './prom-text.ts';
 import {
@@ -19,6 +21,7 @@ import {
   FORBIDDEN_PODS,
   FORBIDDEN_PROXY,
   listExporterPods,
+  NO_DCGM_METRICS,
   NO_EXPORTER,
   OPERATOR_NAMESPACE,
   POD_GONE,
@@ -180,7 +183,9 @@ export class ContextTelemetry {
     if (!ref) return this.#record(node, this.#clock.now(), null, d?.failure ?? NO_EXPORTER, false);
     try {
       const text = await this.#counted(() => scrapeExporter(client, ref));
-      const gpus = readGpus(parsePromText(text));
+      const samples = parsePromText(text);
+      if (!hasDcgmSamples(samples)) throw new TelemetryError(NO_DCGM_METRICS, true);
+      const gpus = readGpus(samples);
       return this.#record(node, this.#clock.now(), gpus, null, false);
     } catch (err) {
       const e =

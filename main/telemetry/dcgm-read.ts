@@ -32,6 +32,15 @@ const FIELDS: ReadonlyMap<string, NumField> = new Map([
   ['DCGM_FI_DEV_XID_ERRORS', 'xid'],
 ]);
 
+/**
+ * Whether an exporter's answer holds any DCGM_FI_* sample. One without (an empty 200 from an exporter
+ * still starting, another service on the port) is no reading: counted as one, it would look like every
+ * GPU of the node had gone.
+ */
+export function hasDcgmSamples(samples: readonly Sample[]): boolean {
+  return samples.some((s) => s.name.startsWith('DCGM_FI_'));
+}
+
 export function readGpus(samples: readonly Sample[]): GpuReading[] {
   const byIndex = new Map<number, GpuReading>();
   for (const s of samples) {

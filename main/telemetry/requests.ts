@@ -42,6 +42,8 @@ export class TelemetryError extends Error {
 export const NO_EXPORTER = 'not available — no DCGM exporter';
 export const FORBIDDEN_PROXY = 'forbidden: pods/proxy';
 export const POD_GONE = 'the DCGM exporter pod is gone';
+/** A 200 answer without one DCGM_FI_* sample (dcgm-read.ts hasDcgmSamples): transient, retried with backoff. */
+export const NO_DCGM_METRICS = 'the exporter answered without DCGM metrics';
 export const FORBIDDEN_PODS = 'forbidden: pods (cannot find the DCGM exporter)';
 
 function failureOf(status: number, body: string, what: 'list' | 'scrape'): TelemetryError {

@@ -60,11 +60,23 @@ export class LeaderStandIn {
     await this.renew(nowMs);
   }
 
+  /**
+   * Releases the Lease as client-go's leader election does on a clean shutdown (ReleaseOnCancel): no
+   * holder, leaseDurationSeconds 1, renewTime now.
+   */
+  async release(nowMs: number): Promise<void> {
+    await this.renew(nowMs, '', 1);
+  }
+
   /** Acquires (create) or renews (update with the last resourceVersion) the Lease, renewTime `nowMs`. */
-  async renew(nowMs: number, holder = this.opts.holder ?? 'controller-0'): Promise<void> {
+  async renew(
+    nowMs: number,
+    holder = this.opts.holder ?? 'controller-0',
+    durationSeconds = this.opts.durationSeconds ?? 15,
+  ): Promise<void> {
     const spec = {
       holderIdentity: holder,
-      leaseDurationSeconds: this.opts.durationSeconds ?? 15,
+      leaseDurationSeconds: durationSeconds,
       acquireTime: microTime(nowMs),
       renewTime: microTime(nowMs),
       leaseTransitions: 0,

@@ -21,6 +21,7 @@ import { type InventoryFacts, inventoryResource, type LeaseFacts } from './contr
 import { LeasePoller, type LeaseRead } from './lease-poll.ts';
 import {
   decide,
+  HANDOVER_MS,
   INITIAL_POLICY,
   type InventoryView,
   type LeaseView,
@@ -30,6 +31,9 @@ import {
 
 /** How often watchers stopped by a lasting error (404, bad configuration) are tried again. */
 export const RECHECK_MS = 5 * 60_000;
+
+/** How often the Lease is read while a released Lease waits for a new holder. */
+export const HANDOVER_POLL_MS = 2000;
 
 export interface ControllerFeedOptions {
   setting: Exclude<InventorySource, 'nodes'>;
@@ -55,7 +59,13 @@ export class ControllerFeed {
   readonly #opts: ControllerFeedOptions;
   readonly #leasePoller: LeasePoller;
   readonly #inventoryWatcher: ListWatcher<InventoryFacts>;
-  #lease: LeaseView = { seen: { kind: 'pending' }, holder: null, durationSeconds: null, renewedAt: null };
+  #lease: LeaseView = {
+    seen: { kind: 'pending' },
+    holder: null,
+    durationSeconds: null,
+    renewedAt: null,
+    releasedAt: null,
+  };
   #leaseRaw: LeaseFacts | null = null;
   #inventory: InventoryView = { seen: { kind: 'pending' }, problem: null };
   #status: GpuInventoryStatus | null = null;
@@ -143,7 +153,13 @@ export class ControllerFeed {
   #seeLease(l: LeaseFacts | null): void {
     if (l === null) {
       this.#leaseRaw = null;
-      this.#lease = { seen: { kind: 'missing' }, holder: null, durationSeconds: null, renewedAt: null };
+      this.#lease = {
+        seen: { kind: 'missing' },
+        holder: null,
+        durationSeconds: null,
+        renewedAt: null,
+        releasedAt: null,
+      };
       return;
     }
     const now = this.#opts.clock.now();
@@ -152,13 +168,18 @@ export class ControllerFeed {
     if (l.renewedAt === null) renewedAt = null;
     else if (prev === null || prev.renewedAt === null) renewedAt = Math.min(l.renewedAt, now);
     else if (prev.renewedAt !== l.renewedAt) renewedAt = now;
+    // A release counts from the first read that showed it (a hand-over: source-policy.ts).
+    const releasedAt = l.holder === null ? (this.#lease.releasedAt ?? now) : null;
     this.#leaseRaw = l;
     this.#lease = {
       seen: { kind: 'present' },
       holder: l.holder,
       durationSeconds: l.durationSeconds,
       renewedAt,
+      releasedAt,
     };
+    // While handing over, read the Lease sooner so a new holder is seen well within HANDOVER_MS.
+    if (releasedAt !== null && now - releasedAt < HANDOVER_MS) this.#leasePoller.soon(HANDOVER_POLL_MS);
   }
 
   #onInventory(e: WatcherEvent<InventoryFacts>): void {

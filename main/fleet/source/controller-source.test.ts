@@ -22,7 +22,9 @@ import { DEFAULT_FIT_LIMITS } from '../../writeback/fit.ts';
 import { WritebackHub } from '../../writeback/hub.ts';
 import { fitStatus } from '../../writeback/status-writer.ts';
 import { type EngineEvent, FleetEngine } from '../engine.ts';
+import { HANDOVER_POLL_MS } from './controller-feed.ts';
 import { LEASE_POLL_MS } from './lease-poll.ts';
+import { HANDOVER_MS } from './source-policy.ts';
 
 const NODES = ['nuc1', 'nuc2', 'omen', 'omen2'];
 let env: SimContext;
@@ -176,6 +178,62 @@ it('auto falls back to nodes within 40 s when the controller stops renewing, and
   await renew(clock, leader, ctx);
   expect(ctx().source?.active).toBe('controller');
   expect(ctx().source?.message).toBeNull();
+});
+
+it('a released Lease taken by a new holder within HANDOVER_MS (a rollout) keeps the controller: no node requests', async () => {
+  const clock = new ManualClock();
+  const leader = await standIn(clock);
+  const { ctx } = start(clock, 'auto');
+  await until(clock, () => ctx().source?.active === 'controller', 'the controller');
+  clock.advance(2000);
+  await renew(clock, leader, ctx);
+  // The old pod releases just before a poll; the new one takes the Lease 3 s after the tray saw that.
+  await leader.release(clock.now());
+  const polls = leaseReads('sim-admin').length;
+  clock.advance(toNextPoll(clock));
+  await until(
+    clock,
+    () => leaseReads('sim-admin').length > polls && ctx().source?.holder === null,
+    'the release',
+  );
+  const sawRelease = clock.now();
+  clock.advance(3000);
+  await leader.renew(clock.now(), 'controller-1');
+  clock.advance(HANDOVER_POLL_MS);
+  await until(clock, () => ctx().source?.holder === 'controller-1', 'the new holder');
+  expect(clock.now() - sawRelease).toBeLessThan(HANDOVER_MS);
+  clock.advance(HANDOVER_MS + LEASE_POLL_MS);
+  expect(ctx().source).toMatchObject({ active: 'controller', message: null });
+  expect(nodeRequests('sim-admin')).toEqual([]);
+});
+
+it('a released Lease nobody takes: auto falls back HANDOVER_MS after it saw the release, and says why', async () => {
+  const clock = new ManualClock();
+  const leader = await standIn(clock);
+  const { ctx } = start(clock, 'auto');
+  await until(clock, () => ctx().source?.active === 'controller', 'the controller');
+  clock.advance(2000);
+  await leader.release(clock.now());
+  clock.advance(toNextPoll(clock));
+  await until(clock, () => ctx().source?.holder === null, 'the release');
+  const sawRelease = clock.now();
+  // While it waits, the tray reads the Lease every HANDOVER_POLL_MS.
+  while (clock.now() - sawRelease + HANDOVER_POLL_MS < HANDOVER_MS) {
+    const polls = leaseReads('sim-admin').length;
+    clock.advance(HANDOVER_POLL_MS);
+    await until(clock, () => leaseReads('sim-admin').length > polls, 'a sooner poll');
+    expect(ctx().source?.active).toBe('controller');
+  }
+  clock.advance(HANDOVER_MS - 1 - (clock.now() - sawRelease));
+  expect(ctx().source?.active).toBe('controller');
+  expect(nodeRequests('sim-admin')).toEqual([]);
+  clock.advance(1);
+  expect(ctx().source?.active).toBe('nodes');
+  expect(clock.now() - sawRelease).toBe(HANDOVER_MS);
+  expect(ctx().source?.message).toBe(
+    'The in-cluster controller released its Lease and no new holder took it within 15 s; watching nodes directly.',
+  );
+  await until(clock, () => nodeRequests('sim-admin').length > 0, 'the node list');
 });
 
 it('auto watches nodes when reading the Lease is forbidden (403), and says so', async () => {

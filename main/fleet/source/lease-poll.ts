@@ -62,6 +62,8 @@ export class LeasePoller {
   #nextAt = 0;
   #running = false;
   #inFlight = false;
+  /** Wait before the next poll if shorter than the cadence's (asked for by soon()); null otherwise. */
+  #soonMs: number | null = null;
 
   constructor(
     opts: LeasePollOptions,
@@ -94,6 +96,13 @@ export class LeasePoller {
     this.#o.clock.clearTimeout(this.#timer);
     this.#timer = null;
     this.#poll();
+  }
+
+  /** The next poll comes within `ms` (once), instead of at the next tick when that is later. */
+  soon(ms: number): void {
+    this.#soonMs = ms;
+    if (this.#inFlight || !this.#running) return;
+    this.#scheduleTick();
   }
 
   #poll(): void {
@@ -133,9 +142,10 @@ export class LeasePoller {
   /** The next poll on the fixed cadence, skipping ticks already past. */
   #scheduleTick(): void {
     const now = this.#o.clock.now();
-    do this.#nextAt += this.#pollMs;
-    while (this.#nextAt <= now);
-    this.#after(this.#nextAt - now);
+    while (this.#nextAt <= now) this.#nextAt += this.#pollMs;
+    const soon = this.#soonMs;
+    this.#soonMs = null;
+    this.#after(soon === null ? this.#nextAt - now : Math.min(soon, this.#nextAt - now));
   }
 
   #after(ms: number): void {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DECIDE_WITHIN_MS,
   decide,
+  HANDOVER_MS,
   INITIAL_POLICY,
   type LeaseView,
   MIN_NODES_MS,
@@ -17,6 +18,7 @@ const lease = (renewedAt: number | null, over: Partial<LeaseView> = {}): LeaseVi
   holder: 'pod-a',
   durationSeconds: 15,
   renewedAt,
+  releasedAt: null,
   ...over,
 });
 const input = (now: number, l: LeaseView, over: Partial<PolicyInput> = {}): PolicyInput => ({
@@ -65,7 +67,12 @@ describe('source policy', () => {
   });
 
   it.each([
-    ['a released Lease', lease(T0, { holder: null }), undefined, /released its Lease/],
+    [
+      'a Lease released longer than HANDOVER_MS ago',
+      lease(T0, { holder: null, releasedAt: T0 - HANDOVER_MS }),
+      undefined,
+      /released its Lease and no new holder took it within 15 s/,
+    ],
     ['no duration', lease(T0, { durationSeconds: null }), undefined, /no valid leaseDurationSeconds/],
     [
       'a forbidden Lease',
@@ -131,6 +138,50 @@ describe('source policy', () => {
     expect(
       decide(d.state, input(T0 + 41_000, lease(T0 + 41_000), { setting: 'controller' })).state.active,
     ).toBe('controller');
+  });
+
+  it('a released Lease is a hand-over: the controller is kept for HANDOVER_MS, then nodes with a sentence', () => {
+    const reading = decide(INITIAL_POLICY, input(T0, lease(T0))).state;
+    // Released at T0 + 5 s (the record's own duration is 1 s, and its renewTime the release).
+    const released = lease(T0 + 5000, { holder: null, durationSeconds: 1, releasedAt: T0 + 5000 });
+    const wait = decide(reading, input(T0 + 5000, released));
+    expect(wait).toMatchObject({ state: { active: 'controller' }, message: null, nextCheckAt: T0 + 20_000 });
+    const still = decide(wait.state, input(T0 + 19_999, released));
+    expect(still.state.active).toBe('controller');
+    // A new holder within the window: the controller stays, no fall-back, no hysteresis.
+    const taken = decide(still.state, input(T0 + 12_000, lease(T0 + 12_000, { holder: 'pod-b' })));
+    expect(taken).toMatchObject({ state: { active: 'controller', since: T0 }, message: null });
+    // No new holder: nodes once the window is over, and why.
+    const over = decide(still.state, input(T0 + 20_000, released));
+    expect(over.state.active).toBe('nodes');
+    expect(over.message).toBe(
+      'The in-cluster controller released its Lease and no new holder took it within 15 s; watching nodes directly.',
+    );
+    // Source controller waits the same way.
+    const ctl = decide(reading, input(T0 + 5000, released, { setting: 'controller' }));
+    expect(ctl).toMatchObject({ state: { active: 'controller' }, message: null });
+    // A GpuInventory that goes bad during the hand-over is not kept.
+    const bad = decide(
+      reading,
+      input(T0 + 5000, released, { inventory: { seen: { kind: 'missing' }, problem: null } }),
+    );
+    expect(bad.state.active).toBe('nodes');
+    expect(bad.message).toMatch(/has written no GpuInventory "cluster"/);
+    // A first pick during a hand-over takes the valid status, and waits for the new holder the same way.
+    const first = decide(INITIAL_POLICY, input(T0 + 5000, released));
+    expect(first).toMatchObject({ state: { active: 'controller' }, message: null, nextCheckAt: T0 + 20_000 });
+    // Watching nodes, a hand-over is no reason to go back, and the sentence does not claim the wait is over.
+    const onNodes: PolicyState = {
+      active: 'nodes',
+      since: T0 - MIN_NODES_MS,
+      usableSince: null,
+      decided: true,
+    };
+    const stay = decide(onNodes, input(T0 + 5000, released));
+    expect(stay.state).toMatchObject({ active: 'nodes', usableSince: null });
+    expect(stay.message).toBe(
+      'The in-cluster controller released its Lease and no new holder has taken it yet; watching nodes directly.',
+    );
   });
 
   it('source nodes is always nodes', () => {

@@ -13,6 +13,11 @@
  *   only when the Lease has been fresh without a gap for RETURN_FRESH_MS and nodes were watched for at
  *   least MIN_NODES_MS (a controller that keeps restarting cannot make the tray flap between sources).
  *   Falling back needs no extra wait: a stale Lease has already gone unrenewed for 2 × its duration.
+ * - A Lease with no holder is a hand-over (a controller releases it on a clean shutdown, as in a
+ *   rollout): a source that reads the controller keeps its last valid status for HANDOVER_MS from when
+ *   we first saw the release, waiting for a new holder, and only then falls back (the released record's
+ *   own leaseDurationSeconds is 1 s, so it says nothing about how long to wait). A first pick during a
+ *   hand-over takes the valid status the same way; watching nodes, a hand-over is no reason to go back.
  * - `controller` never watches nodes: without a usable controller the source is none, and says why.
  * - `nodes` is the app watching every Node itself.
  */
@@ -23,6 +28,8 @@ import { CONTROLLER_LEASE_NAME } from '../../../common/settings.ts';
 export const DECIDE_WITHIN_MS = 10_000;
 export const RETURN_FRESH_MS = 30_000;
 export const MIN_NODES_MS = 60_000;
+/** How long a released Lease is waited on for a new holder: client-go's default leaseDuration. */
+export const HANDOVER_MS = 15_000;
 
 /** What one of the two objects looks like: not listed yet, listed and absent, unreadable, or there. */
 export type Seen =
@@ -37,6 +44,8 @@ export interface LeaseView {
   durationSeconds: number | null;
   /** When we count the Lease as last renewed (see the module comment); null when never. */
   renewedAt: number | null;
+  /** When we first saw it with no holder (our clock); null while it has one. */
+  releasedAt: number | null;
 }
 
 export interface InventoryView {
@@ -90,14 +99,29 @@ function onlyPending(i: PolicyInput, why: string | null): boolean {
 
 const PENDING_INVENTORY = 'the controller GpuInventory has not been read yet';
 
-/** Why the controller cannot be read now (a sentence fragment), or null when it can. */
-export function unusable(i: PolicyInput): string | null {
-  const { lease, inventory } = i;
+/** When a hand-over that is still being waited on ends, or null when the Lease is not released or the wait is over. */
+export function handoverEndsAt(i: PolicyInput): number | null {
+  const { lease } = i;
+  if (lease.seen.kind !== 'present' || lease.holder !== null || lease.releasedAt === null) return null;
+  const end = lease.releasedAt + HANDOVER_MS;
+  return i.now < end ? end : null;
+}
+
+/**
+ * Why the controller cannot be read now (a sentence fragment), or null when it can. `handingOver`: the
+ * Lease was released less than HANDOVER_MS ago, and only the GpuInventory is judged.
+ */
+export function unusable(i: PolicyInput, handingOver = false): string | null {
+  const { lease } = i;
   const where = `Lease ${CONTROLLER_LEASE_NAME} in namespace ${i.namespace}`;
   if (lease.seen.kind === 'pending') return 'the controller Lease has not been read yet';
   if (lease.seen.kind === 'missing') return `no in-cluster controller was found (no ${where})`;
   if (lease.seen.kind === 'unreadable') return `the controller ${where} cannot be read (${lease.seen.why})`;
-  if (lease.holder === null) return 'the in-cluster controller released its Lease (no holder)';
+  if (handingOver) return inventoryUnusable(i);
+  if (lease.holder === null)
+    return handoverEndsAt(i) === null
+      ? `the in-cluster controller released its Lease and no new holder took it within ${HANDOVER_MS / 1000} s`
+      : 'the in-cluster controller released its Lease and no new holder has taken it yet';
   if (lease.durationSeconds === null || lease.renewedAt === null)
     return `the controller ${where} has no valid leaseDurationSeconds or renewTime`;
   const stale = staleAt(lease);
@@ -105,6 +129,11 @@ export function unusable(i: PolicyInput): string | null {
     const ago = Math.round((i.now - (lease.renewedAt ?? i.now)) / 1000);
     return `the in-cluster controller stopped renewing its Lease (last renewed ${ago} s ago, more than 2 × ${lease.durationSeconds} s)`;
   }
+  return inventoryUnusable(i);
+}
+
+function inventoryUnusable(i: PolicyInput): string | null {
+  const { inventory } = i;
   if (inventory.seen.kind === 'pending') return PENDING_INVENTORY;
   if (inventory.seen.kind === 'missing')
     return `the in-cluster controller has written no GpuInventory "cluster" in group ${i.group}`;
@@ -117,7 +146,21 @@ export function unusable(i: PolicyInput): string | null {
 const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function decide(state: PolicyState, i: PolicyInput): Decision {
-  const why = unusable(i);
+  // A hand-over keeps (or, as the first pick, takes) the controller while its GpuInventory is valid;
+  // it never counts towards going back from nodes.
+  const handover = handoverEndsAt(i);
+  const waiting =
+    handover !== null && i.setting !== 'nodes' && (state.active === 'controller' || !state.decided);
+  const why = unusable(i, waiting);
+  if (waiting && why === null) {
+    const held: PolicyState = {
+      active: 'controller',
+      since: state.active === 'controller' ? state.since : i.now,
+      usableSince: state.usableSince,
+      decided: true,
+    };
+    return { state: held, message: null, nextCheckAt: handover };
+  }
   const usableSince = why === null ? (state.usableSince ?? i.now) : null;
   const to = (active: PolicyState['active']): PolicyState => ({
     active,

@@ -1,0 +1,25 @@
+/** What counts as a DCGM reading: an answer without one DCGM_FI_* sample is none (not zero GPUs). */
+import { describe, expect, it } from 'vitest';
+import { hasDcgmSamples, readGpus } from './dcgm-read.ts';
+import { parsePromText } from './prom-text.ts';
+
+const GPU0 = 'DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-1",modelName="NVIDIA A100"} 41';
+
+describe('DCGM reading', () => {
+  it.each([
+    ['an empty body', ''],
+    [
+      'HELP and TYPE lines only (the exporter starting)',
+      '# HELP DCGM_FI_DEV_GPU_TEMP t\n# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n',
+    ],
+    ['another service on the port', 'up 1\nprocess_cpu_seconds_total 3.5\n'],
+  ])('%s has no DCGM samples', (_what, text) => {
+    expect(hasDcgmSamples(parsePromText(text))).toBe(false);
+  });
+
+  it('an exporter answer has them, and reads as its GPUs', () => {
+    const samples = parsePromText(`up 1\n${GPU0}\n`);
+    expect(hasDcgmSamples(samples)).toBe(true);
+    expect(readGpus(samples)).toMatchObject([{ index: 0, uuid: 'GPU-1', temp: 41 }]);
+  });
+});
