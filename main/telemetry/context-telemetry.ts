@@ -13,7 +13,7 @@
 import type { GpuSample, GpuTelemetry, NodeTelemetry, TelemetrySummary } from '../../common/telemetry.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
-import { type GpuReading, hasDcgmSamples, readGpus } from './dcgm-read.ts';
+import { type GpuReading, isDcgmExporterText, readGpus } from './dcgm-read.ts';
 import { exportersByNode } from './discovery.ts';
 import { PromParseError, parsePromText } from './prom-text.ts';
 import {
@@ -184,7 +184,7 @@ export class ContextTelemetry {
     try {
       const text = await this.#counted(() => scrapeExporter(client, ref));
       const samples = parsePromText(text);
-      if (!hasDcgmSamples(samples)) throw new TelemetryError(NO_DCGM_METRICS, true);
+      if (!isDcgmExporterText(text, samples)) throw new TelemetryError(NO_DCGM_METRICS, true);
       const gpus = readGpus(samples);
       return this.#record(node, this.#clock.now(), gpus, null, false);
     } catch (err) {

@@ -1,6 +1,9 @@
-/** What counts as a DCGM reading: an answer without one DCGM_FI_* sample is none (not zero GPUs). */
+/**
+ * What counts as a DCGM reading: an answer without any DCGM family (empty, another service) is none;
+ * the exporter's families without samples are a reading of zero GPUs (every GPU gone).
+ */
 import { describe, expect, it } from 'vitest';
-import { hasDcgmSamples, readGpus } from './dcgm-read.ts';
+import { hasDcgmSamples, isDcgmExporterText, readGpus } from './dcgm-read.ts';
 import { parsePromText } from './prom-text.ts';
 
 const GPU0 = 'DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-1",modelName="NVIDIA A100"} 41';
@@ -15,6 +18,20 @@ describe('DCGM reading', () => {
     ['another service on the port', 'up 1\nprocess_cpu_seconds_total 3.5\n'],
   ])('%s has no DCGM samples', (_what, text) => {
     expect(hasDcgmSamples(parsePromText(text))).toBe(false);
+  });
+
+  it.each([
+    ['an empty body', ''],
+    ['another service on the port', 'up 1\nprocess_cpu_seconds_total 3.5\n'],
+    ['a HELP line naming DCGM in another family', '# HELP up DCGM_FI_DEV_GPU_TEMP\nup 1\n'],
+  ])('%s is no exporter reading', (_what, text) => {
+    expect(isDcgmExporterText(text, parsePromText(text))).toBe(false);
+  });
+
+  it("the exporter's families without a sample are a reading of zero GPUs", () => {
+    const text = '# HELP DCGM_FI_DEV_GPU_TEMP t\n# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n';
+    expect(isDcgmExporterText(text, parsePromText(text))).toBe(true);
+    expect(readGpus(parsePromText(text))).toEqual([]);
   });
 
   it('an exporter answer has them, and reads as its GPUs', () => {

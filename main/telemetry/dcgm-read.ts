@@ -41,6 +41,15 @@ export function hasDcgmSamples(samples: readonly Sample[]): boolean {
   return samples.some((s) => s.name.startsWith('DCGM_FI_'));
 }
 
+/**
+ * A running dcgm-exporter whose GPUs are all gone still prints its metric families (HELP/TYPE lines)
+ * with no samples: that IS a reading, of zero GPUs (a one-GPU node whose GPU fell off the bus must
+ * raise gpu-gone). Only an answer without any DCGM family is no reading.
+ */
+export function isDcgmExporterText(text: string, samples: readonly Sample[]): boolean {
+  return hasDcgmSamples(samples) || /^# TYPE DCGM_FI_\w+ /m.test(text);
+}
+
 export function readGpus(samples: readonly Sample[]): GpuReading[] {
   const byIndex = new Map<number, GpuReading>();
   for (const s of samples) {
