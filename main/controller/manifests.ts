@@ -44,7 +44,9 @@ function rbac(o: ManifestOptions): Doc[] {
           apiGroups: [o.group],
           resources: ['gpuinventories'],
           resourceNames: [INVENTORY_OBJECT_NAME],
-          verbs: ['get', 'patch'],
+          // create: an apply that creates the object is authorized as create too, with the name of
+          // the URL (endpoints/handlers/patch.go), so resourceNames still narrows it.
+          verbs: ['get', 'patch', 'create'],
         },
         {
           apiGroups: [o.group],
@@ -76,7 +78,7 @@ function rbac(o: ManifestOptions): Doc[] {
           apiGroups: [''],
           resources: ['configmaps'],
           resourceNames: [CONFIGMAP_NAME],
-          verbs: ['get', 'patch'],
+          verbs: ['get', 'patch', 'create'], // create: the first apply creates it (as above)
         },
         {
           apiGroups: ['coordination.k8s.io'],
