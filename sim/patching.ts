@@ -2,6 +2,7 @@
 import { parse as parseYaml } from 'yaml';
 import { createDefaults, validateMeta } from './admission.ts';
 import { serverSideApply } from './apply.ts';
+import { forbiddenCreate } from './auth.ts';
 import type { Core } from './core.ts';
 import { rootSchema, typedPatchError } from './crschema.ts';
 import { apiError, badRequest, notFound, optionsInvalid, unsupportedPatch } from './errors.ts';
@@ -171,9 +172,29 @@ async function apply(
   const next = result.obj;
   decodePatched(def, next, applied);
   validateMeta(def, next, creating ? undefined : prev);
-  if (creating) createDefaults(core, def, next);
+  if (creating) {
+    createDefaults(core, def, next);
+    authorizeCreate(core, ctx, def, ns, name);
+  }
   const { obj } = core.write(def, next, creating ? undefined : prev, 'apply', isDryRun(ctx, 'PatchOptions'));
   sendJson(ctx, creating ? 201 : 200, objectJson(obj));
+}
+
+/**
+ * A PATCH that creates its object also needs `create` on it (same resource, name and namespace): the
+ * apiserver checks it after the object validated, before it is stored (endpoints/handlers/patch.go,
+ * registry/rest WithAuthorization), dry-run included.
+ */
+function authorizeCreate(core: Core, ctx: Ctx, def: ResourceDef, ns: string, name: string): void {
+  const attrs = {
+    verb: 'create',
+    group: def.group,
+    resource: def.resource,
+    subresource: '',
+    name,
+    namespace: def.namespaced ? ns : '',
+  };
+  if (!core.authorize(ctx.user, attrs).allowed) throw forbiddenCreate(attrs);
 }
 
 const CM_SCHEMA = {

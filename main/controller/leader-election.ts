@@ -92,7 +92,7 @@ export class LeaderElector {
     const seen = this.#observed;
     if (seen === null || seen.record.holderIdentity !== this.#o.identity) return;
     try {
-      await this.#o.lock.update(releaseRecord(seen.record, this.#o.clock.now()), seen.resourceVersion);
+      await this.#o.lock.update(releaseRecord(seen.record, this.#o.clock.now()), seen);
       this.#emit({ type: 'released' });
     } catch (e) {
       this.#emit({ type: 'error', message: `could not release the lease: ${describe(e)}` });
@@ -202,7 +202,7 @@ export class LeaderElector {
       const d = decide(seen.record, this.#observedAt, identity, now, this.#t);
       if (d.kind === 'write') {
         try {
-          this.#observe(await lock.update(d.record, seen.resourceVersion));
+          this.#observe(await lock.update(d.record, seen));
           return true;
         } catch {
           // Fall through to the slow path, which reads the Lease first (client-go does the same).
@@ -221,7 +221,7 @@ export class LeaderElector {
     else this.#observed = got; // same record, maybe a newer resourceVersion: keep the expiry clock running
     const d = decide(got.record, this.#observedAt, identity, now, this.#t);
     if (d.kind === 'held') return false;
-    this.#observe(await lock.update(d.record, got.resourceVersion));
+    this.#observe(await lock.update(d.record, got));
     return true;
   }
 }

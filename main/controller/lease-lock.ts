@@ -1,13 +1,21 @@
 /**
  * The Lease as a lock (client-go's resourcelock.LeaseLock): get, create and update of one
- * coordination.k8s.io/v1 Lease over our ContextClient. Update sends the resourceVersion it was read at,
- * so of two replicas racing for the same lease the server accepts one and answers the other 409.
+ * coordination.k8s.io/v1 Lease over our ContextClient. Update sends back the Lease as read, spec replaced,
+ * resourceVersion included, so of two replicas racing for the same lease the server accepts one and
+ * answers the other 409.
  */
 
 import type { ContextClient, KubeResponse } from '../kube/context-client.ts';
 import { errorFromResponse } from '../kube/error-classify.ts';
 import { KubeError } from '../kube/errors.ts';
-import { LEASE_NAME, type LeaderRecord, leaseBody, type ObservedLease, parseLease } from './lease-record.ts';
+import {
+  LEASE_NAME,
+  type LeaderRecord,
+  leaseBody,
+  leaseUpdateBody,
+  type ObservedLease,
+  parseLease,
+} from './lease-record.ts';
 
 /** A Lease answer is small; anything bigger is not ours to read. */
 const LEASE_BODY_MAX = 64 << 10;
@@ -16,8 +24,11 @@ export interface LeaseLock {
   /** The Lease, or null when it does not exist. Throws KubeError. */
   get(): Promise<ObservedLease | null>;
   create(record: LeaderRecord): Promise<ObservedLease>;
-  /** Throws a KubeError of kind `conflict` when the Lease changed since `resourceVersion`. */
-  update(record: LeaderRecord, resourceVersion: string): Promise<ObservedLease>;
+  /**
+   * Writes `record` into the Lease as it was `seen` (only the spec replaced, the rest of the object kept).
+   * Throws a KubeError of kind `conflict` when the Lease changed since `seen`'s resourceVersion.
+   */
+  update(record: LeaderRecord, seen: ObservedLease): Promise<ObservedLease>;
   /** `namespace/name`, for log lines. */
   readonly description: string;
 }
@@ -58,11 +69,11 @@ export function leaseLock(client: ContextClient, namespace: string, timeoutMs: n
     },
     async create(record) {
       const what = `creating Lease ${description}`;
-      return ok(await call('POST', base, leaseBody(namespace, record, null)), what);
+      return ok(await call('POST', base, leaseBody(namespace, record)), what);
     },
-    async update(record, resourceVersion) {
+    async update(record, seen) {
       const what = `updating Lease ${description}`;
-      const body = leaseBody(namespace, record, resourceVersion);
+      const body = leaseUpdateBody(seen, record);
       return ok(await call('PUT', `${base}/${LEASE_NAME}`, body), what);
     },
   };

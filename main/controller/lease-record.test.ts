@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaseBody, microTime, parseLease } from './lease-record.ts';
+import { leaseBody, leaseUpdateBody, microTime, parseLease } from './lease-record.ts';
 
 const lease = (spec: Record<string, unknown>, rv: unknown = '42') => ({
   apiVersion: 'coordination.k8s.io/v1',
@@ -31,12 +31,49 @@ describe('lease record', () => {
       renewTime: Date.parse('2026-12-01T10:04:02Z'),
       leaseTransitions: 2,
     });
-    const body = leaseBody('gpu-fleet', got.record, got.resourceVersion);
+    const body = leaseUpdateBody(got, got.record);
     expect(body).toMatchObject({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { name: 'gpu-fleet-controller', namespace: 'gpu-fleet', resourceVersion: '42' },
       spec: { ...spec, acquireTime: '2026-12-01T10:03:50.147000Z' },
+    });
+    expect(leaseBody('gpu-fleet', got.record)).toEqual({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: 'gpu-fleet-controller',
+        namespace: 'gpu-fleet',
+        labels: { 'app.kubernetes.io/name': 'gpu-fleet', 'app.kubernetes.io/component': 'controller' },
+      },
+      spec: { ...spec, acquireTime: '2026-12-01T10:03:50.147000Z' },
+    });
+  });
+
+  it('an update keeps the metadata it read and replaces only the spec', () => {
+    const read = lease({ holderIdentity: 'a', leaseDurationSeconds: 15 });
+    const meta = {
+      ...read.metadata,
+      uid: 'u-1',
+      labels: { team: 'gpu', 'app.kubernetes.io/name': 'other' },
+      annotations: { note: 'kept' },
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u-2' }],
+    };
+    const got = parseLease({ ...read, metadata: meta });
+    if (typeof got === 'string') throw new Error(got);
+    const record = { ...got.record, holderIdentity: 'b', leaseTransitions: 1 };
+    expect(leaseUpdateBody(got, record)).toEqual({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        ...meta,
+        labels: {
+          team: 'gpu',
+          'app.kubernetes.io/name': 'gpu-fleet',
+          'app.kubernetes.io/component': 'controller',
+        },
+      },
+      spec: { holderIdentity: 'b', leaseDurationSeconds: 15, leaseTransitions: 1 },
     });
   });
 

@@ -27,6 +27,12 @@ export interface ObservedLease {
   resourceVersion: string;
   /** The spec serialized; a change here (a renew, a new holder) is what restarts the expiry clock. */
   raw: string;
+  /**
+   * The whole object as read (its size capped by the read). An update sends it back with only the spec
+   * replaced, as client-go's LeaseLock does, so labels, annotations and ownerReferences others added
+   * survive a renew; the server validates what comes back.
+   */
+  object: Record<string, unknown>;
 }
 
 /** `2026-11-29T12:00:00.123000Z`: Go's metav1.MicroTime format. */
@@ -70,7 +76,7 @@ export function parseLease(body: unknown): ObservedLease | string {
     renewTime: parseTime(spec.renewTime),
     leaseTransitions: transitions,
   };
-  return { record, resourceVersion: rv, raw: JSON.stringify(spec) };
+  return { record, resourceVersion: rv, raw: JSON.stringify(spec), object: body };
 }
 
 /** The LeaseSpec of a record (times as MicroTime). */
@@ -84,21 +90,27 @@ export function leaseSpec(r: LeaderRecord): Record<string, unknown> {
   };
 }
 
-/** A whole Lease body for create (no resourceVersion) or update (with the one it was read at). */
-export function leaseBody(
-  namespace: string,
-  r: LeaderRecord,
-  resourceVersion: string | null,
-): Record<string, unknown> {
+const LABELS = { 'app.kubernetes.io/name': 'gpu-fleet', 'app.kubernetes.io/component': 'controller' };
+
+/** The Lease body for create. */
+export function leaseBody(namespace: string, r: LeaderRecord): Record<string, unknown> {
   return {
     apiVersion: LEASE_API,
     kind: 'Lease',
-    metadata: {
-      name: LEASE_NAME,
-      namespace,
-      labels: { 'app.kubernetes.io/name': 'gpu-fleet', 'app.kubernetes.io/component': 'controller' },
-      ...(resourceVersion !== null ? { resourceVersion } : {}),
-    },
+    metadata: { name: LEASE_NAME, namespace, labels: { ...LABELS } },
+    spec: leaseSpec(r),
+  };
+}
+
+/**
+ * The body of an update: the Lease as it was read (its metadata, resourceVersion included, kept whole)
+ * with the spec replaced and our labels set over its own (client-go's LeaseLock.Update with Labels).
+ */
+export function leaseUpdateBody(seen: ObservedLease, r: LeaderRecord): Record<string, unknown> {
+  const meta = asRecord(seen.object.metadata);
+  return {
+    ...seen.object,
+    metadata: { ...meta, labels: { ...asRecord(meta.labels), ...LABELS } },
     spec: leaseSpec(r),
   };
 }

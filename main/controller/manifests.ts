@@ -2,10 +2,12 @@
  * The controller's deployment manifests, from one source: `gpu-fleet controller manifests` prints them
  * and `deploy/` holds the same files as a kustomize base (a test keeps the two equal). The CRD is
  * write-back's own buildCrd(), and the RBAC grants exactly the requests the controller makes:
- *   cluster-wide: nodes get/list/watch; the `cluster` GpuInventory get/patch and its status patch; get of
- *     its own CRD (write-back checks the CRD's shape before writing);
- *   in its namespace: the `gpu-node-status` ConfigMap get/patch (server-side apply creates it), the
- *     `gpu-fleet-controller` Lease get/update, and Lease create (create cannot name its object).
+ *   cluster-wide: nodes get/list/watch; the `cluster` GpuInventory get/patch/create and its status patch;
+ *     get of its own CRD (write-back checks the CRD's shape before writing);
+ *   in its namespace: the `gpu-node-status` ConfigMap get/patch/create, the `gpu-fleet-controller` Lease
+ *     get/update, and Lease create (a POST cannot name its object).
+ * The create on the ConfigMap and the GpuInventory is for server-side apply: an apply that creates its
+ * object is authorized as create as well, with the URL's name, so resourceNames narrows it.
  */
 import { stringify } from 'yaml';
 import { buildCrd, CONFIGMAP_NAME, crdName, INVENTORY_OBJECT_NAME } from '../writeback/index.ts';
@@ -44,7 +46,7 @@ function rbac(o: ManifestOptions): Doc[] {
           apiGroups: [o.group],
           resources: ['gpuinventories'],
           resourceNames: [INVENTORY_OBJECT_NAME],
-          verbs: ['get', 'patch'],
+          verbs: ['get', 'patch', 'create'], // create: see the module comment
         },
         {
           apiGroups: [o.group],
@@ -76,7 +78,7 @@ function rbac(o: ManifestOptions): Doc[] {
           apiGroups: [''],
           resources: ['configmaps'],
           resourceNames: [CONFIGMAP_NAME],
-          verbs: ['get', 'patch'],
+          verbs: ['get', 'patch', 'create'], // create: see the module comment
         },
         {
           apiGroups: ['coordination.k8s.io'],

@@ -187,6 +187,71 @@ describe('rbac', () => {
     });
   });
 
+  it('an apply that would create its object also needs create on that name', async () => {
+    // A namespace of its own: the "agent" Role above grants create on every ConfigMap in `ns`.
+    const ns2 = uniq('conf-rbac-apply');
+    await call(t, '/api/v1/namespaces', {
+      method: 'POST',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns2 } },
+    });
+    created.push(`/api/v1/namespaces/${ns2}`);
+    const role = uniq('conf-apply');
+    const roles = `${rbac}/namespaces/${ns2}/roles`;
+    const rules = (verbs: string[]) => [
+      { apiGroups: [''], resources: ['configmaps'], verbs, resourceNames: ['cm-apply'] },
+    ];
+    await call(t, roles, {
+      method: 'POST',
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: role },
+        rules: rules(['get', 'patch']),
+      },
+    });
+    await call(t, `${rbac}/namespaces/${ns2}/rolebindings`, {
+      method: 'POST',
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: role },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role },
+        subjects: [{ kind: 'ServiceAccount', name: sa, namespace: ns }],
+      },
+    });
+    const cm = `/api/v1/namespaces/${ns2}/configmaps/cm-apply`;
+    const apply = (query = '') =>
+      asSa(`${cm}?fieldManager=conf${query}`, {
+        method: 'PATCH',
+        contentType: 'application/apply-patch+yaml',
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-apply' }, data: { a: '1' } },
+      });
+    const denied = forbidden('configmaps "cm-apply" is forbidden: ', {
+      name: 'cm-apply',
+      kind: 'configmaps',
+    });
+    expect((await apply()).json).toEqual(denied);
+    expect((await apply('&dryRun=All')).json).toEqual(denied);
+    expect((await asSa(cm)).status).toBe(404);
+    const cur = (await call(t, `${roles}/${role}`)).json as Record<string, unknown>;
+    expect(
+      (
+        await call(t, `${roles}/${role}`, {
+          method: 'PUT',
+          body: { ...cur, rules: rules(['get', 'patch', 'create']) },
+        })
+      ).status,
+    ).toBe(200);
+    const made = await apply();
+    expect(made.status).toBe(201);
+    // Once the object exists, patch alone is enough again.
+    await call(t, `${roles}/${role}`, {
+      method: 'PUT',
+      body: { ...(await call(t, `${roles}/${role}`)).json, rules: rules(['get', 'patch']) },
+    });
+    expect((await apply()).status).toBe(200);
+  });
+
   it('subresources, resourceNames, "*" and a RoleBinding to a ClusterRole', async () => {
     const name = uniq('conf-sub');
     await post(`${rbac}/clusterroles`, {

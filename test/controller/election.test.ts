@@ -2,8 +2,9 @@
 // timing (15 s lease, 10 s renew deadline, 2 s retry): one leader writes, the other keeps its cache warm;
 // a partitioned leader stops writing before its lease can expire; a stopped leader hands over at once.
 import { afterEach, describe, expect, it } from 'vitest';
+import { ContextClient } from '../../main/kube/context-client.ts';
 import { CONTROLLER_FIT_LIMITS } from '../../main/writeback/index.ts';
-import { type Fleet, type Replica, startFleet, writerRuns } from './harness.ts';
+import { type Fleet, LEASE_NAMESPACE, type Replica, startFleet, writerRuns } from './harness.ts';
 
 let fleet: Fleet | null = null;
 afterEach(async () => {
@@ -115,6 +116,44 @@ describe('controller leader election against the sim', () => {
     const metrics = await follower.controller.metrics.text();
     expect(metrics).toMatch(/^gpu_fleet_leader 0$/m);
     expect(await leader.controller.metrics.text()).toMatch(/^gpu_fleet_leader 1$/m);
+  });
+
+  it('renews and a hand-over keep the labels and annotations others put on the Lease', async () => {
+    const f = await electedFleet();
+    const leader = leaderOf(f);
+    const path = `/apis/coordination.k8s.io/v1/namespaces/${LEASE_NAMESPACE}/leases/gpu-fleet-controller`;
+    const tagger = new ContextClient(f.s.context('sim-admin'));
+    try {
+      const res = await tagger.request('PATCH', path, {
+        body: JSON.stringify({ metadata: { labels: { team: 'gpu' }, annotations: { note: 'kept' } } }),
+        headers: { 'Content-Type': 'application/merge-patch+json', Accept: 'application/json' },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      tagger.close();
+    }
+    const meta = async () => (await f.lease()).metadata as Record<string, Record<string, string>>;
+    const renewTime = async () => String(((await f.lease()).spec as { renewTime: string }).renewTime);
+    // Two renews: the first after a GET (our PATCH moved the resourceVersion), the next from its answer.
+    for (let i = 0; i < 2; i++) {
+      const before = await renewTime();
+      await f.run(5_000, async () => (await renewTime()) !== before);
+      expect(await renewTime()).not.toBe(before);
+      expect((await f.lease()).spec).toMatchObject({ holderIdentity: leader.id });
+      expect((await meta()).labels).toEqual({
+        team: 'gpu',
+        'app.kubernetes.io/name': 'gpu-fleet',
+        'app.kubernetes.io/component': 'controller',
+      });
+      expect((await meta()).annotations).toEqual({ note: 'kept' });
+    }
+    // The release and the other replica's acquire are updates too.
+    await leader.controller.stop();
+    const next = other(f, leader);
+    await f.run(5_000, () => next.controller.leading);
+    expect((await f.lease()).spec).toMatchObject({ holderIdentity: next.id });
+    expect((await meta()).labels).toMatchObject({ team: 'gpu' });
+    expect((await meta()).annotations).toEqual({ note: 'kept' });
   });
 
   // Two partitions: the network black-holes the leader's connections (requests hang until the client's

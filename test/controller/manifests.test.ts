@@ -88,7 +88,7 @@ describe('controller manifests', () => {
         apiGroups: ['gpus.example.org'],
         resources: ['gpuinventories'],
         resourceNames: ['cluster'],
-        verbs: ['get', 'patch'],
+        verbs: ['get', 'patch', 'create'],
       },
       {
         apiGroups: ['gpus.example.org'],
@@ -109,7 +109,7 @@ describe('controller manifests', () => {
         apiGroups: [''],
         resources: ['configmaps'],
         resourceNames: ['gpu-node-status'],
-        verbs: ['get', 'patch'],
+        verbs: ['get', 'patch', 'create'],
       },
       {
         apiGroups: ['coordination.k8s.io'],
