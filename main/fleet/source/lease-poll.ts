@@ -77,7 +77,6 @@ export class LeasePoller {
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    this.#client = this.#o.makeClient();
     this.#nextAt = this.#o.clock.now();
     this.#poll();
   }
@@ -106,8 +105,9 @@ export class LeasePoller {
   }
 
   #poll(): void {
-    const client = this.#client;
-    if (!this.#running || client === null) return;
+    if (!this.#running) return;
+    const client = this.#client ?? this.#buildClient();
+    if (client === null) return;
     this.#inFlight = true;
     client
       .getJson(leasePath(this.#o.namespace), 'reading the controller Lease', GET_TIMEOUT_MS)
@@ -133,6 +133,27 @@ export class LeasePoller {
       .finally(() => {
         this.#inFlight = false;
       });
+  }
+
+  /**
+   * The client, built on the first poll. A context whose client cannot be built (it names a cluster no
+   * file defines…) is an unreadable Lease with its sentence, tried again later: never a throw out of
+   * start(), which would take the whole engine down with this one context.
+   */
+  #buildClient(): ContextClient | null {
+    try {
+      this.#client = this.#o.makeClient();
+      return this.#client;
+    } catch (err) {
+      const read = leaseFailure(err);
+      if (read === null) {
+        this.#after(this.#backoff.next());
+        return null;
+      }
+      this.#report(read);
+      this.#after(read.kind === 'unreadable' ? this.#o.recheckMs : this.#pollMs);
+      return null;
+    }
   }
 
   #report(r: LeaseRead): void {
