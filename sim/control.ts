@@ -13,6 +13,11 @@ import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
 
 export interface SimControl extends DcgmControl {
   setNodeReady(name: string, status: 'True' | 'False' | 'Unknown', reason?: string, message?: string): void;
+  /**
+   * A kubelet's periodic status report for each named node, as its PATCH nodes/NAME/status would land when
+   * nothing changed: every condition's lastHeartbeatTime moves to now, nothing else. Returns how many.
+   */
+  reportNodeStatus(names: string[]): number;
   setNodeLabels(name: string, labels: Record<string, string | null>): void;
   setNodeAllocatable(name: string, resources: Record<string, string | null>): void;
   setNodeCapacity(name: string, resources: Record<string, string | null>): void;
@@ -81,6 +86,19 @@ export function makeControl(core: Core, server: () => SimServer, restart: () => 
         n.spec = { ...obj(n.spec), taints: taintsFor(status, obj(n.spec).unschedulable === true) };
         return n;
       }),
+    reportNodeStatus: (names) => {
+      if (!Array.isArray(names) || names.length > 10_000)
+        throw new Error('reportNodeStatus needs up to 10,000 node names');
+      const t = nowIso();
+      for (const name of names)
+        update(String(name), (n) => {
+          const st = obj(n.status);
+          const conds = Array.isArray(st.conditions) ? st.conditions : [];
+          n.status = { ...st, conditions: conds.map((c) => ({ ...obj(c), lastHeartbeatTime: t })) };
+          return n;
+        });
+      return names.length;
+    },
     setNodeLabels: (name, labels) =>
       update(name, (n) => ({
         ...n,

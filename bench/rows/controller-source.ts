@@ -10,7 +10,10 @@
  * ×20 as in row 2: a GPU node flips every 200 ms (4 s), write-back coalesces over 250 ms (5 s) and the
  * controller's status at scale over 1.5 s (30 s), the Lease is renewed every 100 ms (2 s; its 15 s
  * duration is not compressed) and read by the tray every 500 ms (10 s), watches end after 12–15 s.
- * 10 simulated minutes are 30 s real. Bytes are what the sim wrote to each tray's user
+ * 10 simulated minutes are 30 s real. Kubelet status reports are modelled (bench/lib/kubelet-reports.ts):
+ * every node's kubelet writes its .status once per nodeStatusReportFrequency (5 min → 15 s real) even
+ * when nothing changed, spread evenly, so each node watcher gets every Node twice more over the 10 minutes.
+ * Bytes are what the sim wrote to each tray's user
  * (sim-admin: auto, sim-readonly: nodes), gzip included where the sim compresses (LISTs over 128 KiB;
  * watch streams are not compressed, as with kube-apiserver).
  */
@@ -29,6 +32,7 @@ import {
 import { LeaderStandIn } from '../../test/helpers/controller-writer.ts';
 import { untilEvent } from '../lib/engine-sync.ts';
 import { settled, sleep, startFlipping } from '../lib/flipper.ts';
+import { startKubeletReports } from '../lib/kubelet-reports.ts';
 import type { LogEntry, RemoteSim } from '../lib/sim-remote.ts';
 import { bytes } from '../lib/stats.ts';
 import type { Row } from '../lib/table.ts';
@@ -37,6 +41,8 @@ const COMPRESSION = 20;
 const FLAP_MS = 4000 / COMPRESSION;
 const FLAP_REAL_MS = (10 * 60_000) / COMPRESSION;
 const RENEW_MS = 2000 / COMPRESSION;
+/** The kubelet's nodeStatusReportFrequency default (5 min), compressed as the rest. */
+const REPORT_MS = (5 * 60_000) / COMPRESSION;
 const WATCHER = {
   watchSeconds: [240 / COMPRESSION, 300 / COMPRESSION] as [number, number],
   stallTimeoutMs: 90_000 / COMPRESSION,
@@ -106,9 +112,12 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
   const atSync = (await sim.requestLog()).length;
 
   log(`row 9: ${FLAP_REAL_MS / 1000} s of flapping (10 simulated minutes)`);
+  const writesAtFlap = writes.length;
+  const stopReports = await startKubeletReports(sim, REPORT_MS);
   const stopFlipping = startFlipping(sim, FLAP_MS);
   await sleep(FLAP_REAL_MS);
   await stopFlipping();
+  const kubelet = await stopReports();
   await settled(() => writes.length, writing);
   const sourceAtEnd = auto.snapshot().contexts[0]?.source;
   auto.stop();
@@ -133,6 +142,9 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
   });
   const autoParts = byKind(of('sim-admin', all));
   const statusWrites = writes.filter((w) => w.target === 'status' && w.action === 'written').length;
+  // Heartbeat-only changes must not make the controller write: every write while flapping is a real change.
+  const flapWrites = writes.slice(writesAtFlap).filter((w) => w.action === 'written');
+  const onlyChanges = flapWrites.every((w) => w.reason === 'changed');
   const pct = (a: number, b: number) => (b > 0 ? (100 * a) / b : Number.NaN);
   const share = pct(total.auto, total.nodes);
   return [
@@ -140,11 +152,21 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
       id: '9',
       measure:
         'Bytes a tray receives at 5,000 nodes with the in-cluster controller running, start-up + 10 flapping minutes: source auto vs watching nodes itself',
-      ours: `${bytes(total.auto)} (${share.toFixed(1)} %: GpuInventory ${bytes(autoParts.inventory)}, Lease ${bytes(autoParts.lease)}, nodes ${bytes(autoParts.nodes)}); flapping part ${bytes(flapping.auto)} (${pct(flapping.auto, flapping.nodes).toFixed(0)} %); ${statusWrites} status writes by the controller reached it as whole objects; source ${sourceAtSync?.active ?? 'none'} at start, ${sourceAtEnd?.active ?? 'none'} at the end`,
+      ours: `${bytes(total.auto)} (${share.toFixed(1)} %: GpuInventory ${bytes(autoParts.inventory)}, Lease ${bytes(autoParts.lease)}, nodes ${bytes(autoParts.nodes)}); flapping part ${bytes(flapping.auto)} (${pct(flapping.auto, flapping.nodes).toFixed(1)} %); ${statusWrites} status writes by the controller reached it as whole objects; source ${sourceAtSync?.active ?? 'none'} at start, ${sourceAtEnd?.active ?? 'none'} at the end; kubelet status reports modelled: ${kubelet.reports} (every node every 15 s real; ${kubelet.late} of ${Math.round(kubelet.seconds * 10)} ticks found the sim still busy), ${inventories.nodes} inventories in the nodes tray`,
       baseline: `${bytes(total.nodes)} watching nodes (flapping part ${bytes(flapping.nodes)}; start-up ${bytes(total.nodes - flapping.nodes)} vs ${bytes(total.auto - flapping.auto)} in auto)`,
       target: '< 5 %',
-      met: share < 5,
-      raw: { total, flapping, autoParts, statusWrites, inventories, sourceAtSync, sourceAtEnd },
+      met: share < 5 && onlyChanges,
+      raw: {
+        total,
+        flapping,
+        autoParts,
+        statusWrites,
+        flapWrites,
+        inventories,
+        sourceAtSync,
+        sourceAtEnd,
+        kubelet,
+      },
     },
   ];
 }
