@@ -11,7 +11,7 @@ import type { FleetSnapshot, KubeContextInfo, KubectlContexts } from './fleet.ts
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
-import { TELEMETRY_LIMITS } from './telemetry.ts';
+import { TelemetrySettingsSchema } from './telemetry-schema.ts';
 
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
@@ -43,22 +43,7 @@ const SettingsPatchSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    telemetry: Type.Optional(
-      Type.Object(
-        {
-          background: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')]),
-          autoMaxGpuNodes: Type.Integer({
-            minimum: TELEMETRY_LIMITS.autoMaxGpuNodes.min,
-            maximum: TELEMETRY_LIMITS.autoMaxGpuNodes.max,
-          }),
-          budgetPerMinute: Type.Integer({
-            minimum: TELEMETRY_LIMITS.budgetPerMinute.min,
-            maximum: TELEMETRY_LIMITS.budgetPerMinute.max,
-          }),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    telemetry: Type.Optional(TelemetrySettingsSchema),
     writeBack: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean())),
     writeBackTakeOver: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),

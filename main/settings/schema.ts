@@ -20,7 +20,8 @@ import {
   INVENTORY_SOURCES,
   type InventorySource,
 } from '../../common/settings.ts';
-import { DEFAULT_TELEMETRY, TELEMETRY_LIMITS } from '../../common/telemetry.ts';
+import { DEFAULT_TELEMETRY } from '../../common/telemetry.ts';
+import { TelemetrySettingsSchema } from '../../common/telemetry-schema.ts';
 
 export const SETTINGS_VERSION = 2;
 export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
@@ -194,20 +195,7 @@ export const WindowBounds = Type.Object(
 /** The inventory last seen per context and when; shown, marked stale, at launch while connecting. */
 export const LastKnown = Type.Object({ at: Type.String(), inventory: GpuInventoryStatus }, closed);
 
-export const TelemetrySettings = Type.Object(
-  {
-    background: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')]),
-    autoMaxGpuNodes: Type.Integer({
-      minimum: TELEMETRY_LIMITS.autoMaxGpuNodes.min,
-      maximum: TELEMETRY_LIMITS.autoMaxGpuNodes.max,
-    }),
-    budgetPerMinute: Type.Integer({
-      minimum: TELEMETRY_LIMITS.budgetPerMinute.min,
-      maximum: TELEMETRY_LIMITS.budgetPerMinute.max,
-    }),
-  },
-  closed,
-);
+export const TelemetrySettings = TelemetrySettingsSchema;
 
 export const SettingsSchema = Type.Object(
   {
