@@ -1,7 +1,7 @@
 // apps/v1 Deployments, stored only (no controller runs, so no ReplicaSets, no status beyond {}): the
 // defaults the API server's defaulting fills in and the structural checks of ValidateDeploymentSpec
 // (the transcripts record no Deployment; the texts follow pkg/apis/apps/validation and field.Error).
-import type { Cause } from './errors.ts';
+import { type Cause, invalidValue } from './errors.ts';
 import { obj, str } from './json.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
 import { isObj } from './types.ts';
@@ -39,11 +39,7 @@ function validateDeployment(o: KObj): Cause[] {
   const spec = obj(o.spec);
   const replicas = spec.replicas;
   if (typeof replicas === 'number' && replicas < 0)
-    causes.push({
-      reason: 'FieldValueInvalid',
-      message: `Invalid value: ${replicas}: must be greater than or equal to 0`,
-      field: 'spec.replicas',
-    });
+    causes.push(invalidValue('spec.replicas', String(replicas), 'must be greater than or equal to 0'));
   const template = obj(spec.template);
   const labels = obj(obj(template.metadata).labels);
   if (!isObj(spec.selector))

@@ -85,6 +85,11 @@ export interface Cause {
   field?: string;
 }
 
+/** The apiserver's field.Invalid cause: `Invalid value: <the value as Go prints it>: <detail>`. */
+export function invalidValue(field: string, shown: string, detail: string): Cause {
+  return { reason: 'FieldValueInvalid', message: `Invalid value: ${shown}: ${detail}`, field };
+}
+
 export function invalid(kind: string, group: string, name: string, causes: Cause[]): ApiError {
   const parts = causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message));
   const summary = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;

@@ -1,7 +1,7 @@
 // coordination.k8s.io/v1 Leases as kube-apiserver serves them (transcript 11, steps 2–16): the spec decoded
 // as Go's LeaseSpec (MicroTime with exactly six fractional digits, int32 fields), stored in struct order
 // with times in UTC, and validated (leaseDurationSeconds > 0, leaseTransitions >= 0).
-import type { Cause } from './errors.ts';
+import { type Cause, invalidValue } from './errors.ts';
 import type { Decoded, GoStruct } from './typed.ts';
 import { decodeStruct, unknownTopLevel } from './typed.ts';
 import type { KObj, ResourceDef } from './types.ts';
@@ -42,18 +42,10 @@ function validateLease(o: KObj): Cause[] {
   const causes: Cause[] = [];
   const d = spec.leaseDurationSeconds;
   if (typeof d === 'number' && d <= 0)
-    causes.push({
-      reason: 'FieldValueInvalid',
-      message: `Invalid value: ${d}: must be greater than 0`,
-      field: 'spec.leaseDurationSeconds',
-    });
+    causes.push(invalidValue('spec.leaseDurationSeconds', String(d), 'must be greater than 0'));
   const t = spec.leaseTransitions;
   if (typeof t === 'number' && t < 0)
-    causes.push({
-      reason: 'FieldValueInvalid',
-      message: `Invalid value: ${t}: must be greater than or equal to 0`,
-      field: 'spec.leaseTransitions',
-    });
+    causes.push(invalidValue('spec.leaseTransitions', String(t), 'must be greater than or equal to 0'));
   const strategy = spec.strategy;
   if (typeof strategy === 'string' && !STRATEGIES.includes(strategy))
     causes.push({
