@@ -2,6 +2,12 @@
 import type { EngineEvent, EngineOptions } from '../../main/fleet/engine.ts';
 import { FleetEngine } from '../../main/fleet/engine.ts';
 import type { ResolvedContext } from '../../main/kube/kubeconfig-types.ts';
+import { WritebackHub, type WritebackSettings } from '../../main/writeback/hub.ts';
+import {
+  DEFAULT_CONFIGMAP_NAMESPACE,
+  DEFAULT_CRD_GROUP,
+  type WriteEvent,
+} from '../../main/writeback/index.ts';
 
 export interface Synced {
   engine: FleetEngine;
@@ -55,4 +61,44 @@ export async function syncEngine(
   engine.setContexts(contexts);
   await done;
   return { engine, ms };
+}
+
+/** An engine with write-back on one context, as `watch --write-back` (or the controller) runs it. */
+export interface Writer {
+  engine: FleetEngine;
+  hub: WritebackHub;
+  /** Every write event, in order. */
+  writes: WriteEvent[];
+  /** True while a write is in flight (for `settled`). */
+  writing: () => boolean;
+  stop(): void;
+}
+
+/** Starts the writer and resolves once its node watch is live. */
+export async function startWriter(
+  ctx: ResolvedContext,
+  watcher: EngineOptions['watcher'],
+  settings: Omit<WritebackSettings, 'group' | 'configMapNamespace'>,
+): Promise<Writer> {
+  const engine = new FleetEngine(watcher ? { watcher } : {});
+  const writes: WriteEvent[] = [];
+  const hub = new WritebackHub(engine, {}, (e) => writes.push(e));
+  const live = untilEvent(engine, (e) => e.type === 'connection' && e.state.phase === 'live', 'live');
+  engine.setContexts([ctx]);
+  hub.set([ctx], () => ({
+    group: DEFAULT_CRD_GROUP,
+    configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
+    ...settings,
+  }));
+  await live;
+  return {
+    engine,
+    hub,
+    writes,
+    writing: () => engine.snapshot().contexts[0]?.writeback.phase === 'writing',
+    stop() {
+      hub.stop();
+      engine.stop();
+    },
+  };
 }

@@ -21,16 +21,13 @@ import { DEFAULT_CONTROLLER_NAMESPACE } from '../../common/settings.ts';
 import { FleetEngine } from '../../main/fleet/engine.ts';
 import { LEASE_POLL_MS } from '../../main/fleet/source/lease-poll.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
-import { WritebackHub } from '../../main/writeback/hub.ts';
 import {
   CONTROLLER_FIT_LIMITS,
-  DEFAULT_CONFIGMAP_NAMESPACE,
   DEFAULT_CRD_GROUP,
   SCALE_MIN_INTERVAL_MS,
-  type WriteEvent,
 } from '../../main/writeback/index.ts';
 import { LeaderStandIn } from '../../test/helpers/controller-writer.ts';
-import { untilEvent } from '../lib/engine-sync.ts';
+import { startWriter, untilEvent } from '../lib/engine-sync.ts';
 import { settled, sleep, startFlipping } from '../lib/flipper.ts';
 import { startKubeletReports } from '../lib/kubelet-reports.ts';
 import type { LogEntry, RemoteSim } from '../lib/sim-remote.ts';
@@ -64,21 +61,13 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
       await sleep(RENEW_MS);
     }
   })();
-  const controller = new FleetEngine({ watcher: WATCHER });
-  const writes: WriteEvent[] = [];
-  const hub = new WritebackHub(controller, {}, (e) => writes.push(e));
-  const ctlLive = untilEvent(controller, (e) => e.type === 'connection' && e.state.phase === 'live', 'live');
-  controller.setContexts([ctl]);
-  hub.set([ctl], () => ({
-    group: DEFAULT_CRD_GROUP,
-    configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
+  const controller = await startWriter(ctl, WATCHER, {
     minIntervalMs: 5000 / COMPRESSION,
-    // As the controller writes: above SCALE_GPU_NODES the status lists only the NotReady nodes.
+    // As the controller writes: above SCALE_GPU_NODES the status lists only the NotReady nodes,
     // and at least 30 s (compressed as the rest) pass between two status writes.
     fitLimits: { ...CONTROLLER_FIT_LIMITS, scaleMinIntervalMs: SCALE_MIN_INTERVAL_MS / COMPRESSION },
-  }));
-  await ctlLive;
-  const writing = () => controller.snapshot().contexts[0]?.writeback.phase === 'writing';
+  });
+  const { writes, writing } = controller;
   await settled(() => writes.length, writing);
 
   log('row 9: two trays sync: source auto (sim-admin) and source nodes (sim-readonly)');
@@ -124,7 +113,6 @@ export async function controllerSourceRows(sim: RemoteSim, log: (s: string) => v
   nodes.stop();
   renewing = false;
   await renewLoop;
-  hub.stop();
   controller.stop();
   leaderClient.close();
   await sleep(500);

@@ -10,16 +10,10 @@
  * over the flapping part; the quiet part has none (6 s real is less than half an interval).
  * The poller's cost does not depend on time: 3 real passes are measured and scaled to 20 per 10 minutes.
  */
-import { FleetEngine } from '../../main/fleet/engine.ts';
-import { WritebackHub } from '../../main/writeback/hub.ts';
-import {
-  DEFAULT_CONFIGMAP_NAMESPACE,
-  DEFAULT_CRD_GROUP,
-  type WriteEvent,
-} from '../../main/writeback/index.ts';
+import type { WriteEvent } from '../../main/writeback/index.ts';
 import { ensureInventoryObject, naivePass } from '../baselines/naive-poller.ts';
 import { kubeConfigFor } from '../baselines/plain-list.ts';
-import { untilEvent } from '../lib/engine-sync.ts';
+import { startWriter } from '../lib/engine-sync.ts';
 import { settled, sleep, startFlipping } from '../lib/flipper.ts';
 import { startKubeletReports } from '../lib/kubelet-reports.ts';
 import type { LogEntry, RemoteSim } from '../lib/sim-remote.ts';
@@ -45,20 +39,11 @@ export async function trafficRows(sim: RemoteSim, log: (s: string) => void): Pro
   log(
     `row 2: our engine + write-back over 12 simulated minutes (${(FLAP_REAL_MS + QUIET_REAL_MS) / 1000} s real)`,
   );
-  const engine = new FleetEngine({
-    watcher: { watchSeconds: [240 / COMPRESSION, 300 / COMPRESSION], stallTimeoutMs: 90_000 / COMPRESSION },
-  });
-  const writes: WriteEvent[] = [];
-  const hub = new WritebackHub(engine, {}, (e) => writes.push(e));
-  const live = untilEvent(engine, (e) => e.type === 'connection' && e.state.phase === 'live', 'live');
-  engine.setContexts([ours]);
-  hub.set([ours], () => ({
-    group: DEFAULT_CRD_GROUP,
-    configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
-    minIntervalMs: 5000 / COMPRESSION,
-  }));
-  await live;
-  const writing = () => engine.snapshot().contexts[0]?.writeback.phase === 'writing';
+  const { engine, writes, writing, stop } = await startWriter(
+    ours,
+    { watchSeconds: [240 / COMPRESSION, 300 / COMPRESSION], stallTimeoutMs: 90_000 / COMPRESSION },
+    { minIntervalMs: 5000 / COMPRESSION },
+  );
   // The first status and ConfigMap writes (creating them) belong to start-up, not to the flapping.
   await settled(() => writes.length, writing);
   const mine = async () => (await sim.requestLog()).filter((e) => e.user === 'sim-admin');
@@ -79,8 +64,7 @@ export async function trafficRows(sim: RemoteSim, log: (s: string) => void): Pro
   const w1 = { status: written('status'), configmap: written('configmap') };
   await sleep(QUIET_REAL_MS);
   const w2 = { status: written('status'), configmap: written('configmap') };
-  hub.stop();
-  engine.stop();
+  stop();
   await sleep(500);
   const all = await mine();
   const sync = all.slice(0, atSync);
