@@ -24,7 +24,13 @@ export function isErrorPhase(phase: ConnectionPhase): boolean {
   return ERROR_PHASES.has(phase);
 }
 
-export function contextHealth(ctx: ContextSnapshot): ContextHealth {
+/** What the classifier reads of a context: a ContextSnapshot, or the tray's TrayContext. */
+export interface HealthInput {
+  connection: { phase: ConnectionPhase };
+  inventory: { ready_gpu_nodes: number; total_gpu_nodes: number } | null;
+}
+
+export function contextHealth(ctx: HealthInput): ContextHealth {
   if (isErrorPhase(ctx.connection.phase)) return 'error';
   const inv = ctx.inventory;
   if (!inv) return 'connecting';

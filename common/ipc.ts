@@ -216,7 +216,11 @@ export type PushSender = <P extends PushChannel>(channel: P, payload: PushEvents
  * What Electron's IPC handler answers (it never throws: Electron would turn the error into the string
  * "Error invoking remote method…" and lose its kind). The preload settles it with `settleReply`.
  */
-export type InvokeReply = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
+export type InvokeReply =
+  | { ok: true; value: unknown }
+  /** The value as JSON text: the engine host's replies cross the shell unparsed (common/host-protocol.ts). */
+  | { ok: true; json: string }
+  | { ok: false; error: ErrorInfo };
 
 /**
  * The value of a reply, or a rejection with its `{kind, message}` as plain data (a plain object crosses
@@ -225,6 +229,13 @@ export type InvokeReply = { ok: true; value: unknown } | { ok: false; error: Err
 export function settleReply(reply: unknown): Promise<unknown> {
   if (typeof reply === 'object' && reply !== null && 'ok' in reply) {
     if (reply.ok === true && 'value' in reply) return Promise.resolve(reply.value);
+    if (reply.ok === true && 'json' in reply && typeof reply.json === 'string') {
+      try {
+        return Promise.resolve(JSON.parse(reply.json) as unknown);
+      } catch {
+        // falls through to "unexpected"
+      }
+    }
     const error = 'error' in reply ? asErrorInfo(reply.error) : null;
     if (reply.ok === false && error) return Promise.reject(error);
   }

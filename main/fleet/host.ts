@@ -5,6 +5,7 @@
  */
 
 import { type ErrorKind, toErrorInfo } from '../../common/errors.ts';
+import type { HostReply } from '../../common/host-protocol.ts';
 import {
   ARG_SCHEMAS,
   type InvokeArgs,
@@ -53,6 +54,18 @@ export async function dispatchInvoke(
     const { kind, message } = toErrorInfo(error);
     return { ok: false, status: 500, kind, error: message };
   }
+}
+
+/** `dispatchInvoke`'s answer as it crosses a process: the value as JSON text, or the failure with its kind. */
+export async function answerInvoke(
+  handlers: InvokeHandlers,
+  channel: string,
+  args: unknown,
+): Promise<HostReply> {
+  const result = await dispatchInvoke(handlers, channel, args);
+  return result.ok
+    ? { ok: true, json: JSON.stringify(result.value ?? null) }
+    : { ok: false, error: { kind: result.kind, message: result.error } };
 }
 
 /** A tiny push hub the engine uses to fan events out to every connected window. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../common/i18n/translator.ts';
 import { fleet } from '../../test/fixtures/snapshots.ts';
 import { kubectlSubmenu, TRAY_KUBECTL_MAX } from './kubectl-menu.ts';
+import { trayFleet } from './tray-fleet.ts';
 import { buildTrayModel } from './tray-model.ts';
 
 const kubectl = (contexts: string[], current: string | null, over = {}) => ({
@@ -14,7 +15,7 @@ const kubectl = (contexts: string[], current: string | null, over = {}) => ({
 
 describe('the tray\'s "kubectl context" submenu', () => {
   it('lists every context with the current one checked; a pick asks for use-context', () => {
-    const model = buildTrayModel(fleet([]), translator('en'), kubectl(['home', 'work'], 'work'));
+    const model = buildTrayModel(trayFleet(fleet([])), translator('en'), kubectl(['home', 'work'], 'work'));
     const item = model.menu.find((i) => i.label === 'kubectl context');
     expect(item).toEqual({
       label: 'kubectl context',
@@ -27,7 +28,7 @@ describe('the tray\'s "kubectl context" submenu', () => {
     // Next to "Open GPU Fleet", and only when the caller hands the contexts in.
     const labels = model.menu.map((i) => i.label);
     expect(labels.indexOf('kubectl context')).toBe(labels.indexOf('Open GPU Fleet') + 1);
-    expect(buildTrayModel(fleet([]), translator('en')).menu.map((i) => i.label)).not.toContain(
+    expect(buildTrayModel(trayFleet(fleet([])), translator('en')).menu.map((i) => i.label)).not.toContain(
       'kubectl context',
     );
   });

@@ -6,20 +6,11 @@
 import { clusterText } from '../../common/cluster-text.ts';
 import type { KubectlContexts } from '../../common/fleet.ts';
 import { type Translator, translator } from '../../common/i18n/translator.ts';
-import type { PushListener } from '../fleet/host.ts';
 import type { TrayMenuItem } from './tray-types.ts';
 
 /** Context lines in the submenu; the rest are counted ("+N more: choose in the window"). */
 export const TRAY_KUBECTL_MAX = 25;
 const LABEL_MAX = 80;
-
-/** What the tray needs of the app core to show and switch kubectl's context (AppCore has it). */
-export interface KubectlMenuSource {
-  kubectlContexts(): KubectlContexts;
-  /** Never throws: a refusal lands in `kubectlContexts().error` and a notice. */
-  switchKubectlContext(name: string): void;
-  onPush(listener: PushListener): () => void;
-}
 
 /** `tr`: the tray's language (English until the tray model is handed one). */
 export function kubectlSubmenu(kubectl: KubectlContexts, tr: Translator = translator('en')): TrayMenuItem {

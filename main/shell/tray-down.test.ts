@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../common/i18n/translator.ts';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
 import { contextSnapshot, fleet, inventory } from '../../test/fixtures/snapshots.ts';
+import { trayContext, trayFleet } from './tray-fleet.ts';
 import { buildTrayModel, downNodeLines, TRAY_DOWN_NODES_MAX } from './tray-model.ts';
 
 const downInventory = (n: number, patch: Partial<GpuNodeEntry> = {}) => {
@@ -20,7 +21,7 @@ const en = translator('en');
 describe('downNodeLines', () => {
   it('lists each down GPU node with its reason, disabled, under its context', () => {
     const ctx = contextSnapshot('home-lab', 'live', downInventory(2, UNKNOWN));
-    const model = buildTrayModel(fleet([ctx]), en);
+    const model = buildTrayModel(trayFleet(fleet([ctx])), en);
     expect(model.menu.slice(0, 3).map((i) => [i.label, i.enabled])).toEqual([
       ['home-lab — 0/2 ready GPU nodes, 2 GPUs', undefined],
       ['    gpu-0 — kubelet stopped posting node status', false],
@@ -29,15 +30,17 @@ describe('downNodeLines', () => {
   });
 
   it(`shows at most ${TRAY_DOWN_NODES_MAX} and counts the rest`, () => {
-    const lines = downNodeLines(contextSnapshot('big', 'live', downInventory(9, UNKNOWN)), en);
+    const lines = downNodeLines(trayContext(contextSnapshot('big', 'live', downInventory(9, UNKNOWN))), en);
     expect(lines).toHaveLength(TRAY_DOWN_NODES_MAX + 1);
     expect(lines.at(-1)).toEqual({ label: '    +4 more down', enabled: false });
   });
 
   it('says nothing for a healthy or an unreachable context', () => {
-    expect(downNodeLines(contextSnapshot('ok', 'live', inventory(3, 3)), en)).toEqual([]);
-    expect(downNodeLines(contextSnapshot('gone', 'unreachable', downInventory(2, UNKNOWN)), en)).toEqual([]);
-    expect(downNodeLines(contextSnapshot('new', 'connecting', null), en)).toEqual([]);
+    expect(downNodeLines(trayContext(contextSnapshot('ok', 'live', inventory(3, 3))), en)).toEqual([]);
+    expect(
+      downNodeLines(trayContext(contextSnapshot('gone', 'unreachable', downInventory(2, UNKNOWN))), en),
+    ).toEqual([]);
+    expect(downNodeLines(trayContext(contextSnapshot('new', 'connecting', null)), en)).toEqual([]);
   });
 
   it('keeps a hostile node name and message to one short clean line', () => {
@@ -46,7 +49,7 @@ describe('downNodeLines', () => {
       readiness: 'False',
       not_ready_message: `x\u001b[2J${'y'.repeat(500)}`,
     });
-    const [line] = downNodeLines(contextSnapshot('lab', 'live', inv), en);
+    const [line] = downNodeLines(trayContext(contextSnapshot('lab', 'live', inv)), en);
     expect(line?.label.length).toBeLessThanOrEqual(80);
     expect(Array.from(line?.label ?? '').some((c) => (c.codePointAt(0) ?? 0) < 32)).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { translator } from '../../common/i18n/translator.ts';
 import { contextSnapshot, fleet, inventory } from '../../test/fixtures/snapshots.ts';
+import { trayContext, trayFleet } from './tray-fleet.ts';
 import { buildTrayModel, contextLine } from './tray-model.ts';
 
 const en = translator('en');
@@ -8,12 +9,17 @@ const en = translator('en');
 describe('tray model', () => {
   it('has a line per context with its state and numbers, and checks the focused one', () => {
     const model = buildTrayModel(
-      fleet(
-        [contextSnapshot('home', 'live', inventory(3, 4)), contextSnapshot('work', 'live', inventory(2, 2))],
-        {
-          focused: 'work',
-          health: 'degraded',
-        },
+      trayFleet(
+        fleet(
+          [
+            contextSnapshot('home', 'live', inventory(3, 4)),
+            contextSnapshot('work', 'live', inventory(2, 2)),
+          ],
+          {
+            focused: 'work',
+            health: 'degraded',
+          },
+        ),
       ),
       en,
     );
@@ -43,26 +49,30 @@ describe('tray model', () => {
 
   it('speaks the user’s language: Korean lines, menu and tooltip, names and Kubernetes words kept', () => {
     const ko = translator('ko');
-    const model = buildTrayModel(fleet([contextSnapshot('home', 'live', inventory(3, 4))]), ko);
+    const model = buildTrayModel(trayFleet(fleet([contextSnapshot('home', 'live', inventory(3, 4))])), ko);
     expect(model.menu[0]?.label).toBe('home — GPU 노드 3/4 Ready, GPU 4개');
     expect(model.menu.map((i) => i.label)).toEqual(
       expect.arrayContaining(['GPU Fleet 열기', '알림 일시 중지', '설정…', 'GPU Fleet 종료']),
     );
-    expect(contextLine(contextSnapshot('lab', 'unreachable', inventory(0, 4)), translator('ja'))).toBe(
-      'lab — 到達不能（最後に確認 0/4）',
+    expect(
+      contextLine(trayContext(contextSnapshot('lab', 'unreachable', inventory(0, 4))), translator('ja')),
+    ).toBe('lab — 到達不能（最後に確認 0/4）');
+    expect(buildTrayModel(trayFleet(fleet([])), translator('zh-CN')).tooltip).toBe(
+      'GPU Fleet\n未监控任何集群',
     );
-    expect(buildTrayModel(fleet([]), translator('zh-CN')).tooltip).toBe('GPU Fleet\n未监控任何集群');
   });
 
   it('never reports an unreachable cluster as 0 ready', () => {
-    const line = contextLine(contextSnapshot('lab', 'unreachable', inventory(0, 4)), en);
+    const line = contextLine(trayContext(contextSnapshot('lab', 'unreachable', inventory(0, 4))), en);
     expect(line).toBe('lab — Unreachable (last seen 0/4)');
-    expect(contextLine(contextSnapshot('lab', 'unreachable', null), en)).toBe('lab — Unreachable');
-    expect(contextLine(contextSnapshot('lab', 'connecting', null), en)).toBe('lab — Connecting');
+    expect(contextLine(trayContext(contextSnapshot('lab', 'unreachable', null)), en)).toBe(
+      'lab — Unreachable',
+    );
+    expect(contextLine(trayContext(contextSnapshot('lab', 'connecting', null)), en)).toBe('lab — Connecting');
   });
 
   it('offers pause choices, and resume while paused', () => {
-    const running = buildTrayModel(fleet([]), en);
+    const running = buildTrayModel(trayFleet(fleet([])), en);
     expect(running.menu[0]).toEqual({ label: 'No cluster monitored', enabled: false });
     const pause = running.menu.find((i) => i.label === 'Pause alerts');
     expect(pause?.submenu?.map((i) => i.action)).toEqual([
@@ -71,7 +81,7 @@ describe('tray model', () => {
       { kind: 'pause', until: { kind: 'until-resumed' } },
     ]);
     const paused = buildTrayModel(
-      fleet([], { alertsPausedUntil: '2026-11-30T08:00:00Z', health: 'paused' }),
+      trayFleet(fleet([], { alertsPausedUntil: '2026-11-30T08:00:00Z', health: 'paused' })),
       en,
     );
     expect(paused.menu.find((i) => i.label === 'Resume alerts')?.action).toEqual({ kind: 'resume' });
@@ -80,7 +90,7 @@ describe('tray model', () => {
 
   it('writes a kubeconfig context name with control characters as one clean line', () => {
     const line = contextLine(
-      contextSnapshot('home\u001b]0;owned\u0007\nfake line', 'live', inventory(3, 4)),
+      trayContext(contextSnapshot('home\u001b]0;owned\u0007\nfake line', 'live', inventory(3, 4))),
       en,
     );
     expect(line).toBe('home fake line — 3/4 ready GPU nodes, 4 GPUs');

@@ -1,17 +1,21 @@
 /**
- * Pure: the tray's icon, tooltip and menu as data, computed from the fleet snapshot, in the user's
- * language. The Electron layer only turns this into a Tray and Menu, so everything the user sees here
+ * Pure: the tray's icon, tooltip and menu as data, computed from the tray's part of the fleet snapshot
+ * (tray-fleet.ts) and the engine host's state, in the user's language. The Electron layer only turns this into a Tray and Menu, so everything the user sees here
  * is tested under Node.
  */
 import { clusterText } from '../../common/cluster-text.ts';
-import type { ContextSnapshot, FleetHealth, FleetSnapshot, KubectlContexts } from '../../common/fleet.ts';
+import type { FleetHealth, KubectlContexts } from '../../common/fleet.ts';
 import { contextHealth } from '../../common/health.ts';
+import type { TrayContext, TrayFleet } from '../../common/host-protocol.ts';
 import { PHASE_KEYS } from '../../common/i18n/phase-keys.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
 import { entryReason } from '../../common/node-reason.ts';
+import { type EngineHostState, engineLine } from './engine-line.ts';
 import { kubectlSubmenu } from './kubectl-menu.ts';
+import { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
 import type { TrayMenuItem } from './tray-types.ts';
 
+export { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
 export type { TrayAction, TrayMenuItem } from './tray-types.ts';
 
 export interface TrayModel {
@@ -21,7 +25,7 @@ export interface TrayModel {
 }
 
 /** One line per context: "home-lab — Live, 3/4 ready GPU nodes". Unreachable is never "0 ready". */
-export function contextLine(ctx: ContextSnapshot, tr: Translator): string {
+export function contextLine(ctx: TrayContext, tr: Translator): string {
   // The kubeconfig names the context: one line, no control characters, before it reaches the OS menu.
   const context = clusterText(ctx.context, 100);
   const phase = tr.t(PHASE_KEYS[ctx.connection.phase]);
@@ -36,8 +40,6 @@ export function contextLine(ctx: ContextSnapshot, tr: Translator): string {
   return tr.t('tray.lineReady', { context, ready: inv.ready_gpu_nodes, total: inv.total_gpu_nodes, gpus });
 }
 
-/** Down GPU nodes listed under a context in the menu; the rest are counted. */
-export const TRAY_DOWN_NODES_MAX = 5;
 const TRAY_LINE_MAX = 80;
 const INDENT = '    ';
 
@@ -46,35 +48,41 @@ const INDENT = '    ';
  * node status"), at most TRAY_DOWN_NODES_MAX and "+N more". None for an unreachable context: its last
  * inventory is old news, and the context line already says so.
  */
-export function downNodeLines(ctx: ContextSnapshot, tr: Translator): TrayMenuItem[] {
-  const inv = ctx.inventory;
-  if (!inv || contextHealth(ctx) === 'error') return [];
-  const down = inv.nodes.filter((n) => !n.ready);
-  const lines: TrayMenuItem[] = down.slice(0, TRAY_DOWN_NODES_MAX).map((n) => {
+export function downNodeLines(ctx: TrayContext, tr: Translator): TrayMenuItem[] {
+  if (!ctx.inventory || contextHealth(ctx) === 'error') return [];
+  const lines: TrayMenuItem[] = ctx.down.slice(0, TRAY_DOWN_NODES_MAX).map((n) => {
     const why = entryReason(n, tr);
     return {
       label: `${INDENT}${clusterText(tr.t('tray.downNode', { node: clusterText(n.name, 63), reason: why }), TRAY_LINE_MAX - INDENT.length)}`,
       enabled: false,
     };
   });
-  if (down.length > TRAY_DOWN_NODES_MAX)
+  const more = ctx.downCount - lines.length;
+  if (more > 0)
     lines.push({
-      label: `${INDENT}${tr.t('tray.moreDown', { count: down.length - TRAY_DOWN_NODES_MAX })}`,
+      label: `${INDENT}${tr.t('tray.moreDown', { count: more })}`,
       enabled: false,
     });
   return lines;
 }
 
-/** `kubectl`: the kubeconfig's contexts for the "kubectl context" submenu; null leaves it out. */
+/**
+ * `kubectl`: the kubeconfig's contexts for the "kubectl context" submenu; null leaves it out. `engine`:
+ * the engine host's state; while it is not running the tray says so first, and shows the unreachable
+ * icon (nothing is being watched), over the last counts it had.
+ */
 export function buildTrayModel(
-  snapshot: FleetSnapshot,
+  snapshot: TrayFleet,
   tr: Translator,
   kubectl: KubectlContexts | null = null,
+  engine: EngineHostState = { kind: 'running' },
 ): TrayModel {
   const lines = snapshot.contexts.map((ctx) => contextLine(ctx, tr));
   const paused = snapshot.alertsPausedUntil !== null;
+  const engineText = engineLine(engine, tr);
   const tooltip = [
     tr.t('app.name'),
+    ...(engineText ? [engineText] : []),
     ...(lines.length ? lines : [tr.t('tray.noneMonitored')]),
     ...(paused ? [tr.t('tray.alertsPaused')] : []),
   ].join('\n');
@@ -101,9 +109,15 @@ export function buildTrayModel(
         ],
       };
   return {
-    icon: snapshot.health,
+    icon: engineText ? 'unreachable' : snapshot.health,
     tooltip,
     menu: [
+      ...(engineText
+        ? [
+            { label: engineText, enabled: false },
+            { label: '', type: 'separator' as const },
+          ]
+        : []),
       ...contextItems,
       { label: '', type: 'separator' },
       { label: tr.t('tray.open'), action: { kind: 'open-window' } },

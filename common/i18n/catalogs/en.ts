@@ -517,6 +517,12 @@ export const en = {
     settings: 'Settings…',
     openLog: 'Open log file',
     quit: 'Quit GPU Fleet',
+    // The engine host (issue 15): the tray's first line and the window's notices while it restarts.
+    engineStarting: 'Starting the engine…',
+    engineRestarting: 'The engine stopped unexpectedly; restarting (attempt {{count, number}})',
+    engineStopped:
+      'The GPU Fleet engine stopped unexpectedly and is restarting; the window shows the last state it had.',
+    engineBack: 'The GPU Fleet engine is running again.',
   },
   /** DCGM telemetry (issue 17): the node detail's GPU section, the card's line, the GPU alerts. */
   telemetry: {

@@ -494,6 +494,12 @@ export const ja: Catalog = {
     settings: '設定…',
     openLog: 'ログファイルを開く',
     quit: 'GPU Fleet を終了',
+    // The engine host (issue 15): the tray's first line and the window's notices while it restarts.
+    engineStarting: 'エンジンを起動しています…',
+    engineRestarting: 'エンジンが予期せず停止しました。再起動しています（{{count, number}} 回目）',
+    engineStopped:
+      'GPU Fleet のエンジンが予期せず停止したため、再起動しています。ウィンドウには最後の状態が表示されています。',
+    engineBack: 'GPU Fleet のエンジンが再び動作しています。',
   },
   telemetry: {
     title: 'GPU テレメトリ',

@@ -487,6 +487,12 @@ export const ko: Catalog = {
     settings: '설정…',
     openLog: '로그 파일 열기',
     quit: 'GPU Fleet 종료',
+    // The engine host (issue 15): the tray's first line and the window's notices while it restarts.
+    engineStarting: '엔진을 시작하는 중…',
+    engineRestarting: '엔진이 예기치 않게 중지되어 다시 시작하는 중입니다({{count, number}}번째 시도)',
+    engineStopped:
+      'GPU Fleet 엔진이 예기치 않게 중지되어 다시 시작하는 중입니다. 창에는 마지막 상태가 표시됩니다.',
+    engineBack: 'GPU Fleet 엔진이 다시 실행 중입니다.',
   },
   telemetry: {
     title: 'GPU 텔레메트리',

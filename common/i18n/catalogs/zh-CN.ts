@@ -483,6 +483,11 @@ export const zhCN: Catalog = {
     settings: '设置…',
     openLog: '打开日志文件',
     quit: '退出 GPU Fleet',
+    // The engine host (issue 15): the tray's first line and the window's notices while it restarts.
+    engineStarting: '正在启动引擎…',
+    engineRestarting: '引擎意外停止，正在重启（第 {{count, number}} 次尝试）',
+    engineStopped: 'GPU Fleet 引擎意外停止，正在重启；窗口显示的是它最后的状态。',
+    engineBack: 'GPU Fleet 引擎已恢复运行。',
   },
   telemetry: {
     title: 'GPU 遥测',

@@ -1,0 +1,193 @@
+/**
+ * The messages between the desktop shell (Electron main: tray, notifications, window, IPC) and the
+ * engine host (a utility process: watchers, inventory, alerts, write-back, settings). Derived from the
+ * window's contract in ipc.ts, not a second protocol: an invoke carries an `InvokeChannel` and its
+ * arguments exactly as the window sent them (the host validates them with `ARG_SCHEMAS`), a reply is an
+ * `InvokeReply`, a push is a `PushChannel`. What only the shell needs is small and precomputed by the
+ * host (the tray's counts, the alerts to notify, the shell's settings), so the process that owns the tray
+ * never parses a 5,000-node snapshot: window payloads cross it as JSON text it passes on unread.
+ */
+import { Type } from '@sinclair/typebox';
+import type { Alert } from './alerts.ts';
+import type { ConnectionState } from './connection.ts';
+import type { FleetHealth, KubectlContexts } from './fleet.ts';
+import { LanguageSettingSchema } from './i18n/language-schema.ts';
+import type { LanguageSetting } from './i18n/locales.ts';
+import type { GpuNodeEntry } from './inventory.ts';
+import { INVOKE_CHANNELS, type InvokeReply, PUSH_CHANNELS } from './ipc.ts';
+
+/** The largest message text either side accepts (a 5,000-node snapshot is about 1.7 MB of JSON). */
+export const HOST_MESSAGE_JSON_MAX = 64 * 1024 * 1024;
+/** The largest log line the shell writes for the host. */
+export const HOST_LOG_LINE_MAX = 16 * 1024;
+
+/** One context as the tray shows it: its counts and at most a few down nodes, never the whole list. */
+export interface TrayContext {
+  context: string;
+  connection: Pick<ConnectionState, 'phase'>;
+  inventory: { ready_gpu_nodes: number; total_gpu_nodes: number; total_gpus: number } | null;
+  /** The first down GPU nodes, in inventory order (at most the tray's line limit). */
+  down: GpuNodeEntry[];
+  /** How many GPU nodes are down in all. */
+  downCount: number;
+}
+
+/** The fleet as the tray needs it (main/shell/tray-fleet.ts makes it from a FleetSnapshot). */
+export interface TrayFleet {
+  contexts: TrayContext[];
+  focused: string | null;
+  alertsPausedUntil: string | null;
+  health: FleetHealth;
+}
+
+/** The settings the shell acts on itself; the host owns the settings file and tells the shell these. */
+export interface ShellSettings {
+  language: LanguageSetting;
+  launchAtLogin: boolean;
+  window: { x: number; y: number; width: number; height: number; maximized: boolean } | null;
+}
+
+export interface HostStats {
+  /** The host's longest event-loop delay since the last stats request (perf_hooks histogram), ms. */
+  loopDelayMaxMs: number;
+  rssBytes: number;
+}
+
+/** What the shell tells the host at start: where the settings live and what the OS says. */
+export interface HostInit {
+  type: 'init';
+  /** The folder of the settings file (Electron's userData). */
+  settingsDir: string;
+  version: string;
+  /** The OS's preferred languages (Electron's app.getPreferredSystemLanguages). */
+  systemLanguages: string[];
+}
+
+/** Shell → host. */
+export type ShellMessage =
+  | HostInit
+  | { type: 'invoke'; id: number; channel: string; args: unknown[] }
+  | { type: 'save-window'; window: NonNullable<ShellSettings['window']> }
+  | { type: 'stats'; id: number }
+  /** Save and stop; the host exits when done. */
+  | { type: 'stop' };
+
+/** A reply as it crosses the shell: the value stays JSON text (`json`) until the window parses it. */
+export type HostReply = Exclude<InvokeReply, { ok: true; value: unknown }>;
+
+/** Host → shell. */
+export type HostMessage =
+  /** The host listens: the shell sends `init` only now (a message sent before would be lost). */
+  | { type: 'listening' }
+  /** The engine runs and answers invokes. */
+  | { type: 'ready' }
+  | { type: 'reply'; id: number; reply: HostReply }
+  /** A push for the window, already JSON text. */
+  | { type: 'push'; channel: (typeof PUSH_CHANNELS)[number]; json: string }
+  | { type: 'tray'; fleet: TrayFleet; kubectl: KubectlContexts }
+  /** An alert the host's policy says to notify (after the hold-down, not snoozed). */
+  | { type: 'notify'; alert: Alert }
+  | { type: 'shell'; settings: ShellSettings }
+  /** One log line, already redacted and gated by the host's Logger. */
+  | { type: 'log'; line: string }
+  | { type: 'stats'; id: number; stats: HostStats };
+
+const Id = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+const Json = Type.String({ maxLength: HOST_MESSAGE_JSON_MAX });
+const Literals = <T extends readonly string[]>(names: T) => Type.Union(names.map((n) => Type.Literal(n)));
+const Bounds = Type.Object({
+  x: Type.Number(),
+  y: Type.Number(),
+  width: Type.Number({ minimum: 0 }),
+  height: Type.Number({ minimum: 0 }),
+  maximized: Type.Boolean(),
+});
+
+/**
+ * The envelopes, checked on arrival by both sides. The host is our own code, but a confused or half-dead
+ * process must not take the shell down: the tray and notify payloads are checked for their shape here
+ * and used behind a try (the tray model reads only what TrayFleet names).
+ */
+export const SHELL_MESSAGE_SCHEMA = Type.Union([
+  Type.Object({
+    type: Type.Literal('init'),
+    settingsDir: Type.String({ minLength: 1, maxLength: 4096 }),
+    version: Type.String({ maxLength: 100 }),
+    systemLanguages: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
+  }),
+  Type.Object({
+    type: Type.Literal('invoke'),
+    id: Id,
+    channel: Literals(INVOKE_CHANNELS),
+    args: Type.Array(Type.Unknown(), { maxItems: 16 }),
+  }),
+  Type.Object({ type: Type.Literal('save-window'), window: Bounds }),
+  Type.Object({ type: Type.Literal('stats'), id: Id }),
+  Type.Object({ type: Type.Literal('stop') }),
+]);
+
+const ErrorInfoSchema = Type.Object({ kind: Type.String(), message: Type.String({ maxLength: 100_000 }) });
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const HOST_MESSAGE_SCHEMA = Type.Union([
+  Type.Object({ type: Type.Literal('listening') }),
+  Type.Object({ type: Type.Literal('ready') }),
+  Type.Object({
+    type: Type.Literal('reply'),
+    id: Id,
+    reply: Type.Union([
+      Type.Object({ ok: Type.Literal(true), json: Json }),
+      Type.Object({ ok: Type.Literal(false), error: ErrorInfoSchema }),
+    ]),
+  }),
+  Type.Object({ type: Type.Literal('push'), channel: Literals(PUSH_CHANNELS), json: Json }),
+  Type.Object({
+    type: Type.Literal('tray'),
+    fleet: Type.Object({
+      contexts: Type.Array(
+        Type.Object({
+          context: Type.String(),
+          connection: Type.Object({ phase: Type.String() }),
+          inventory: Type.Union([
+            Type.Object({
+              ready_gpu_nodes: Type.Integer(),
+              total_gpu_nodes: Type.Integer(),
+              total_gpus: Type.Integer(),
+            }),
+            Type.Null(),
+          ]),
+          down: Type.Array(Type.Object({ name: Type.String(), ready: Type.Boolean() }), { maxItems: 100 }),
+          downCount: Type.Integer({ minimum: 0 }),
+        }),
+        { maxItems: 1000 },
+      ),
+      focused: Nullable(Type.String()),
+      alertsPausedUntil: Nullable(Type.String()),
+      health: Type.String(),
+    }),
+    kubectl: Type.Object({
+      current: Nullable(Type.String()),
+      contexts: Type.Array(Type.String(), { maxItems: 1000 }),
+      more: Type.Integer({ minimum: 0 }),
+      error: Nullable(Type.String()),
+    }),
+  }),
+  Type.Object({
+    type: Type.Literal('notify'),
+    alert: Type.Object({ id: Type.String(), context: Type.String(), kind: Type.String() }),
+  }),
+  Type.Object({
+    type: Type.Literal('shell'),
+    settings: Type.Object({
+      language: LanguageSettingSchema,
+      launchAtLogin: Type.Boolean(),
+      window: Type.Union([Bounds, Type.Null()]),
+    }),
+  }),
+  Type.Object({ type: Type.Literal('log'), line: Type.String({ maxLength: HOST_LOG_LINE_MAX }) }),
+  Type.Object({
+    type: Type.Literal('stats'),
+    id: Id,
+    stats: Type.Object({ loopDelayMaxMs: Type.Number(), rssBytes: Type.Number() }),
+  }),
+]);
