@@ -33,6 +33,8 @@ const config: ForgeConfig = {
     new VitePlugin({
       build: [
         { entry: 'main/index.ts', config: 'vite.main.config.ts', target: 'main' },
+        // The engine host, forked by the main process as an Electron utility process (issue 15).
+        { entry: 'main/engine-host/entry.ts', config: 'vite.host.config.ts', target: 'main' },
         { entry: 'preload/index.ts', config: 'vite.preload.config.ts', target: 'preload' },
       ],
       renderer: [{ name: 'main_window', config: 'vite.renderer.config.ts' }],

@@ -15,9 +15,18 @@ const api: FleetApi = {
   },
   on(channel, listener) {
     if (!PUSH_CHANNELS.includes(channel)) throw new Error(`unknown event ${channel}`);
-    // Payloads come from our own main process, which builds them from the contract's types.
-    const wrapped = (_event: IpcRendererEvent, payload: unknown) =>
+    // Payloads are JSON text from our own main process (most encoded by the engine host), built from
+    // the contract's types; text that does not parse is dropped rather than handed on.
+    const wrapped = (_event: IpcRendererEvent, json: unknown) => {
+      if (typeof json !== 'string') return;
+      let payload: unknown;
+      try {
+        payload = JSON.parse(json);
+      } catch {
+        return;
+      }
       listener(payload as Parameters<typeof listener>[0]);
+    };
     ipcRenderer.on(channel, wrapped);
     return () => ipcRenderer.removeListener(channel, wrapped);
   },

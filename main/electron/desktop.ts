@@ -4,20 +4,21 @@
  */
 import path from 'node:path';
 import { app, shell } from 'electron';
-import { AppCore } from '../fleet/app-core.ts';
-import { logEngine } from '../fleet/engine-log.ts';
+import type { ShellSettings } from '../../common/host-protocol.ts';
+import type { PushChannel } from '../../common/ipc.ts';
+import { systemClock } from '../kube/clock.ts';
 import { Logger } from '../log/logger.ts';
 import { RotatingFileSink } from '../log/rotating-file.ts';
-import { openSettings } from '../settings/store.ts';
-import { demoIfWanted } from '../shell/demo.ts';
+import { EngineHostClient } from '../shell/engine-host-client.ts';
+import type { EngineHostState } from '../shell/engine-line.ts';
+import { injectedClock } from '../shell/injected-clock.ts';
 import type { TrayAction } from '../shell/tray-model.ts';
 import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
-import { injectedClock } from './injected-clock.ts';
+import { forkEngineHost } from './engine-host.ts';
 import { setupIpc } from './ipc.ts';
 import { desktopTranslator, systemLanguages } from './locale.ts';
 import { notify } from './notifier.ts';
 import { denyPermissions, setupSecurity } from './security.ts';
-import { openElectronSettings } from './settings-store.ts';
 import { setupTray } from './tray.ts';
 import { createWindowManager, rendererRoot } from './window.ts';
 
@@ -26,6 +27,8 @@ export async function runDesktop(): Promise<void> {
     app.quit();
     return;
   }
+  // The environment the app was started with: every start of the engine host gets the same one.
+  const env = { ...process.env };
   setupSecurity(app);
   registerAppScheme();
   await app.whenReady();
@@ -33,64 +36,67 @@ export async function runDesktop(): Promise<void> {
   handleAppProtocol(rendererRoot());
 
   const logFile = path.join(app.getPath('logs'), 'gpu-fleet.log');
-  const logger = new Logger(new RotatingFileSink(logFile), 'info', 'shell');
-  const settings = openElectronSettings();
-  for (const n of settings.notices) logger.warn('settings', { notice: n.message });
+  const sink = new RotatingFileSink(logFile);
+  const logger = new Logger(sink, 'info', 'shell');
+  const clock = injectedClock() ?? systemClock;
 
-  // No kubeconfig at all: the built-in demo clusters, so the app shows something useful at once. The
-  // simulator is a dynamic import, loaded only then: a separate chunk, not linked into the main bundle.
-  const demo =
-    (
-      await demoIfWanted(false, { env: process.env }, async () =>
-        (await import('../../sim/demo.ts')).startDemoClusters(),
-      )
-    )?.demo ?? null;
-  if (demo) logger.info('no kubeconfig found: started the demo cluster');
-  const core = new AppCore({
-    settings: demo ? openSettings({ cwd: demo.settingsDir }) : settings,
-    kubeconfig: { explicitPath: demo?.kubeconfigPath ?? null, env: process.env },
-    mode: 'electron',
-    version: app.getVersion(),
-    systemLanguages: systemLanguages(),
-    demo: demo !== null,
-    clock: injectedClock(),
+  // The engine (watchers, inventory, alerts, write-back, the settings file, the demo clusters when there is
+  // no kubeconfig) runs in a utility process: this one keeps only the tray, notifications, window and IPC.
+  const host = new EngineHostClient({
+    spawn: () => forkEngineHost(env, (line) => logger.error('engine host stderr', { line })),
+    init: {
+      settingsDir: app.getPath('userData'),
+      version: app.getVersion(),
+      systemLanguages: systemLanguages(),
+    },
+    clock,
+    log: (level, msg, fields) => logger[level](msg, fields),
   });
-  logEngine(core.engine, logger);
+  host.on('hostLog', (line) => sink.write(`${line}\n`));
+  let shellSettings: ShellSettings = { language: 'auto', launchAtLogin: false, window: null };
+  const tr = () => desktopTranslator(shellSettings.language);
 
   const windows = createWindowManager(
-    settings.get('window'),
-    (window) => settings.update({ window }),
+    null,
+    (window) => host.saveWindow(window),
     (message) => logger.warn('window', { message }),
   );
+  host.on('push', (channel: PushChannel, json) => windows.relay(channel, json));
+  setupIpc((channel, args) => host.invoke(channel, args), windows);
+
+  // A tray click has nobody to await it: a failure is logged (and, for a context switch, shown).
+  const invoked = (what: string, channel: string, args: unknown[]) =>
+    host.invoke(channel, args).then((reply) => {
+      if (reply.ok) return;
+      logger.warn(what, { error: reply.error.message });
+      if (channel === 'kubectl:use-context')
+        windows.send('app:notice', { level: 'error', message: reply.error.message });
+    });
+  const logged = (what: string, p: Promise<unknown>) =>
+    void p.catch((e: unknown) => logger.warn(what, { error: e instanceof Error ? e.message : String(e) }));
   const focusContext = (context: string, node: string | null) => {
-    core.engine.focus(context);
+    logged('focusing a context failed', invoked('focusing a context failed', 'fleet:focus', [context]));
     windows.show();
     windows.send('ui:focus', { context, node });
   };
-  const applyLoginItem = () => app.setLoginItemSettings({ openAtLogin: core.settings.get('launchAtLogin') });
-  const tr = () => desktopTranslator(core.settings.get('language'));
-  setupIpc(core, windows, (channel) => {
-    if (channel !== 'settings:update') return;
-    applyLoginItem();
-    // A new language shows in the tray at once, not at the next snapshot.
-    tray.update(core.engine.snapshot());
-  });
-
-  // A tray click has nobody to await it: a failure is logged, never an unhandled rejection.
-  const logged = (what: string, p: unknown) =>
-    void Promise.resolve(p).catch((e: unknown) =>
-      logger.warn(what, { error: e instanceof Error ? e.message : String(e) }),
-    );
   const onTrayAction = (action: TrayAction) => {
     switch (action.kind) {
       case 'open-window':
         return windows.show();
       case 'focus':
         return focusContext(action.context, null);
+      case 'use-context':
+        return logged(
+          'switching the kubectl context failed',
+          invoked('switching the kubectl context failed', 'kubectl:use-context', [action.context]),
+        );
       case 'pause':
-        return logged('pausing alerts failed', core.handlers['alerts:snooze'](null, action.until));
+        return logged(
+          'pausing alerts failed',
+          invoked('pausing alerts failed', 'alerts:snooze', [null, action.until]),
+        );
       case 'resume':
-        return logged('resuming alerts failed', core.handlers['alerts:resume'](null));
+        return logged('resuming alerts failed', invoked('resuming alerts failed', 'alerts:resume', [null]));
       case 'settings':
         windows.show();
         return windows.send('ui:show', { view: 'settings' });
@@ -100,20 +106,42 @@ export async function runDesktop(): Promise<void> {
         return app.quit();
     }
   };
-  const tray = setupTray(core.engine.snapshot(), onTrayAction, () => windows.show(), tr, core);
-  core.engine.on((event) => {
-    if (event.type === 'snapshot') tray.update(event.snapshot);
-    if (event.type === 'alert') notify(event.alert, (f) => focusContext(f.context, f.node), tr());
+  const tray = setupTray(onTrayAction, () => windows.show(), tr);
+  host.on('tray', (fleet, kubectl) => tray.update({ fleet, kubectl }));
+  host.on('notify', (alert) => notify(alert, (f) => focusContext(f.context, f.node), tr()));
+  host.on('shell', (settings) => {
+    shellSettings = settings;
+    windows.restoreBounds(settings.window);
+    app.setLoginItemSettings({ openAtLogin: settings.launchAtLogin });
+    // A new language shows in the tray at once, not at the next summary.
+    tray.update({});
+  });
+  let last: EngineHostState = host.state;
+  host.on('state', (state) => {
+    tray.update({ engine: state });
+    // The window hears of a crash, and of the recovery (the host's first push then resyncs it).
+    const words = tr();
+    if (state.kind === 'restarting' && last.kind !== 'restarting')
+      windows.send('app:notice', { level: 'error', message: words.t('tray.engineStopped') });
+    if (state.kind === 'running' && last.kind !== 'running' && last.kind !== 'stopped' && last.restarts > 0)
+      windows.send('app:notice', { level: 'info', message: words.t('tray.engineBack') });
+    last = state;
   });
 
   app.on('second-instance', () => windows.show());
   // A tray app keeps running when its window closes.
   app.on('window-all-closed', () => undefined);
-  app.on('before-quit', () => {
-    core.stop();
-    if (demo) logged('closing the demo cluster failed', demo.close());
+  let stopped = false;
+  app.on('before-quit', (event?: { preventDefault(): void }) => {
+    if (stopped) return;
+    // The host saves the last inventories before it exits: quit once it has (or its grace ran out).
+    event?.preventDefault();
+    stopped = true;
+    host
+      .stop()
+      .catch((e: unknown) => logger.warn('stopping the engine failed', { error: String(e) }))
+      .finally(() => app.quit());
   });
-  applyLoginItem();
-  core.start();
-  logger.info('started', { version: app.getVersion(), demo: demo !== null });
+  host.start();
+  logger.info('started', { version: app.getVersion() });
 }

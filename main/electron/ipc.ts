@@ -1,12 +1,11 @@
 /**
  * IPC routes for every channel of the contract: the sender must be our window's webContents AND its
- * top frame showing our origin (a subframe or a page navigated elsewhere is refused); arguments are
- * validated. A handler answers an `InvokeReply` and never throws, so a failure reaches the window with
- * its kind. `renderer:ready` releases the pushes held for the window.
+ * top frame showing our origin (a subframe or a page navigated elsewhere is refused); the engine host
+ * validates the arguments. A handler answers an `InvokeReply` and never throws, so a failure reaches the
+ * window with its kind. `renderer:ready` releases the pushes held for the window.
  */
 import { ipcMain } from 'electron';
 import { INVOKE_CHANNELS, type InvokeReply, RENDERER_READY } from '../../common/ipc.ts';
-import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import { type FrameLike, isOurFrame } from './app-origin.ts';
 import type { WindowManager } from './window.ts';
 
@@ -16,11 +15,10 @@ interface SenderEvent {
   senderFrame: FrameLike | null;
 }
 
-export function setupIpc(
-  host: FleetHost,
-  windows: WindowManager,
-  afterInvoke: (channel: string) => void,
-): () => void {
+/** Where an allowed invoke goes: the engine host, which validates it and answers (never rejects). */
+export type Invoke = (channel: string, args: unknown[]) => Promise<InvokeReply>;
+
+export function setupIpc(invoke: Invoke, windows: WindowManager): void {
   const fromOurWindow = (event: SenderEvent): boolean =>
     event.sender.id === windows.webContentsId() && isOurFrame(event.senderFrame, windows.origin);
   ipcMain.on(RENDERER_READY, (event) => {
@@ -30,11 +28,7 @@ export function setupIpc(
     ipcMain.handle(channel, async (event, ...args: unknown[]): Promise<InvokeReply> => {
       if (!fromOurWindow(event))
         return { ok: false, error: { kind: 'refused', message: `refused ${channel}: not our window` } };
-      const result = await dispatchInvoke(host.handlers, channel, args);
-      if (!result.ok) return { ok: false, error: { kind: result.kind, message: result.error } };
-      afterInvoke(channel);
-      return { ok: true, value: result.value };
+      return invoke(channel, args);
     });
   }
-  return host.onPush((channel, payload) => windows.send(channel, payload));
 }

@@ -1,24 +1,31 @@
 import { describe, expect, it } from 'vitest';
+import type { PushChannel, PushEvents } from '../../common/ipc.ts';
 import { PushQueue } from './push-queue.ts';
 
+/** Records what reached the page, parsed back from the JSON text the queue carries. */
 const recorder = () => {
   const sent: { channel: string; payload: unknown }[] = [];
-  return { sent, target: { send: (channel: string, payload: unknown) => sent.push({ channel, payload }) } };
+  const target = {
+    send: (channel: string, json: string) => sent.push({ channel, payload: JSON.parse(json) }),
+  };
+  return { sent, target };
 };
+const put = <P extends PushChannel>(q: PushQueue, channel: P, payload: PushEvents[P]) =>
+  q.send(channel, JSON.stringify(payload));
 
 describe('PushQueue', () => {
   it('holds pushes until the renderer is ready, then delivers them in order', () => {
     const { sent, target } = recorder();
     const q = new PushQueue(target);
-    q.send('ui:show', { view: 'settings' });
-    q.send('ui:focus', { context: 'lab', node: 'omen' });
+    put(q, 'ui:show', { view: 'settings' });
+    put(q, 'ui:focus', { context: 'lab', node: 'omen' });
     expect(sent).toEqual([]);
     q.markReady();
     expect(sent).toEqual([
       { channel: 'ui:show', payload: { view: 'settings' } },
       { channel: 'ui:focus', payload: { context: 'lab', node: 'omen' } },
     ]);
-    q.send('app:notice', { level: 'info', message: 'm' });
+    put(q, 'app:notice', { level: 'info', message: 'm' });
     expect(sent).toHaveLength(3);
     q.markReady();
     expect(sent).toHaveLength(3);
@@ -29,7 +36,7 @@ describe('PushQueue', () => {
     const q = new PushQueue(target);
     q.markReady();
     q.reset();
-    q.send('ui:show', { view: 'alerts' });
+    put(q, 'ui:show', { view: 'alerts' });
     expect(sent).toEqual([]);
     q.markReady();
     expect(sent).toEqual([{ channel: 'ui:show', payload: { view: 'alerts' } }]);
@@ -39,7 +46,7 @@ describe('PushQueue', () => {
     const { sent, target } = recorder();
     const q = new PushQueue(target, 3);
     for (const view of ['overview', 'nodes', 'history', 'alerts', 'settings'] as const)
-      q.send('ui:show', { view });
+      put(q, 'ui:show', { view });
     expect(q.held).toBe(3);
     expect(q.dropped).toBe(2);
     expect(q.markReady()).toBe(2);

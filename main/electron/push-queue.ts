@@ -3,19 +3,20 @@
  * delivered in order: a push sent right after the window was created — a notification click's
  * `ui:focus`, the tray's `ui:show` — would otherwise reach a page that is not listening yet and be lost.
  * The electron/fiddle pattern, per webContents and bounded. No 'electron' import: tests use it directly.
+ * Pushes are JSON text here: most come from the engine host already encoded, and the preload parses them.
  */
-import type { PushChannel, PushEvents } from '../../common/ipc.ts';
+import type { PushChannel } from '../../common/ipc.ts';
 
 /** More than a window can be sent while it loads; beyond it the oldest pushes are dropped. */
 export const PUSH_QUEUE_MAX = 200;
 
 export interface QueuedPush {
   channel: PushChannel;
-  payload: PushEvents[PushChannel];
+  json: string;
 }
 
 export interface PushTarget {
-  send(channel: PushChannel, payload: unknown): void;
+  send(channel: PushChannel, json: string): void;
 }
 
 export class PushQueue {
@@ -41,12 +42,12 @@ export class PushQueue {
     return this.#held.length;
   }
 
-  send<P extends PushChannel>(channel: P, payload: PushEvents[P]): void {
+  send(channel: PushChannel, json: string): void {
     if (this.#ready) {
-      this.#target.send(channel, payload);
+      this.#target.send(channel, json);
       return;
     }
-    this.#held.push({ channel, payload });
+    this.#held.push({ channel, json });
     if (this.#held.length > this.#max) {
       this.#held.shift();
       this.#dropped++;
@@ -64,7 +65,7 @@ export class PushQueue {
     const dropped = this.#dropped;
     this.#held = [];
     this.#dropped = 0;
-    for (const p of held) this.#target.send(p.channel, p.payload);
+    for (const p of held) this.#target.send(p.channel, p.json);
     return dropped;
   }
 

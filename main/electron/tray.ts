@@ -1,11 +1,12 @@
 /**
- * The system tray: icon, tooltip and menu redrawn from the pure tray model on every fleet snapshot and
- * whenever kubectl's contexts change; a pick in "kubectl context" goes to the source, never to onAction.
+ * The system tray: icon, tooltip and menu redrawn from the pure tray model whenever the engine host sends
+ * a new tray summary, its own state changes, or the language does.
  */
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
-import type { FleetSnapshot } from '../../common/fleet.ts';
+import type { KubectlContexts } from '../../common/fleet.ts';
+import type { TrayFleet } from '../../common/host-protocol.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
-import type { KubectlMenuSource } from '../shell/kubectl-menu.ts';
+import type { EngineHostState } from '../shell/engine-line.ts';
 import { buildTrayModel, type TrayAction, type TrayMenuItem } from '../shell/tray-model.ts';
 import { trayIconPath } from './assets.ts';
 
@@ -26,29 +27,36 @@ export function toTemplate(
   });
 }
 
+/** What the tray shows: the host's summary and kubectl contexts, and the host's own state. */
+export interface TrayState {
+  fleet: TrayFleet;
+  kubectl: KubectlContexts | null;
+  engine: EngineHostState;
+}
+
 export interface TrayHandle {
-  update(snapshot: FleetSnapshot): void;
+  update(change: Partial<TrayState>): void;
   /** The icon state on show, for tests and logs. */
   readonly icon: string;
 }
 
 export function setupTray(
-  initial: FleetSnapshot,
-  onAction: (a: Exclude<TrayAction, { kind: 'use-context' }>) => void,
+  onAction: (a: TrayAction) => void,
   onClick: () => void,
   /** The user's language now (the setting can change while the app runs). */
   tr: () => Translator,
-  kubectl: KubectlMenuSource | null = null,
 ): TrayHandle {
   let icon = '';
-  let last = initial;
-  const tray = new Tray(nativeImage.createFromPath(trayIconPath(initial.health)));
+  let state: TrayState = {
+    fleet: { contexts: [], focused: null, alertsPausedUntil: null, health: 'idle' },
+    kubectl: null,
+    engine: { kind: 'starting', restarts: 0 },
+  };
+  const tray = new Tray(nativeImage.createFromPath(trayIconPath('idle')));
   tray.on('click', onClick);
-  const act = (a: TrayAction) =>
-    a.kind === 'use-context' ? kubectl?.switchKubectlContext(a.context) : onAction(a);
-  const update = (snapshot: FleetSnapshot) => {
-    last = snapshot;
-    const model = buildTrayModel(snapshot, tr(), kubectl?.kubectlContexts() ?? null);
+  const update = (change: Partial<TrayState>) => {
+    state = { ...state, ...change };
+    const model = buildTrayModel(state.fleet, tr(), state.kubectl, state.engine);
     if (model.icon !== icon) {
       icon = model.icon;
       const image = nativeImage.createFromPath(trayIconPath(model.icon));
@@ -56,12 +64,9 @@ export function setupTray(
       tray.setImage(image);
     }
     tray.setToolTip(model.tooltip);
-    tray.setContextMenu(Menu.buildFromTemplate(toTemplate(model.menu, act)));
+    tray.setContextMenu(Menu.buildFromTemplate(toTemplate(model.menu, onAction)));
   };
-  kubectl?.onPush((channel) => {
-    if (channel === 'kubectl:contexts') update(last);
-  });
-  update(initial);
+  update({});
   return {
     update,
     get icon() {

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { BrowserWindow } from 'electron';
-import type { PushSender } from '../../common/ipc.ts';
+import type { PushChannel, PushSender } from '../../common/ipc.ts';
 import { APP_INDEX_URL, APP_ORIGIN } from './app-origin.ts';
 import { PUSH_QUEUE_MAX, PushQueue } from './push-queue.ts';
 
@@ -25,6 +25,10 @@ export interface WindowManager {
    * window exists.
    */
   send: PushSender;
+  /** The same for a push the engine host already encoded: its JSON text is passed on unread. */
+  relay(channel: PushChannel, json: string): void;
+  /** The saved bounds to open the window with, once the engine host has read them from the settings. */
+  restoreBounds(bounds: Bounds | null): void;
   /** The renderer of this webContents has subscribed to pushes: deliver what was held. */
   rendererReady(webContentsId: number): void;
   /** The origin the window's page must have (IPC checks the sender frame against it). */
@@ -35,7 +39,7 @@ export interface WindowManager {
 export const rendererRoot = (): string => path.join(__dirname, `../renderer/${MAIN_WINDOW_VITE_NAME}`);
 
 export function createWindowManager(
-  initial: Bounds | null,
+  saved: Bounds | null,
   saveBounds: (b: Bounds) => void,
   /** Where the window's failures go (the log): a page that did not load, pushes dropped while loading. */
   report: (message: string) => void,
@@ -46,6 +50,7 @@ export function createWindowManager(
   let win: BrowserWindow | null = null;
   let queue: PushQueue | null = null;
   let saveTimer: ReturnType<typeof setTimeout> | null = null;
+  let initial = saved;
   const create = (): BrowserWindow => {
     const w = new BrowserWindow({
       ...(initial
@@ -106,7 +111,13 @@ export function createWindowManager(
     },
     webContentsId: () => (win && !win.isDestroyed() ? win.webContents.id : null),
     send(channel, payload) {
-      if (win && !win.isDestroyed()) queue?.send(channel, payload);
+      if (win && !win.isDestroyed()) queue?.send(channel, JSON.stringify(payload));
+    },
+    relay(channel, json) {
+      if (win && !win.isDestroyed()) queue?.send(channel, json);
+    },
+    restoreBounds(bounds) {
+      initial = bounds;
     },
     rendererReady(webContentsId) {
       if (!win || win.isDestroyed() || win.webContents.id !== webContentsId) return;

@@ -168,16 +168,6 @@ export class AppCore implements FleetHost {
     return this.kubectlContexts();
   }
 
-  /** The tray's switch: like useKubectlContext, but a refusal becomes a notice instead of a throw. */
-  switchKubectlContext(name: string): void {
-    try {
-      this.useKubectlContext(name);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.#push.emit('app:notice', { level: 'error', message });
-    }
-  }
-
   /** (Re)computes the monitored set from settings and kubeconfig and hands it to the engine. */
   applyContexts(): void {
     const lastKnown = dict<LastKnown>(

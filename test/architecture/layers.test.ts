@@ -69,7 +69,7 @@ describe('the check', () => {
     ['a downward import', edge('main/fleet/engine.ts', 'main/kube/clock.ts')],
     ['common from the renderer', edge('renderer/lib/x.ts', 'common/health.ts')],
     ["the CLI's sim command", edge('main/cli/commands/sim.ts', 'sim/cli.ts')],
-    ['a shell loading the demo lazily', edge('main/electron/desktop.ts', 'sim/demo.ts', { dynamic: true })],
+    ['a shell loading the demo lazily', edge('main/engine-host/serve.ts', 'sim/demo.ts', { dynamic: true })],
     ['electron in the shell', edge('main/electron/tray.ts', 'electron')],
     ['a test importing anything', edge('main/kube/node-list.test.ts', 'sim/index.ts')],
     ['a package', edge('main/kube/auth-options.ts', '@kubernetes/client-node')],

@@ -12,11 +12,12 @@
  *   5 main/fleet                    the engine and app core that wire them
  *   6 main/shell, main/web, main/controller   the tray model and the demo choice; the HTTP bridge; the
  *                                   in-cluster controller (leader election, ops endpoints, manifests)
- *   7 main/cli, main/electron       the processes (`gpu-fleet controller` runs main/controller)
+ *   7 main/cli, main/electron,      the processes (`gpu-fleet controller` runs main/controller; the
+ *     main/engine-host              desktop shell forks the engine host as a utility process)
  *   8 main/index.ts                 the Electron entry
  * Beside the layers: renderer/ and preload/ import only common/ and themselves; sim/ imports only itself;
  * main/ reaches sim/ only from the CLI's `sim` command statically, and from the two shells that offer the
- * demo (main/electron/desktop.ts, main/cli/commands/serve.ts) by `import()` or `import type`, so no bundle
+ * demo (main/engine-host/serve.ts for the desktop app, main/cli/commands/serve.ts) by `import()` or `import type`, so no bundle
  * links the simulator. Only main/electron/, main/index.ts and the preload script import 'electron'.
  * Test files (*.test.ts, *.testkit.ts) may import anything and are not checked against the layers.
  */
@@ -37,12 +38,13 @@ const RANKS: ReadonlyMap<string, number> = new Map([
   ['main/web', 6],
   ['main/cli', 7],
   ['main/electron', 7],
+  ['main/engine-host', 7],
   ['main/controller', 6],
   ['main/index.ts', 8],
 ]);
 
 const SIM_STATIC = new Set(['main/cli/commands/sim.ts']);
-const SIM_LAZY = new Set(['main/electron/desktop.ts', 'main/cli/commands/serve.ts']);
+const SIM_LAZY = new Set(['main/engine-host/serve.ts', 'main/cli/commands/serve.ts']);
 const ELECTRON_OK = (file: string) =>
   file.startsWith('main/electron/') || file === 'main/index.ts' || file === 'preload/index.ts';
 

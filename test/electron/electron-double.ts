@@ -8,12 +8,23 @@
  * subscribe to pushes and say `renderer:ready` (as App.svelte does through the preload). A push sent
  * before that is `lost`, as in Electron, where `webContents.send` to a page without listeners is
  * dropped; one sent after is `delivered`. IPC events carry `senderFrame` (the page's top frame).
+ * Pushes travel as JSON text, as the preload receives them; `delivered` and `lost` hold them parsed.
+ *
+ * `utilityProcess.fork` forks a real Node child (so killing it is a real SIGKILL) with Electron's
+ * `process.parentPort` put in first by utility-child.ts; a double that follows a test's ManualClock
+ * moves the child's virtual clock with it. `app.quit()` emits `before-quit` with an event a handler may
+ * `preventDefault()`, as Electron does; only an unprevented quit counts as `quitCalled`.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { settleReply } from '../../common/ipc.ts';
+import type { ManualClock } from '../helpers/manual-clock.ts';
+import { CLOCK_ENV, type ClockMessage } from './utility-clock.ts';
+
+const UTILITY_CHILD = path.resolve('test/electron/utility-child.ts');
 
 export interface FrameDouble {
   url: string;
@@ -52,7 +63,9 @@ class WebContentsDouble extends EventEmitter {
   subscribed = false;
   windowOpenHandler: unknown = null;
   destroyed = false;
-  send(channel: string, payload: unknown): void {
+  /** Main sends JSON text (what the preload parses); the page's side is recorded parsed. */
+  send(channel: string, json: unknown): void {
+    const payload: unknown = typeof json === 'string' ? JSON.parse(json) : { notText: json };
     this.sent.push({ channel, payload });
     (this.subscribed ? this.delivered : this.lost).push({ channel, payload });
   }
@@ -79,8 +92,9 @@ export class ElectronDouble {
     isPackaged: false,
     quit: () => {
       if (this.app.quitCalled) return;
-      this.app.quitCalled = true;
-      this.app.emit('before-quit');
+      let prevented = false;
+      this.app.emit('before-quit', { preventDefault: () => (prevented = true) });
+      if (!prevented) this.app.quitCalled = true;
     },
     setLoginItemSettings: (settings: unknown) => this.loginItems.push(settings),
   });
@@ -102,6 +116,10 @@ export class ElectronDouble {
   readonly opened: string[] = [];
   readonly loginItems: unknown[] = [];
   permissionHandler: unknown = null;
+  /** Every utility process forked, in order (the live one is the last that has not exited). */
+  readonly utilityProcesses: UtilityProcessDouble[] = [];
+  /** A test's virtual clock that forked children follow (desktop-harness.ts sets it). */
+  clock: ManualClock | null = null;
   private readonly ready: Promise<void>;
 
   constructor() {
@@ -143,6 +161,51 @@ export class ElectronDouble {
     const res = await handler({ url });
     await res.arrayBuffer();
     return res.ok && !contents.destroyed;
+  }
+
+  /** Quits the app and waits until every utility process has exited (killed after `graceMs`). */
+  async close(graceMs = 10_000): Promise<void> {
+    this.app.quit();
+    const live = this.utilityProcesses.filter((u) => u.exitCode === undefined);
+    await Promise.all(
+      live.map(
+        (u) =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(() => u.kill(), graceMs);
+            u.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            if (u.exitCode !== undefined) resolve();
+          }),
+      ),
+    );
+  }
+
+  /** Forks `modulePath` as Electron's utilityProcess.fork would, with the parent port put in first. */
+  forkUtility(
+    modulePath: string,
+    args: string[],
+    options: { env?: NodeJS.ProcessEnv },
+  ): UtilityProcessDouble {
+    const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+    const clock = this.clock;
+    if (clock) env[CLOCK_ENV] = String(clock.now());
+    const child = fork(modulePath, args, {
+      env,
+      execArgv: ['--import', 'tsx', '--import', UTILITY_CHILD],
+      serialization: 'advanced',
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    const up = new UtilityProcessDouble(child);
+    if (clock) {
+      const off = clock.onAdvance((now) =>
+        up.send({ electronDoubleClock: true, now } satisfies ClockMessage),
+      );
+      up.once('exit', off);
+    }
+    this.utilityProcesses.push(up);
+    return up;
   }
 
   /** Simulates the preload's invoke: the value, or a rejection with the failure's `{kind, message}`. */
@@ -299,9 +362,55 @@ export class ElectronDouble {
           return '';
         },
       },
+      utilityProcess: {
+        fork: (modulePath: string, args: string[] = [], options: { env?: NodeJS.ProcessEnv } = {}) =>
+          double.forkUtility(modulePath, args, options),
+      },
       nativeTheme: Object.assign(new EventEmitter(), { shouldUseDarkColors: false }),
       screen: { getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }) },
     };
+  }
+}
+
+/** Electron's UtilityProcess over a forked Node child: postMessage, kill, and 'spawn' / 'message' / 'exit'. */
+export class UtilityProcessDouble extends EventEmitter {
+  readonly pid: number | undefined;
+  readonly stdout: NodeJS.ReadableStream | null;
+  readonly stderr: NodeJS.ReadableStream | null;
+  /** Undefined while it runs; the exit code (null when a signal ended it) once it has exited. */
+  exitCode: number | null | undefined = undefined;
+  /** Messages the parent posted to it, in order (the clock's excluded). */
+  readonly posted: unknown[] = [];
+  readonly #child: ChildProcess;
+
+  constructor(child: ChildProcess) {
+    super();
+    this.#child = child;
+    this.pid = child.pid;
+    this.stdout = child.stdout;
+    this.stderr = child.stderr;
+    child.on('spawn', () => this.emit('spawn'));
+    child.on('message', (message: unknown) => this.emit('message', message));
+    child.on('exit', (code) => {
+      this.exitCode = code;
+      this.emit('exit', code);
+    });
+    child.on('error', () => undefined);
+  }
+
+  postMessage(message: unknown): void {
+    this.posted.push(message);
+    this.send(message);
+  }
+
+  send(message: unknown): void {
+    // Electron drops a message to a process that has gone; Node's send would throw.
+    if (this.#child.connected) this.#child.send(message as never, () => undefined);
+  }
+
+  /** A real SIGKILL: the host gets no chance to save or say goodbye. */
+  kill(): boolean {
+    return this.#child.kill('SIGKILL');
   }
 }
 

@@ -14,6 +14,7 @@ export class ManualClock implements Clock {
   #now: number;
   #timers: Timer[] = [];
   #nextId = 1;
+  readonly #followers = new Set<(now: number) => void>();
 
   constructor(startMs = Date.UTC(2026, 10, 29, 12, 0, 0)) {
     this.#now = startMs;
@@ -54,6 +55,13 @@ export class ManualClock implements Clock {
       next.fn();
     }
     this.#now = end;
+    for (const f of this.#followers) f(end);
+  }
+
+  /** Calls `listener` with the new time after every advance (a clock in another process follows it). */
+  onAdvance(listener: (now: number) => void): () => void {
+    this.#followers.add(listener);
+    return () => this.#followers.delete(listener);
   }
 
   #nextDue(end: number): Timer | undefined {

@@ -1,0 +1,216 @@
+/**
+ * The engine host: the app core (watchers, inventory, alerts, write-back, settings, the demo clusters when
+ * there is no kubeconfig) behind the shell protocol of common/host-protocol.ts. In the desktop app it runs
+ * in an Electron utility process (entry.ts), so a 5,000-node sync never stalls the process that owns the
+ * tray and the window's IPC. It does the heavy work for the shell too: it answers with JSON text, encodes
+ * every window push once, and makes the tray's small summary itself.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Value } from '@sinclair/typebox/value';
+import type { Alert } from '../../common/alerts.ts';
+import type { FleetSnapshot } from '../../common/fleet.ts';
+import {
+  HOST_LOG_LINE_MAX,
+  type HostInit,
+  type HostMessage,
+  SHELL_MESSAGE_SCHEMA,
+  type ShellMessage,
+} from '../../common/host-protocol.ts';
+import { AppCore } from '../fleet/app-core.ts';
+import { logEngine } from '../fleet/engine-log.ts';
+import { answerInvoke } from '../fleet/host.ts';
+import { type Clock, systemClock } from '../kube/clock.ts';
+import { Logger } from '../log/logger.ts';
+import { openSettings, type SettingsStore } from '../settings/store.ts';
+import { type Demo, demoIfWanted } from '../shell/demo.ts';
+import { trayFleet } from '../shell/tray-fleet.ts';
+
+/** The host's end of the channel to the shell (Electron's parentPort, or a test's pair). */
+export interface HostPort {
+  post(message: HostMessage): void;
+  onMessage(listener: (message: unknown) => void): void;
+}
+
+export interface EngineHostOptions {
+  env: NodeJS.ProcessEnv;
+  clock?: Clock;
+  /** Ends the process (the entry passes process.exit). */
+  exit: (code: number) => void;
+}
+
+interface Running {
+  core: AppCore;
+  settings: SettingsStore;
+  demo: Demo | null;
+}
+
+export function serveEngineHost(port: HostPort, options: EngineHostOptions): void {
+  const clock = options.clock ?? systemClock;
+  const logger = new Logger(
+    // The shell writes these lines to its log file; one line each, never a newline inside.
+    { write: (line) => port.post({ type: 'log', line: line.trimEnd().slice(0, HOST_LOG_LINE_MAX) }) },
+    'info',
+    'engine-host',
+    () => clock.now(),
+  );
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  let running: Running | null = null;
+  let starting = false;
+  let stopping = false;
+  let lastTray = '';
+
+  const sendTray = (core: AppCore, snapshot: FleetSnapshot) => {
+    const message: HostMessage = {
+      type: 'tray',
+      fleet: trayFleet(snapshot),
+      kubectl: core.kubectlContexts(),
+    };
+    // The tray changes far less often than the snapshot: only a changed summary crosses.
+    const text = JSON.stringify(message);
+    if (text === lastTray) return;
+    lastTray = text;
+    port.post(message);
+  };
+  const sendShell = ({ core, settings }: Running) =>
+    port.post({
+      type: 'shell',
+      settings: {
+        language: core.settings.get('language'),
+        launchAtLogin: core.settings.get('launchAtLogin'),
+        window: settings.get('window'),
+      },
+    });
+
+  const start = async (init: HostInit): Promise<Running> => {
+    const settings = openSettings({ cwd: init.settingsDir });
+    for (const n of settings.notices) logger.warn('settings', { notice: n.message });
+    // No kubeconfig at all: the built-in demo clusters. The simulator is a dynamic import, a chunk of its
+    // own, loaded only then.
+    const demo =
+      (
+        await demoIfWanted(false, { env: options.env }, async () =>
+          (await import('../../sim/demo.ts')).startDemoClusters(),
+        )
+      )?.demo ?? null;
+    if (demo) logger.info('no kubeconfig found: started the demo cluster');
+    const core = new AppCore({
+      settings: demo ? openSettings({ cwd: demo.settingsDir }) : settings,
+      kubeconfig: { explicitPath: demo?.kubeconfigPath ?? null, env: options.env },
+      mode: 'electron',
+      version: init.version,
+      systemLanguages: init.systemLanguages,
+      demo: demo !== null,
+      clock,
+    });
+    logEngine(core.engine, logger);
+    core.onPush((channel, payload) => {
+      port.post({ type: 'push', channel, json: JSON.stringify(payload) });
+      if (channel === 'alerts:notify') port.post({ type: 'notify', alert: payload as Alert });
+      if (channel === 'kubectl:contexts') sendTray(core, core.engine.snapshot());
+    });
+    core.engine.on((event) => {
+      if (event.type === 'snapshot') sendTray(core, event.snapshot);
+    });
+    core.start();
+    return { core, settings, demo };
+  };
+
+  const invoke = async (r: Running, id: number, channel: string, args: unknown[]): Promise<void> => {
+    const reply = await answerInvoke(r.core.handlers, channel, args);
+    port.post({ type: 'reply', id, reply });
+    if (reply.ok && channel === 'settings:update') sendShell(r);
+  };
+
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    // Still starting: the start's continuation stops what it started.
+    if (starting && !running) return;
+    const r = running;
+    running = null;
+    let code = 0;
+    try {
+      r?.core.stop();
+      await r?.demo?.close();
+    } catch (error) {
+      logger.error('stopping the engine failed', { error: String(error) });
+      code = 1;
+    }
+    options.exit(code);
+  };
+
+  const handle = (message: ShellMessage): void => {
+    switch (message.type) {
+      case 'init':
+        if (running || starting) return;
+        starting = true;
+        start(message).then(
+          (r) => {
+            running = r;
+            if (stopping) {
+              stopping = false;
+              stop().catch(() => options.exit(1));
+              return;
+            }
+            sendShell(r);
+            sendTray(r.core, r.core.engine.snapshot());
+            port.post({ type: 'ready' });
+          },
+          (error: unknown) => {
+            // Nothing runs without the core: say why, and let the shell restart the host.
+            logger.error('the engine could not start', { error: String(error) });
+            options.exit(1);
+          },
+        );
+        return;
+      case 'invoke': {
+        const r = running;
+        if (!r) {
+          port.post({
+            type: 'reply',
+            id: message.id,
+            reply: {
+              ok: false,
+              error: { kind: 'disconnected', message: 'The GPU Fleet engine is starting.' },
+            },
+          });
+          return;
+        }
+        invoke(r, message.id, message.channel, message.args).catch((error: unknown) =>
+          logger.error('answering an invoke failed', { channel: message.channel, error: String(error) }),
+        );
+        return;
+      }
+      case 'save-window':
+        try {
+          running?.settings.update({ window: message.window });
+        } catch (error) {
+          logger.warn('the window position could not be saved', { error: String(error) });
+        }
+        return;
+      case 'stats': {
+        const max = loop.max / 1e6;
+        loop.reset();
+        port.post({
+          type: 'stats',
+          id: message.id,
+          stats: { loopDelayMaxMs: Number.isFinite(max) ? max : 0, rssBytes: process.memoryUsage.rss() },
+        });
+        return;
+      }
+      case 'stop':
+        stop().catch(() => options.exit(1));
+        return;
+    }
+  };
+
+  port.onMessage((raw) => {
+    if (!Value.Check(SHELL_MESSAGE_SCHEMA, raw)) {
+      logger.warn('dropped a message from the shell that is not of the protocol');
+      return;
+    }
+    handle(raw as ShellMessage);
+  });
+  port.post({ type: 'listening' });
+}
