@@ -103,27 +103,31 @@ const Bounds = Type.Object({
   maximized: Type.Boolean(),
 });
 
+/** An object schema that refuses fields it does not name. */
+const Strict = (props: Parameters<typeof Type.Object>[0]) =>
+  Type.Object(props, { additionalProperties: false });
+
 /**
- * The envelopes, checked on arrival by both sides. The host is our own code, but a confused or half-dead
+ * The envelopes, checked on arrival by both sides; the shell's (the host acts on them) refuse extra fields. The host is our own code, but a confused or half-dead
  * process must not take the shell down: the tray and notify payloads are checked for their shape here
  * and used behind a try (the tray model reads only what TrayFleet names).
  */
 export const SHELL_MESSAGE_SCHEMA = Type.Union([
-  Type.Object({
+  Strict({
     type: Type.Literal('init'),
     settingsDir: Type.String({ minLength: 1, maxLength: 4096 }),
     version: Type.String({ maxLength: 100 }),
     systemLanguages: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
   }),
-  Type.Object({
+  Strict({
     type: Type.Literal('invoke'),
     id: Id,
     channel: Literals(INVOKE_CHANNELS),
     args: Type.Array(Type.Unknown(), { maxItems: 16 }),
   }),
-  Type.Object({ type: Type.Literal('save-window'), window: Bounds }),
-  Type.Object({ type: Type.Literal('stats'), id: Id }),
-  Type.Object({ type: Type.Literal('stop') }),
+  Strict({ type: Type.Literal('save-window'), window: Bounds }),
+  Strict({ type: Type.Literal('stats'), id: Id }),
+  Strict({ type: Type.Literal('stop') }),
 ]);
 
 const ErrorInfoSchema = Type.Object({ kind: Type.String(), message: Type.String({ maxLength: 100_000 }) });
