@@ -68,8 +68,8 @@ export function downNodeLines(ctx: TrayContext, tr: Translator): TrayMenuItem[] 
 
 /**
  * `kubectl`: the kubeconfig's contexts for the "kubectl context" submenu; null leaves it out. `engine`:
- * the engine host's state; while it is not running the tray says so first, and shows the unreachable
- * icon (nothing is being watched), over the last counts it had.
+ * the engine host's state; while it is not running the tray says so first, over the last counts it had,
+ * with the unreachable icon while it restarts (nothing is being watched).
  */
 export function buildTrayModel(
   snapshot: TrayFleet,
@@ -109,7 +109,12 @@ export function buildTrayModel(
         ],
       };
   return {
-    icon: engineText ? 'unreachable' : snapshot.health,
+    // The first start shows nothing yet (idle); a restart means nothing is watched for now.
+    icon: !engineText
+      ? snapshot.health
+      : engine.kind === 'starting' && engine.restarts === 0
+        ? 'idle'
+        : 'unreachable',
     tooltip,
     menu: [
       ...(engineText
