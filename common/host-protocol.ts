@@ -68,6 +68,8 @@ export type ShellMessage =
   | HostInit
   | { type: 'invoke'; id: number; channel: string; args: unknown[] }
   | { type: 'save-window'; window: NonNullable<ShellSettings['window']> }
+  /** Whether a window exists to push to: without one the host encodes and sends no window pushes. */
+  | { type: 'window'; open: boolean }
   | { type: 'stats'; id: number }
   /** Save and stop; the host exits when done. */
   | { type: 'stop' };
@@ -126,6 +128,7 @@ export const SHELL_MESSAGE_SCHEMA = Type.Union([
     args: Type.Array(Type.Unknown(), { maxItems: 16 }),
   }),
   Strict({ type: Type.Literal('save-window'), window: Bounds }),
+  Strict({ type: Type.Literal('window'), open: Type.Boolean() }),
   Strict({ type: Type.Literal('stats'), id: Id }),
   Strict({ type: Type.Literal('stop') }),
 ]);

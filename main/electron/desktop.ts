@@ -60,6 +60,7 @@ export async function runDesktop(): Promise<void> {
     null,
     (window) => host.saveWindow(window),
     (message) => logger.warn('window', { message }),
+    (open) => host.setWindowOpen(open),
   );
   host.on('push', (channel: PushChannel, json) => windows.relay(channel, json));
   setupIpc((channel, args) => host.invoke(channel, args), windows);

@@ -43,6 +43,8 @@ export function createWindowManager(
   saveBounds: (b: Bounds) => void,
   /** Where the window's failures go (the log): a page that did not load, pushes dropped while loading. */
   report: (message: string) => void,
+  /** The window was created (true) or closed (false): the engine host pushes only while one exists. */
+  onOpen: (open: boolean) => void = () => undefined,
 ): WindowManager {
   // Vite's dev server in development, else the app's own scheme.
   const devServer = MAIN_WINDOW_VITE_DEV_SERVER_URL || null;
@@ -99,12 +101,16 @@ export function createWindowManager(
     w.on('closed', () => {
       win = null;
       queue = null;
+      onOpen(false);
     });
     return w;
   };
   return {
     show() {
-      win ??= create();
+      if (!win) {
+        win = create();
+        onOpen(true);
+      }
       if (win.isMinimized()) win.restore();
       win.show();
       win.focus();

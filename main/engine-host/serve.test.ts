@@ -81,9 +81,20 @@ describe('the engine host', () => {
     ]);
     const trays = host.of('tray').map((m) => JSON.stringify(m));
     expect(new Set(trays).size).toBe(trays.length);
-    // The window's pushes are JSON text, encoded once here.
-    const push = host.of('push').find((p) => p.channel === 'fleet:snapshot');
-    expect(typeof push?.json).toBe('string');
+  });
+
+  it('pushes to the window only while one is open, as JSON text encoded here', async () => {
+    // No window yet: nothing was encoded or sent for one, though the engine made snapshots.
+    expect(host.of('push')).toEqual([]);
+    host.send({ type: 'window', open: true });
+    await host.invoke('fleet:focus', ['sim-admin']);
+    await pollUntil(() => host.of('push').length > 0, 'a push to the window');
+    expect(typeof host.of('push')[0]?.json).toBe('string');
+    host.send({ type: 'window', open: false });
+    const sent = host.of('push').length;
+    await host.invoke('fleet:focus', ['sim-admin']);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(host.of('push')).toHaveLength(sent);
   });
 
   it('answers invokes as JSON text, failures with their kind', async () => {

@@ -59,6 +59,8 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
   let starting = false;
   let stopping = false;
   let lastTray = '';
+  /** A tray app mostly runs with no window: then no window push is encoded or sent at all. */
+  let windowOpen = false;
 
   const sendTray = (core: AppCore, snapshot: FleetSnapshot) => {
     const message: HostMessage = {
@@ -105,7 +107,7 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
     });
     logEngine(core.engine, logger);
     core.onPush((channel, payload) => {
-      port.post({ type: 'push', channel, json: JSON.stringify(payload) });
+      if (windowOpen) port.post({ type: 'push', channel, json: JSON.stringify(payload) });
       if (channel === 'alerts:notify') port.post({ type: 'notify', alert: payload as Alert });
       if (channel === 'kubectl:contexts') sendTray(core, core.engine.snapshot());
     });
@@ -188,6 +190,9 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
         } catch (error) {
           logger.warn('the window position could not be saved', { error: String(error) });
         }
+        return;
+      case 'window':
+        windowOpen = message.open;
         return;
       case 'stats': {
         const max = loop.max / 1e6;

@@ -217,6 +217,21 @@ describe('EngineHostClient', () => {
     });
   });
 
+  it('tells every host that starts whether a window is open', () => {
+    const t = setup();
+    t.client.start();
+    t.client.setWindowOpen(true);
+    expect(t.last().posted.filter((m) => m.type === 'window')).toEqual([]);
+    t.up();
+    expect(t.last().posted.filter((m) => m.type === 'window')).toEqual([{ type: 'window', open: true }]);
+    t.last().exit(1);
+    t.clock.advance(RESTART_FIRST_MS);
+    t.up();
+    expect(t.last().posted.filter((m) => m.type === 'window')).toEqual([{ type: 'window', open: true }]);
+    t.client.setWindowOpen(false);
+    expect(t.last().posted.at(-1)).toEqual({ type: 'window', open: false });
+  });
+
   it('saves the window bounds once the host is up', () => {
     const t = setup();
     const bounds = { x: 1, y: 2, width: 800, height: 600, maximized: false };

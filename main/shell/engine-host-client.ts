@@ -102,6 +102,7 @@ export class EngineHostClient {
   #waiting: Waiting[] = [];
   readonly #stats = new Map<number, (stats: HostStats | null) => void>();
   #window: NonNullable<ShellSettings['window']> | null = null;
+  #windowOpen = false;
   #timer: unknown = null;
   #stopping: Promise<void> | null = null;
   #dropped = 0;
@@ -151,6 +152,12 @@ export class EngineHostClient {
   saveWindow(window: NonNullable<ShellSettings['window']>): void {
     this.#window = window;
     if (this.#state.kind === 'running') this.#flushWindow();
+  }
+
+  /** Whether a window exists to push to; told to every host that starts. */
+  setWindowOpen(open: boolean): void {
+    this.#windowOpen = open;
+    if (this.#state.kind === 'running') this.#child?.post({ type: 'window', open });
   }
 
   /** The host's own figures, or null when it is not running or does not answer in 5 s. */
@@ -317,6 +324,7 @@ export class EngineHostClient {
       this.#restarts = 0;
     }, STABLE_MS);
     this.#flushWindow();
+    if (this.#windowOpen) child.post({ type: 'window', open: true });
     for (const w of this.#waiting.splice(0)) this.#send(w);
   }
 
