@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { FleetHost, InvokeHandlers } from '../../main/fleet/host.ts';
 import { PushHub } from '../../main/fleet/host.ts';
+import { SnapshotPublisher } from '../../main/fleet/snapshot-publisher.ts';
 import { startWebBridge } from '../../main/web/server.ts';
 import { fleet } from '../../renderer/fixtures/homelab.ts';
 import { largeContext } from '../../renderer/fixtures/large.ts';
@@ -16,20 +17,25 @@ import type { Row } from '../lib/table.ts';
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const RUNS = 5;
 
-/** A host that answers the contract with a fixed 5,000-node snapshot (the engine is not what is measured here). */
-function fixedHost() {
+/**
+ * A host that answers the contract with a fixed 5,000-node snapshot (the engine is not what is measured
+ * here), published as the app core does: one whole snapshot, then a `fleet:delta` per change.
+ */
+export function fixedHost() {
   const push = new PushHub();
+  const publisher = new SnapshotPublisher((channel, payload) => push.emit(channel, payload));
   let snapshot = fleet([largeContext(5000)], 'large');
+  const published = () => publisher.publish(snapshot);
   const handlers = {
-    'fleet:snapshot': () => snapshot,
-    'fleet:focus': () => snapshot,
+    'fleet:snapshot': published,
+    'fleet:focus': published,
     'contexts:list': () => [],
     'contexts:set-monitored': () => [],
     'alerts:log': () => [],
-    'alerts:snooze': () => snapshot,
-    'alerts:resume': () => snapshot,
+    'alerts:snooze': published,
+    'alerts:resume': published,
     'writeback:install': () => ({ crd: 'existing', object: 'existing' }),
-    'writeback:take-over': () => snapshot,
+    'writeback:take-over': published,
     'settings:get': () => {
       throw new Error('not used');
     },
@@ -51,9 +57,9 @@ function fixedHost() {
     if (!ctx?.inventory) return;
     const nodes = ctx.inventory.nodes.map((n, k) => (k === i ? { ...n, ready: !n.ready } : n));
     snapshot = { ...snapshot, contexts: [{ ...ctx, inventory: { ...ctx.inventory, nodes } }] };
-    push.emit('fleet:snapshot', snapshot);
+    publisher.publish(snapshot);
   };
-  return { host, flip };
+  return { host, flip, push };
 }
 
 const twoFrames = 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(0))))';
