@@ -5,12 +5,12 @@
  */
 import type { Alert } from '../../common/alerts.ts';
 import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
+import { FleetStream } from '../../common/fleet-stream.ts';
 import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { AppInfo, FleetApi, PushEvents } from '../../common/ipc.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import { sortContexts } from '../lib/contexts.ts';
 import { invokeErrorText } from '../lib/invoke-error.ts';
-import { FleetStream } from './fleet-stream.ts';
 
 export interface Notice {
   id: number;

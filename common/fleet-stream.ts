@@ -1,18 +1,13 @@
 /**
- * Follows the host's fleet stream (common/ipc.ts, `PushEvents`): holds the snapshot the window shows and
- * the place in the stream it is (epoch, seq). A delta from that place is applied; a delta after a gap,
+ * Follows the host's fleet stream (ipc.ts, `PushEvents`), for a window and for the web bridge's own copy:
+ * holds the snapshot shown and the place in the stream it is (epoch, seq). A delta from that place is applied; a delta after a gap,
  * of another epoch, or one that does not fit makes it read one `fleet:snapshot` (never two at once),
  * holding the deltas that arrive meanwhile, then applying those after the snapshot it got. Whole
  * snapshots (pushed, or an invoke's answer) are taken unless they are older than what it holds.
  */
-import type { FleetSnapshot } from '../../common/fleet.ts';
-import { applyDelta } from '../../common/fleet-delta.ts';
-import {
-  type FleetDeltaFrame,
-  type SyncedSnapshot,
-  type SyncMark,
-  unstamped,
-} from '../../common/fleet-sync.ts';
+import type { FleetSnapshot } from './fleet.ts';
+import { applyDelta } from './fleet-delta.ts';
+import { type FleetDeltaFrame, type SyncedSnapshot, type SyncMark, unstamped } from './fleet-sync.ts';
 
 /** Deltas held while a snapshot is read; past this the oldest go (a gap then resynchronises again). */
 const HELD_MAX = 256;
