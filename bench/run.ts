@@ -158,6 +158,11 @@ if (only.has('6'))
     group: '6',
     text: "Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does).",
   });
+if (only.has('10'))
+  notes.push({
+    group: '10',
+    text: "Row 10 counts every frame of browser mode's event stream from the flip until 2 s without one (heartbeats aside); Electron's IPC carries the same JSON without the SSE id and event lines.",
+  });
 const text = [
   `GPU Fleet bench — ${startedAt.slice(0, 16).replace('T', ' ')} UTC — ${machine} — ${seconds.toFixed(0)} s — load average ${loadAtStart[0]?.toFixed(1)} → ${loadAtEnd[0]?.toFixed(1)}`,
   '',
