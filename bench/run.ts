@@ -4,7 +4,7 @@
  * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
  * run that measured them) and regenerates the README's table from it. Asserts nothing.
  *
- *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9]
+ *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10]
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +18,7 @@ import { markdownTable, type Row } from './lib/table.ts';
 import { controllerSourceRows } from './rows/controller-source.ts';
 import { heapRow } from './rows/heap.ts';
 import { latencyRows } from './rows/latency.ts';
+import { pushBytesRows } from './rows/push-bytes.ts';
 import { rendererRows } from './rows/renderer.ts';
 import { scanRows } from './rows/scan.ts';
 import { syncRows } from './rows/sync.ts';
@@ -29,10 +30,10 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
-const unknown = [...only].filter((g) => !/^[1-9]$/.test(g));
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((s) => s.trim()));
+const unknown = [...only].filter((g) => !/^([1-9]|10)$/.test(g));
 if (unknown.length > 0) {
-  process.stderr.write(`bench: --only takes row numbers 1 to 9, not ${unknown.join(', ')}.\n`);
+  process.stderr.write(`bench: --only takes row numbers 1 to 10, not ${unknown.join(', ')}.\n`);
   process.exit(2);
 }
 const started = performance.now();
@@ -130,6 +131,7 @@ if (only.has('5') || only.has('7'))
     if (only.has('7')) rows.push(...(await rendererRows(log)));
   });
 if (only.has('8')) await section('8', async () => void rows.push(...(await telemetryRows(log))));
+if (only.has('10')) await section('10', async () => void rows.push(...(await pushBytesRows(log))));
 
 rows.sort((x, y) => x.id.localeCompare(y.id, 'en', { numeric: true }));
 const cpus = os.cpus();
@@ -155,6 +157,11 @@ if (only.has('6'))
   notes.push({
     group: '6',
     text: "Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does).",
+  });
+if (only.has('10'))
+  notes.push({
+    group: '10',
+    text: "Row 10 counts every frame of browser mode's event stream from the flip until 2 s without one (heartbeats aside); Electron's IPC carries the same JSON without the SSE id and event lines.",
   });
 const text = [
   `GPU Fleet bench — ${startedAt.slice(0, 16).replace('T', ' ')} UTC — ${machine} — ${seconds.toFixed(0)} s — load average ${loadAtStart[0]?.toFixed(1)} → ${loadAtEnd[0]?.toFixed(1)}`,

@@ -7,7 +7,8 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { GPU_HOT_C_MAX, GPU_HOT_C_MIN } from './alert-rules.ts';
 import type { Alert } from './alerts.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
-import type { FleetSnapshot, KubeContextInfo, KubectlContexts } from './fleet.ts';
+import type { KubeContextInfo, KubectlContexts } from './fleet.ts';
+import type { FleetDeltaFrame, SyncedSnapshot } from './fleet-sync.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
@@ -122,14 +123,14 @@ export interface AppInfo {
 
 /** Result type of each invoke channel. */
 export interface InvokeResults {
-  'fleet:snapshot': FleetSnapshot;
-  'fleet:focus': FleetSnapshot;
+  'fleet:snapshot': SyncedSnapshot;
+  'fleet:focus': SyncedSnapshot;
   'contexts:list': KubeContextInfo[];
   'contexts:set-monitored': KubeContextInfo[];
   'alerts:log': Alert[];
-  'alerts:snooze': FleetSnapshot;
+  'alerts:snooze': SyncedSnapshot;
   /** Ends a pause for one context, or for all (null). */
-  'alerts:resume': FleetSnapshot;
+  'alerts:resume': SyncedSnapshot;
   /** Installs the GpuInventory CRD (after an access check) in a context with write-back on. */
   'writeback:install': { crd: 'created' | 'existing'; object: 'created' | 'existing' };
   /**
@@ -137,7 +138,7 @@ export interface InvokeResults {
    * context's write-back: the next apply forces (on) or stops forcing (off). Rejects with one sentence
    * when write-back is off for the context.
    */
-  'writeback:take-over': FleetSnapshot;
+  'writeback:take-over': SyncedSnapshot;
   'settings:get': SettingsView;
   'settings:update': SettingsView;
   'app:info': AppInfo;
@@ -161,9 +162,24 @@ export interface InvokeResults {
 export type InvokeChannel = keyof InvokeResults;
 export type InvokeArgs<C extends InvokeChannel> = Static<(typeof ARG_SCHEMAS)[C]>;
 
-/** Events the host pushes to the renderer. */
+/**
+ * Events the host pushes to the renderer.
+ *
+ * The fleet stream (common/fleet-sync.ts): a publisher numbers every snapshot it publishes (`seq`, from
+ * 1) within an `epoch` (random per publisher, so a restarted engine host is a new epoch). It pushes one
+ * whole `fleet:snapshot` first, then a `fleet:delta` {epoch, from, to = from + 1, ...changes} for each
+ * later snapshot that changed (a snapshot whose only news is its `generatedAt` is not pushed). Invoke
+ * results that are snapshots (`fleet:snapshot`, `fleet:focus`, `alerts:snooze`, `alerts:resume`,
+ * `writeback:take-over`) carry the epoch and seq they are, published before the reply. A window applies
+ * a delta whose epoch is its own and whose `from` is its seq; on any other (a gap, a new epoch) it reads
+ * one `fleet:snapshot` and applies the deltas after its seq. In browser mode every fleet frame of the
+ * event stream has the SSE id `<epoch>:<seq>`, and a (re)connection whose Last-Event-ID is not the
+ * current one gets a whole `fleet:snapshot` first.
+ */
 export interface PushEvents {
-  'fleet:snapshot': FleetSnapshot;
+  'fleet:snapshot': SyncedSnapshot;
+  /** The change from snapshot `from` to `to` of `epoch` (common/fleet-delta.ts). */
+  'fleet:delta': FleetDeltaFrame;
   'alerts:new': Alert;
   /**
    * An alert the host's policy says to notify (decided after the hold-down, not snoozed): the same
@@ -200,6 +216,7 @@ export const INVOKE_CHANNELS = Object.keys(ARG_SCHEMAS) as InvokeChannel[];
 /** One entry per push event: a channel missing here, or here without a payload type, is a type error. */
 const PUSH_CHANNEL_SET = {
   'fleet:snapshot': true,
+  'fleet:delta': true,
   'alerts:new': true,
   'alerts:notify': true,
   'ui:focus': true,

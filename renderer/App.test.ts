@@ -292,7 +292,15 @@ describe('renderer:ready', () => {
     await screen.findAllByTestId('context-card');
     expect(fake.readyWith).toHaveLength(1);
     expect([...(fake.readyWith[0] ?? [])].sort()).toEqual(
-      ['alerts:new', 'app:notice', 'fleet:snapshot', 'kubectl:contexts', 'ui:focus', 'ui:show'].sort(),
+      [
+        'alerts:new',
+        'app:notice',
+        'fleet:delta',
+        'fleet:snapshot',
+        'kubectl:contexts',
+        'ui:focus',
+        'ui:show',
+      ].sort(),
     );
   });
 });

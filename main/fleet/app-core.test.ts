@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import type { FleetSnapshot } from '../../common/fleet.ts';
+import { applyDelta } from '../../common/fleet-delta.ts';
+import type { PushEvents } from '../../common/ipc.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
@@ -53,6 +56,32 @@ const until = (check: () => boolean, limitMs = 5000) =>
   pollUntil(check, 'the condition', { limitMs, everyMs: 20 });
 
 describe('AppCore', () => {
+  it('pushes deltas a window rebuilds the fleet from; snapshot answers carry their place in them', async () => {
+    const c = makeCore();
+    const deltas: PushEvents['fleet:delta'][] = [];
+    const wholes: unknown[] = [];
+    c.onPush((channel, payload) => {
+      if (channel === 'fleet:delta') deltas.push(payload as PushEvents['fleet:delta']);
+      if (channel === 'fleet:snapshot') wholes.push(payload);
+    });
+    // The core pushed its first snapshot whole at start (before this listener): a late window reads one.
+    const start = await c.handlers['fleet:snapshot']();
+    await until(() => c.engine.snapshot().contexts[0]?.inventory?.total_gpu_nodes === 4);
+    const answer = await c.handlers['fleet:focus']('sim-admin');
+    let held: FleetSnapshot = start;
+    let seq = start.seq;
+    for (const d of deltas.filter((x) => x.to > start.seq)) {
+      expect([d.epoch, d.from, d.to]).toEqual([start.epoch, seq, seq + 1]);
+      held = applyDelta(held, d);
+      seq = d.to;
+    }
+    expect(wholes).toEqual([]);
+    expect([answer.epoch, answer.seq]).toEqual([start.epoch, seq]);
+    const { epoch: _e, seq: _s, ...shown } = answer;
+    const { epoch: _e2, seq: _s2, ...rebuilt } = held as typeof answer;
+    expect(rebuilt).toEqual(shown);
+  });
+
   it('monitors the current context by default and the saved choice after contexts:set-monitored', async () => {
     const c = makeCore();
     await until(() => c.engine.snapshot().contexts[0]?.inventory?.total_gpu_nodes === 4);

@@ -7,6 +7,7 @@
 import type { Alert } from '../../common/alerts.ts';
 import { copyDict, dict, withKey, withoutKey } from '../../common/dict.ts';
 import { KUBECTL_CONTEXTS_MAX, type KubectlContexts } from '../../common/fleet.ts';
+import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import {
   controllerNamespaceFor,
@@ -29,6 +30,7 @@ import { type EngineOptions, FleetEngine, type LastKnown } from './engine.ts';
 import { type FleetHost, PushHub, type PushListener } from './host.ts';
 import { missingContexts, monitoredContexts } from './monitored.ts';
 import { mergeReload } from './reload.ts';
+import { SnapshotPublisher } from './snapshot-publisher.ts';
 
 export interface AppCoreOptions {
   settings: SettingsStore;
@@ -54,6 +56,8 @@ export class AppCore implements FleetHost {
   readonly #opts: AppCoreOptions;
   readonly #clock: Clock;
   readonly #push = new PushHub();
+  /** The window's fleet stream: one whole snapshot, then numbered deltas. */
+  readonly #publisher = new SnapshotPublisher((channel, payload) => this.#push.emit(channel, payload));
   readonly #writeback: WritebackHub;
   #load: KubeconfigLoad;
   #watch: KubeconfigWatch | null = null;
@@ -84,7 +88,7 @@ export class AppCore implements FleetHost {
     this.#writeback = new WritebackHub(this.engine, { clock: this.#clock }, opts.onWrite);
     this.engine.on((event) => {
       if (event.type === 'snapshot') {
-        this.#push.emit('fleet:snapshot', event.snapshot);
+        this.#publisher.publish(event.snapshot);
         this.#scheduleSave();
       } else if (event.type === 'alert') this.#onAlert(event.alert);
     });
@@ -99,6 +103,14 @@ export class AppCore implements FleetHost {
 
   onPush(listener: PushListener): () => void {
     return this.#push.on(listener);
+  }
+
+  /**
+   * The engine's snapshot as published to windows, stamped with its place in the stream: what changed
+   * since the last push is pushed first, so an invoke's answer is never ahead of the stream.
+   */
+  published(): SyncedSnapshot {
+    return this.#publisher.publish(this.engine.snapshot());
   }
 
   /** Notices the user must see: moved-aside settings, kubeconfig problems, contexts that vanished. */

@@ -1,5 +1,6 @@
 /** The invoke handlers of the contract, on top of the app core (validated arguments arrive here). */
 import type { KubeContextInfo, KubectlContexts } from '../../common/fleet.ts';
+import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { SettingsError } from '../settings/validate.ts';
@@ -16,6 +17,8 @@ export interface HandlerCore {
   readonly engine: FleetEngine;
   readonly settings: SettingsStore;
   info(): AppInfo;
+  /** The engine's snapshot as published to windows (snapshot-publisher.ts), stamped. */
+  published(): SyncedSnapshot;
   contextList(): KubeContextInfo[];
   applyContexts(): void;
   applyWriteback(): void;
@@ -46,11 +49,11 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     }
   };
   return {
-    'fleet:snapshot': () => core.engine.snapshot(),
+    'fleet:snapshot': () => core.published(),
     'fleet:focus': (context) => {
       if (!core.engine.focus(context)) throw new Error(`"${context}" is not a monitored context`);
       update({ focusedContext: context });
-      return core.engine.snapshot();
+      return core.published();
     },
     'contexts:list': () => core.contextList(),
     'contexts:set-monitored': (names) => {
@@ -64,12 +67,12 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     'alerts:snooze': (scope, until) => {
       core.engine.snooze(scope, until);
       update({ alertsPaused: core.engine.snoozeState });
-      return core.engine.snapshot();
+      return core.published();
     },
     'alerts:resume': (scope) => {
       core.engine.resume(scope);
       update({ alertsPaused: core.engine.snoozeState });
-      return core.engine.snapshot();
+      return core.published();
     },
     'writeback:install': (context) => core.installCrd(context),
     'writeback:take-over': (context, on) => {
@@ -79,7 +82,7 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
         if (error instanceof SettingsError) throw new Error(error.message);
         throw error;
       }
-      return core.engine.snapshot();
+      return core.published();
     },
     'settings:get': () => view(core.settings.all()),
     'settings:update': (patch) => {

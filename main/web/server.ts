@@ -1,7 +1,8 @@
 /**
  * The loopback bridge of browser mode: serves the renderer and the typed contract over HTTP on
  * 127.0.0.1 only — invokes as `POST /api/invoke/<channel>` (JSON argument array), pushes as
- * server-sent events on `/api/events`. Every request passes the guard (Host, Origin, token).
+ * server-sent events on `/api/events` (fleet frames with the id `<epoch>:<seq>`: see fleet-frames.ts).
+ * Every request passes the guard (Host, Origin, token).
  * Every request is untrusted: a bad target is a 400, a body past 64 KiB a 413, and whatever a handler
  * throws or rejects with becomes a 500 with one sentence; nothing a client sends can end the process.
  */
@@ -12,6 +13,7 @@ import path from 'node:path';
 import type { ErrorInfo, ErrorKind } from '../../common/errors.ts';
 import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
+import { FleetFrames } from './fleet-frames.ts';
 import { checkRequest, cookieName } from './guard.ts';
 import { MAX_BODY, parseTarget, readBody } from './request.ts';
 import { DEFAULT_SSE_LIMITS, SseClient, type SseLimits } from './sse.ts';
@@ -55,6 +57,8 @@ export interface WebBridge {
   token: string;
   /** Bytes held for each connected event-stream client (socket buffer plus waiting frames). */
   streamBytes(): number[];
+  /** Cuts every event stream as a lost network would (tests: the window reconnects and catches up). */
+  cutStreams(): void;
   close(): Promise<void>;
 }
 
@@ -81,6 +85,9 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   const staticDir = path.resolve(options.staticDir);
   const clock = options.clock ?? systemClock;
   const streams = new Set<SseClient>();
+  const fleet = new FleetFrames(options.host);
+  /** The id of the last fleet frame each stream was sent (so a connection is not sent one twice). */
+  const fleetIds = new WeakMap<SseClient, string>();
   let port = 0;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
@@ -148,10 +155,15 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
         'cache-control': 'no-store',
         connection: 'keep-alive',
       });
-      const client = new SseClient(res, clock, options.sseLimits ?? DEFAULT_SSE_LIMITS);
+      const client = new SseClient(res, clock, options.sseLimits ?? DEFAULT_SSE_LIMITS, () => fleet.whole());
       streams.add(client);
       res.on('close', () => streams.delete(client));
       client.send('', ': connected\n\n');
+      // A window that holds an older snapshot than the stream (or none) gets a whole one first.
+      fleet.catchUp(
+        () => fleetIds.get(client) ?? req.headers['last-event-id'],
+        (frame) => client.send('fleet:snapshot', frame),
+      );
       return;
     }
     if (req.method !== 'GET') return send(res, 405, TEXT, 'method not allowed');
@@ -177,8 +189,12 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   });
 
   const unsubscribe = options.host.onPush((channel, payload) => {
-    const frame = `event: ${channel}\ndata: ${JSON.stringify(payload)}\n\n`;
-    for (const stream of streams) stream.send(channel, frame);
+    const ours = fleet.frame(channel, payload);
+    const frame = ours?.frame ?? `event: ${channel}\ndata: ${JSON.stringify(payload)}\n\n`;
+    for (const stream of streams) {
+      stream.send(channel, frame);
+      if (ours) fleetIds.set(stream, ours.id);
+    }
   });
   let heartbeat: unknown = null;
   const beat = () => {
@@ -197,6 +213,9 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     port,
     token,
     streamBytes: () => [...streams].map((s) => s.bufferedBytes),
+    cutStreams: () => {
+      for (const stream of streams) stream.drop();
+    },
     close: async () => {
       unsubscribe();
       clock.clearTimeout(heartbeat);

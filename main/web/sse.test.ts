@@ -26,12 +26,14 @@ class SlowResponse extends EventEmitter {
 
 const frame = (channel: string, n: number) => `event: ${channel}\ndata: ${n}\n\n`;
 
-function slowClient(maxHeldBytes = 1 << 20) {
+function slowClient(maxHeldBytes = 1 << 20, fresh: () => string | null = () => null) {
   const res = new SlowResponse();
-  const client = new SseClient(res as unknown as http.ServerResponse, new ManualClock(), {
-    maxBlockedMs: 60_000,
-    maxHeldBytes,
-  });
+  const client = new SseClient(
+    res as unknown as http.ServerResponse,
+    new ManualClock(),
+    { maxBlockedMs: 60_000, maxHeldBytes, maxHeldDeltaBytes: 100 },
+    fresh,
+  );
   return { res, client };
 }
 
@@ -63,5 +65,47 @@ describe('SseClient while the browser is slow', () => {
     for (let i = 0; i < 200 && !client.closed; i++) client.send('alerts:new', frame('alerts:new', i));
     expect([client.closed, res.destroyed]).toEqual([true, true]);
     expect(client.bufferedBytes).toBe(0);
+  });
+
+  it('keeps fleet deltas in order while they fit, after the alerts and notices they came with', () => {
+    const { res, client } = slowClient();
+    res.full = true;
+    client.send('alerts:new', frame('alerts:new', 0));
+    client.send('fleet:delta', frame('fleet:delta', 1));
+    client.send('alerts:new', frame('alerts:new', 1));
+    client.send('fleet:delta', frame('fleet:delta', 2));
+    res.written = [];
+    res.drain();
+    expect(res.written).toEqual([frame('fleet:delta', 1), frame('alerts:new', 1), frame('fleet:delta', 2)]);
+  });
+
+  it('trades deltas past the budget for one fresh whole snapshot on drain, keeping the alerts', () => {
+    let now = 0;
+    const { res, client } = slowClient(1 << 20, () => frame('fleet:snapshot', now));
+    res.full = true;
+    client.send('fleet:snapshot', frame('fleet:snapshot', 0));
+    for (let i = 1; i <= 10; i++) {
+      client.send('fleet:delta', frame('fleet:delta', i));
+      if (i === 5) client.send('alerts:new', frame('alerts:new', 5));
+    }
+    now = 10;
+    res.written = [];
+    res.drain();
+    // The old snapshot and every delta are gone; the snapshot of now replaces them.
+    expect(res.written).toEqual([frame('alerts:new', 5), frame('fleet:snapshot', 10)]);
+    client.send('fleet:delta', frame('fleet:delta', 11));
+    expect(res.written.at(-1)).toBe(frame('fleet:delta', 11));
+  });
+
+  it('lets a whole snapshot replace the deltas held before it, and keeps the ones after', () => {
+    const { res, client } = slowClient();
+    res.full = true;
+    client.send('alerts:new', frame('alerts:new', 0));
+    client.send('fleet:delta', frame('fleet:delta', 1));
+    client.send('fleet:snapshot', frame('fleet:snapshot', 2));
+    client.send('fleet:delta', frame('fleet:delta', 3));
+    res.written = [];
+    res.drain();
+    expect(res.written).toEqual([frame('fleet:snapshot', 2), frame('fleet:delta', 3)]);
   });
 });

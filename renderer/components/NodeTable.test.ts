@@ -118,8 +118,10 @@ describe('node table', () => {
     const ctx = homelab();
     const { rerender } = show(ctx);
     const before = rows();
-    const next = homelab();
-    next.inventory!.nodes[3] = { ...next.inventory!.nodes[3]!, ready: true, readiness: 'True' };
+    // As a delta makes it: a new list sharing every entry but the changed one (snapshots are never mutated).
+    const inv = ctx.inventory!;
+    const nodes = inv.nodes.map((n, i) => (i === 3 ? { ...n, ready: true, readiness: 'True' as const } : n));
+    const next = { ...ctx, inventory: { ...inv, nodes } };
     await rerender({ ctx: next });
     const after = rows();
     expect(after.map((r, i) => r === before[i])).toEqual([true, true, true, true]);

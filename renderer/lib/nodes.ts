@@ -71,24 +71,83 @@ function matches(n: GpuNodeEntry, needle: string): boolean {
   );
 }
 
-/** The rows to show: filtered, searched, then sorted (missing values last in both directions). */
+/**
+ * The order of the table: by the sort key (missing values last in both directions), then by name as
+ * people read it, then by the name's bytes, so two distinct names never tie (an incremental update must
+ * find one place for a row, the place a full sort gives it).
+ */
+export function compareNodes(sort: SortSpec): (a: GpuNodeEntry, b: GpuNodeEntry) => number {
+  const value = VALUES[sort.key];
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  return (a, b) => {
+    const va = value(a);
+    const vb = value(b);
+    const byValue = va === null || vb === null ? compareValues(va, vb) : sign * compareValues(va, vb);
+    return byValue || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  };
+}
+
+function keeper(filter: NodeFilter, search: string): (n: GpuNodeEntry) => boolean {
+  const needle = search.trim().toLowerCase();
+  const keep = FILTERS[filter];
+  return (n) => keep(n) && (needle === '' || matches(n, needle));
+}
+
+/** The rows to show: filtered, searched, then sorted (compareNodes). */
 export function selectNodes(
   nodes: readonly GpuNodeEntry[],
   filter: NodeFilter,
   search: string,
   sort: SortSpec,
 ): GpuNodeEntry[] {
-  const needle = search.trim().toLowerCase();
-  const keep = FILTERS[filter];
-  const rows = nodes.filter((n) => keep(n) && (needle === '' || matches(n, needle)));
-  const value = VALUES[sort.key];
-  const sign = sort.dir === 'asc' ? 1 : -1;
-  return rows.sort((a, b) => {
-    const va = value(a);
-    const vb = value(b);
-    if (va === null || vb === null) return compareValues(va, vb) || collator.compare(a.name, b.name);
-    return sign * compareValues(va, vb) || collator.compare(a.name, b.name);
-  });
+  return nodes.filter(keeper(filter, search)).sort(compareNodes(sort));
+}
+
+/** Past this many changed entries, sorting again is as cheap as placing each one. */
+const INCREMENTAL_MAX = 64;
+
+/**
+ * `selectNodes(next, …)` computed from `rows`, the result of `selectNodes(prev, …)` with the same filter,
+ * search and sort: entries of `prev` that are not in `next` (by identity) leave, entries of `next` that
+ * are not in `prev` go in at their place, found by binary search. Proportional to the change plus two
+ * passes over the list, not a sort of it. Null when that would not be cheaper or not exact (many changes,
+ * an entry listed twice, two entries that compare equal: a full sort decides those by input order).
+ */
+export function updateRows(
+  prev: readonly GpuNodeEntry[],
+  rows: readonly GpuNodeEntry[],
+  next: readonly GpuNodeEntry[],
+  filter: NodeFilter,
+  search: string,
+  sort: SortSpec,
+): GpuNodeEntry[] | null {
+  const before = new Set(prev);
+  const after = new Set(next);
+  if (before.size !== prev.length || after.size !== next.length) return null;
+  const coming: GpuNodeEntry[] = [];
+  for (const n of next) {
+    if (before.has(n)) continue;
+    coming.push(n);
+    if (coming.length > INCREMENTAL_MAX) return null;
+  }
+  let leaving = 0;
+  for (const n of prev) if (!after.has(n) && ++leaving > INCREMENTAL_MAX) return null;
+  const out = leaving === 0 ? [...rows] : rows.filter((n) => after.has(n));
+  const keep = keeper(filter, search);
+  const cmp = compareNodes(sort);
+  for (const n of coming) {
+    if (!keep(n)) continue;
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cmp(out[mid] as GpuNodeEntry, n) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < out.length && cmp(out[lo] as GpuNodeEntry, n) === 0) return null;
+    out.splice(lo, 0, n);
+  }
+  return out;
 }
 
 /** Which slice of `total` rows a viewport shows, with some rows of slack above and below. */

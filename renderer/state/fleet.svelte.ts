@@ -5,6 +5,8 @@
  */
 import type { Alert } from '../../common/alerts.ts';
 import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
+import { FleetStream } from '../../common/fleet-stream.ts';
+import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { AppInfo, FleetApi, PushEvents } from '../../common/ipc.ts';
 import { t } from '../i18n/i18n.svelte.ts';
 import { sortContexts } from '../lib/contexts.ts';
@@ -30,6 +32,8 @@ export class FleetStore {
   #pendingFocus = $state<string | null>(null);
   #nextNotice = 1;
   #off: (() => void)[] = [];
+  /** The fleet stream: whole snapshots and deltas in, the snapshot to show out. */
+  readonly #stream: FleetStream;
 
   #sorted = $derived(sortContexts(this.#snapshot?.contexts ?? []));
   /** The pending focus while it names a context, else the host's, else the first card. */
@@ -45,6 +49,11 @@ export class FleetStore {
   constructor(api: FleetApi | undefined) {
     this.#api = api;
     if (!api) this.#load = 'disconnected';
+    this.#stream = new FleetStream(
+      () => (api ? api.invoke('fleet:snapshot') : Promise.reject(new Error('no host'))),
+      (s) => this.#shown(s),
+      (e) => this.#addNotice('error', t('errors.resync', { message: invokeErrorText(e) })),
+    );
   }
 
   get current(): FleetSnapshot | null {
@@ -85,13 +94,14 @@ export class FleetStore {
     const api = this.#api;
     if (!api) return () => undefined;
     this.#off = [
-      api.on('fleet:snapshot', (s) => this.#setSnapshot(s)),
+      api.on('fleet:snapshot', (s) => this.#stream.take(s)),
+      api.on('fleet:delta', (d) => this.#stream.delta(d)),
       api.on('alerts:new', (a) => this.#addAlert(a)),
       api.on('app:notice', (n) => this.#addNotice(n.level, n.message)),
     ];
     try {
-      const [snapshot, info] = await Promise.all([api.invoke('fleet:snapshot'), api.invoke('app:info')]);
-      this.#setSnapshot(snapshot);
+      // The stream's own read: a delta that comes first waits for it instead of asking again.
+      const [, info] = await Promise.all([this.#stream.sync(), api.invoke('app:info')]);
       this.#info = info;
       for (const m of info.notices) this.#addNotice('warning', m);
       this.#load = 'ready';
@@ -174,7 +184,12 @@ export class FleetStore {
     }
   }
 
-  #setSnapshot(s: FleetSnapshot): void {
+  /** An invoke's answer: taken unless the stream already holds something newer. */
+  #setSnapshot(s: SyncedSnapshot): void {
+    this.#stream.take(s);
+  }
+
+  #shown(s: FleetSnapshot): void {
     this.#snapshot = s;
     if (this.#pendingFocus && s.focused === this.#pendingFocus) this.#pendingFocus = null;
   }

@@ -90,6 +90,8 @@ export const en = {
     installCrd: 'Could not install the CRD: {{message}}',
     takeOver: 'Could not turn take-over on: {{message}}',
     pause: 'Could not change alert pause: {{message}}',
+    // delta pushes (issue 15)
+    resync: 'Could not reload the fleet after missed updates: {{message}}',
   },
   notices: {
     label: 'Notices',

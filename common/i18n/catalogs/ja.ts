@@ -83,6 +83,8 @@ export const ja: Catalog = {
     installCrd: 'CRD をインストールできませんでした: {{message}}',
     takeOver: '引き継ぎをオンにできませんでした: {{message}}',
     pause: 'アラートの一時停止を変更できませんでした: {{message}}',
+    // delta pushes (issue 15)
+    resync: '取りこぼした更新の後、フリートを再読み込みできませんでした: {{message}}',
   },
   notices: {
     label: 'お知らせ',

@@ -83,6 +83,8 @@ export const ko: Catalog = {
     installCrd: 'CRD를 설치할 수 없습니다: {{message}}',
     takeOver: '소유권 가져오기를 켤 수 없습니다: {{message}}',
     pause: '알림 일시 중지를 바꿀 수 없습니다: {{message}}',
+    // delta pushes (issue 15)
+    resync: '놓친 업데이트 후 플릿을 다시 불러올 수 없습니다: {{message}}',
   },
   notices: {
     label: '안내',

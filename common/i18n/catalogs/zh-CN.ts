@@ -83,6 +83,8 @@ export const zhCN: Catalog = {
     installCrd: '无法安装 CRD：{{message}}',
     takeOver: '无法开启接管：{{message}}',
     pause: '无法更改告警暂停：{{message}}',
+    // delta pushes (issue 15)
+    resync: '错过更新后无法重新加载集群状态：{{message}}',
   },
   notices: {
     label: '通知',

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { context, fleet, inventory, node } from '../renderer/fixtures/homelab.ts';
+import type { FleetSnapshot } from './fleet.ts';
+import { diffSnapshots } from './fleet-delta.ts';
+import { FleetStream } from './fleet-stream.ts';
+import type { FleetDeltaFrame, SyncedSnapshot } from './fleet-sync.ts';
+
+/** Snapshot n of a little fleet: gpu-a is ready in even ones. */
+const snap = (n: number): FleetSnapshot =>
+  fleet([context('lab', inventory([node('gpu-a', { ready: n % 2 === 0 }), node(`gpu-${n}`)]))], 'lab');
+const stamped = (n: number, epoch = 'e1'): SyncedSnapshot => ({ ...snap(n), epoch, seq: n });
+const delta = (from: number, epoch = 'e1'): FleetDeltaFrame => ({
+  ...diffSnapshots(snap(from), snap(from + 1)),
+  epoch,
+  from,
+  to: from + 1,
+});
+
+/** A stream whose reads the test answers by hand. */
+function harness() {
+  const reads: ((s: SyncedSnapshot) => void)[] = [];
+  const fails: ((e: unknown) => void)[] = [];
+  const shown: FleetSnapshot[] = [];
+  const errors: unknown[] = [];
+  const stream = new FleetStream(
+    () =>
+      new Promise<SyncedSnapshot>((resolve, reject) => {
+        reads.push(resolve);
+        fails.push(reject);
+      }),
+    (s) => shown.push(s),
+    (e) => errors.push(e),
+  );
+  const turn = () => new Promise((r) => setTimeout(r, 0));
+  return { stream, reads, fails, shown, errors, turn };
+}
+
+describe('FleetStream', () => {
+  it('applies deltas from its seq and shows each snapshot they make', () => {
+    const { stream, shown } = harness();
+    stream.take(stamped(1));
+    stream.delta(delta(1));
+    stream.delta(delta(2));
+    expect(stream.mark).toEqual({ epoch: 'e1', seq: 3 });
+    expect(shown.at(-1)).toEqual(snap(3));
+    expect(stream.reads).toBe(0);
+  });
+
+  it('ignores deltas it already holds (an invoke answer came first) and older snapshots', () => {
+    const { stream, shown } = harness();
+    stream.take(stamped(3));
+    stream.delta(delta(2));
+    expect(stream.take(stamped(2))).toBe(false);
+    expect(shown).toEqual([snap(3)]);
+    expect(stream.reads).toBe(0);
+  });
+
+  it('on a gap reads one snapshot, holds what comes meanwhile, then applies only what is newer', async () => {
+    const { stream, reads, shown, turn } = harness();
+    stream.take(stamped(1));
+    stream.delta(delta(3)); // 2 is missing
+    stream.delta(delta(4));
+    stream.delta(delta(5));
+    await turn();
+    expect(stream.reads).toBe(1);
+    expect(reads).toHaveLength(1);
+    reads[0]?.(stamped(4));
+    await turn();
+    expect(stream.mark).toEqual({ epoch: 'e1', seq: 6 });
+    expect(shown.at(-1)).toEqual(snap(6));
+    expect(stream.reads).toBe(1);
+  });
+
+  it('never reads twice at once', async () => {
+    const { stream, reads, turn } = harness();
+    stream.delta(delta(7));
+    stream.delta(delta(9));
+    const first = stream.sync();
+    await turn();
+    expect(reads).toHaveLength(1);
+    reads[0]?.(stamped(8));
+    await first;
+    await turn();
+    // Delta 7 was old, delta 8→9 is missing, 9→10 then reads once more.
+    expect(reads).toHaveLength(2);
+  });
+
+  it('resynchronises on another epoch (a restarted host) and on a delta that does not fit', async () => {
+    const { stream, reads, shown, turn } = harness();
+    stream.take(stamped(1));
+    stream.delta(delta(1, 'e2'));
+    await turn();
+    reads[0]?.(stamped(1, 'e2'));
+    await turn();
+    expect(stream.mark).toEqual({ epoch: 'e2', seq: 2 });
+    const bad: FleetDeltaFrame = {
+      epoch: 'e2',
+      from: 2,
+      to: 3,
+      contexts: { changed: [{ context: 'nowhere', stale: true }] },
+    };
+    stream.delta(bad);
+    await turn();
+    expect(reads).toHaveLength(2);
+    reads[1]?.(stamped(3, 'e2'));
+    await turn();
+    expect(shown.at(-1)).toEqual(snap(3));
+  });
+
+  it('after a failed read tells once and waits for the next delta instead of looping', async () => {
+    const { stream, fails, reads, errors, turn } = harness();
+    stream.take(stamped(1));
+    stream.delta(delta(2));
+    await turn();
+    fails[0]?.(new Error('host gone'));
+    await turn();
+    await turn();
+    expect(errors).toHaveLength(1);
+    expect(reads).toHaveLength(1);
+    stream.delta(delta(3));
+    await turn();
+    expect(reads).toHaveLength(2);
+  });
+});
