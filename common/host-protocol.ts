@@ -61,6 +61,8 @@ export interface HostInit {
   version: string;
   /** The OS's preferred languages (Electron's app.getPreferredSystemLanguages). */
   systemLanguages: string[];
+  /** Whether a window exists now (so the first whole snapshot is pushed to it); see the `window` message. */
+  windowOpen: boolean;
 }
 
 /** Shell → host. */
@@ -120,6 +122,7 @@ export const SHELL_MESSAGE_SCHEMA = Type.Union([
     settingsDir: Type.String({ minLength: 1, maxLength: 4096 }),
     version: Type.String({ maxLength: 100 }),
     systemLanguages: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }),
+    windowOpen: Type.Boolean(),
   }),
   Strict({
     type: Type.Literal('invoke'),

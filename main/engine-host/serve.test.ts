@@ -18,6 +18,7 @@ let dir: string;
 let kubeconfig: string;
 beforeAll(async () => {
   sim = await startSim({ scenario: 'homelab' });
+  for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) sim.control.setNodeReady(n, 'True');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-host-'));
   kubeconfig = path.join(dir, 'config');
   await sim.writeKubeconfig(kubeconfig);
@@ -54,7 +55,13 @@ describe('the engine host', () => {
   it('listens first, and is ready after init with the shell settings and a tray summary', async () => {
     host = startHost();
     expect(host.got).toEqual([{ type: 'listening' }]);
-    host.send({ type: 'init', settingsDir: settingsDir(), version: '9.9.9', systemLanguages: ['ko-KR'] });
+    host.send({
+      type: 'init',
+      settingsDir: settingsDir(),
+      version: '9.9.9',
+      systemLanguages: ['ko-KR'],
+      windowOpen: false,
+    });
     await pollUntil(() => host.of('ready').length === 1, 'ready');
     expect(host.of('shell')[0]?.settings).toEqual({ language: 'auto', launchAtLogin: false, window: null });
     expect(
@@ -86,14 +93,18 @@ describe('the engine host', () => {
   it('pushes to the window only while one is open, as JSON text encoded here', async () => {
     // No window yet: nothing was encoded or sent for one, though the engine made snapshots.
     expect(host.of('push')).toEqual([]);
+    const downInTray = (n: number) => host.of('tray').at(-1)?.fleet.contexts[0]?.downCount === n;
+    const down = host.of('tray').at(-1)?.fleet.contexts[0]?.downCount ?? 0;
     host.send({ type: 'window', open: true });
-    await host.invoke('fleet:focus', ['sim-admin']);
+    sim.control.setNodeReady('omen', 'False');
     await pollUntil(() => host.of('push').length > 0, 'a push to the window');
     expect(typeof host.of('push')[0]?.json).toBe('string');
+    await pollUntil(() => downInTray(down + 1), 'the drop in the tray');
     host.send({ type: 'window', open: false });
     const sent = host.of('push').length;
-    await host.invoke('fleet:focus', ['sim-admin']);
-    await new Promise((r) => setTimeout(r, 200));
+    sim.control.setNodeReady('omen', 'True');
+    // The engine saw it (the tray changed), but nothing went to a window that is not there.
+    await pollUntil(() => downInTray(down), 'the recovery in the tray');
     expect(host.of('push')).toHaveLength(sent);
   });
 

@@ -120,8 +120,9 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
 
   const invoke = async (r: Running, id: number, channel: string, args: unknown[]): Promise<void> => {
     const reply = await answerInvoke(r.core.handlers, channel, args);
-    port.post({ type: 'reply', id, reply });
+    // Before the reply: whoever awaited the change finds the shell already acting on it (the tray's language).
     if (reply.ok && channel === 'settings:update') sendShell(r);
+    port.post({ type: 'reply', id, reply });
   };
 
   const stop = async (): Promise<void> => {
@@ -147,6 +148,7 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
       case 'init':
         if (running || starting) return;
         starting = true;
+        windowOpen = message.windowOpen;
         start(message).then(
           (r) => {
             running = r;

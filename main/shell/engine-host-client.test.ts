@@ -81,7 +81,13 @@ describe('EngineHostClient', () => {
     const answer = t.client.invoke('app:info', []);
     t.last().say({ type: 'listening' });
     expect(t.last().posted).toEqual([
-      { type: 'init', settingsDir: 'settings', version: '1.0.0', systemLanguages: ['en-US'] },
+      {
+        type: 'init',
+        settingsDir: 'settings',
+        version: '1.0.0',
+        systemLanguages: ['en-US'],
+        windowOpen: false,
+      },
     ]);
     expect(t.last().invokes()).toEqual([]);
     t.last().say({ type: 'ready' });
@@ -223,10 +229,12 @@ describe('EngineHostClient', () => {
     t.client.setWindowOpen(true);
     expect(t.last().posted.filter((m) => m.type === 'window')).toEqual([]);
     t.up();
+    expect(t.last().posted[0]).toMatchObject({ type: 'init', windowOpen: true });
     expect(t.last().posted.filter((m) => m.type === 'window')).toEqual([{ type: 'window', open: true }]);
     t.last().exit(1);
     t.clock.advance(RESTART_FIRST_MS);
     t.up();
+    expect(t.last().posted[0]).toMatchObject({ type: 'init', windowOpen: true });
     expect(t.last().posted.filter((m) => m.type === 'window')).toEqual([{ type: 'window', open: true }]);
     t.client.setWindowOpen(false);
     expect(t.last().posted.at(-1)).toEqual({ type: 'window', open: false });

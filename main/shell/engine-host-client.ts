@@ -46,7 +46,7 @@ export interface EngineHostEvents {
 
 export interface EngineHostClientOptions {
   spawn: () => HostChild;
-  init: Omit<HostInit, 'type'>;
+  init: Omit<HostInit, 'type' | 'windowOpen'>;
   clock: Clock;
   /** The shell's own log of the host's life: exits, restarts, messages it dropped. */
   log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -279,7 +279,7 @@ export class EngineHostClient {
     switch (message.type) {
       case 'listening':
         if (child === this.#child && this.#state.kind === 'starting')
-          child.post({ type: 'init', ...this.#opts.init });
+          child.post({ type: 'init', ...this.#opts.init, windowOpen: this.#windowOpen });
         break;
       case 'ready':
         this.#ready(child);
@@ -324,7 +324,8 @@ export class EngineHostClient {
       this.#restarts = 0;
     }, STABLE_MS);
     this.#flushWindow();
-    if (this.#windowOpen) child.post({ type: 'window', open: true });
+    // It may have changed while the host started.
+    child.post({ type: 'window', open: this.#windowOpen });
     for (const w of this.#waiting.splice(0)) this.#send(w);
   }
 
