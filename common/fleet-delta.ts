@@ -6,6 +6,12 @@
  * lists redraw only what changed. Pure; `applyDelta` throws `DeltaMismatch` (list-delta.ts) for a delta
  * made from another snapshot.
  *
+ * Order: the engine lists a context's nodes in byte order of their names (main/inventory/aggregate.ts),
+ * but a controller's GpuInventory keeps its own (NotReady nodes first when compacted), and contexts are in
+ * the engine's monitor order. The delta carries no order while kept entries keep theirs (added ones carry
+ * their index), and the whole name order when they moved, so `applyDelta` rebuilds the order of `b`
+ * whatever it is (the proof is at `applyList` in list-delta.ts).
+ *
  * Optional fields (a context's `telemetry`, `source`, `ignoredNodes`; an inventory's `nodes_compacted`,
  * `nodes_omitted`) are never null in a snapshot, so in a delta `null` says "absent now".
  */

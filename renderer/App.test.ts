@@ -85,6 +85,35 @@ describe('overview', () => {
     fake.emit('fleet:snapshot', fleet([next]));
     await waitFor(() => expect(screen.getByTestId('card-ready').textContent).toBe('3/4'));
   });
+
+  it('follows pushed deltas, and after a lost one reads one snapshot', async () => {
+    const fake = createFakeFleet(fleet([homelab()]));
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    const reads = () => fake.calls.filter((c) => c.channel === 'fleet:snapshot').length;
+    const withReady = (n: number) => {
+      const ctx = homelab();
+      return fleet([{ ...ctx, inventory: { ...ctx.inventory!, ready_gpu_nodes: n } }]);
+    };
+    fake.publish(withReady(3));
+    await waitFor(() => expect(screen.getByTestId('card-ready').textContent).toBe('3/4'));
+    expect(reads()).toBe(1);
+    fake.publish(withReady(2), true);
+    fake.publish(withReady(1));
+    await waitFor(() => expect(screen.getByTestId('card-ready').textContent).toBe('1/4'));
+    expect(reads()).toBe(2);
+  });
+
+  it('clears a pending focus the host confirms without a push (it was focused already)', async () => {
+    const fake = createFakeFleet(fleet([homelab(), { ...homelab(), context: 'office' }], 'homelab'));
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    await fireEvent.click(focusButton('homelab'));
+    await waitFor(() => expect(fake.calls.some((c) => c.channel === 'fleet:focus')).toBe(true));
+    // The tray then focuses another context: the window follows it.
+    fake.publish({ ...fake.state.snapshot, focused: 'office' });
+    await waitFor(() => expect(pressed('office')).toBe('true'));
+  });
 });
 
 describe('what is wrong, and the node detail', () => {

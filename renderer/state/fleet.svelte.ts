@@ -184,9 +184,13 @@ export class FleetStore {
     }
   }
 
-  /** An invoke's answer: taken unless the stream already holds something newer. */
+  /**
+   * An invoke's answer: taken unless the stream already holds it or something newer. Either way it
+   * confirms a pending focus it shows (a focus the host already had pushes nothing).
+   */
   #setSnapshot(s: SyncedSnapshot): void {
     this.#stream.take(s);
+    if (this.#pendingFocus && s.focused === this.#pendingFocus) this.#pendingFocus = null;
   }
 
   #shown(s: FleetSnapshot): void {
