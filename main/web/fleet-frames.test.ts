@@ -1,6 +1,7 @@
 /**
  * The fleet stream over the bridge's event stream: ids on fleet frames, a whole snapshot first for a
- * connection whose Last-Event-ID is not the current one, nothing more for one that is.
+ * connection whose Last-Event-ID is not the current one, nothing more for one that is, and only a mark
+ * (the current id, no snapshot: the page reads its own) for a new one.
  */
 import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
@@ -27,6 +28,8 @@ async function bridge() {
   const hub = new PushHub();
   const publisher = new SnapshotPublisher((c, p) => hub.emit(c, p), 'epoch1');
   let current = lab(true);
+  // The engine published before any page connected, as in the app.
+  publisher.publish(current);
   const handlers = { 'fleet:snapshot': () => publisher.publish(current) } as unknown as InvokeHandlers;
   const b = await startWebBridge({
     host: { handlers, onPush: (l) => hub.on(l) },
@@ -71,11 +74,11 @@ async function until(cond: () => boolean): Promise<void> {
 }
 
 describe('the fleet stream over server-sent events', () => {
-  it('sends a new connection the whole snapshot with its id, then deltas with theirs', async () => {
+  it('sends a new connection only the current id as a mark, then deltas with theirs', async () => {
     const { b, set } = await bridge();
     const one = listen(b);
     await until(() => one.frames().length === 1);
-    expect(one.frames()).toEqual([{ id: 'epoch1:1', event: 'fleet:snapshot' }]);
+    expect(one.frames()).toEqual([{ id: 'epoch1:1', event: 'fleet:mark' }]);
     set(lab(false));
     await until(() => one.frames().length === 2);
     expect(one.frames()[1]).toEqual({ id: 'epoch1:2', event: 'fleet:delta' });
@@ -85,6 +88,7 @@ describe('the fleet stream over server-sent events', () => {
     const { b, set } = await bridge();
     const first = listen(b);
     await until(() => first.frames().length === 1);
+    expect(first.frames()).toEqual([{ id: 'epoch1:1', event: 'fleet:mark' }]);
     set(lab(false));
     await until(() => first.frames().length === 2);
     const current = listen(b, 'epoch1:2');

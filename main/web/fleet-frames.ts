@@ -2,8 +2,11 @@
  * The fleet stream as server-sent events. Every fleet frame carries the SSE id `<epoch>:<seq>` of the
  * snapshot a window holds once it has applied it, so a reconnecting EventSource says in `Last-Event-ID`
  * where it stopped. The bridge follows the stream itself (the same FleetStream a window runs) to have a
- * whole snapshot at hand: for a connection whose Last-Event-ID is not the current one (or absent), and
- * for a slow client whose deltas were dropped (sse.ts).
+ * whole snapshot at hand: for a connection whose Last-Event-ID is not the current one, and for a slow
+ * client whose deltas were dropped (sse.ts). A new connection (no Last-Event-ID) loads its snapshot by
+ * invoke, as a window always does at start, so it is sent only a `fleet:mark`: the current id and no
+ * data. No page listens to it, but the browser keeps its id, so a reconnection that missed something
+ * says so even when no fleet frame arrived before the cut.
  */
 
 import { FleetStream } from '../../common/fleet-stream.ts';
@@ -71,17 +74,26 @@ export class FleetFrames {
   }
 
   /**
-   * For a new event-stream connection: sends the whole snapshot unless the connection holds the current
-   * one. `lastId` is the id of the last fleet frame sent on this connection, else its Last-Event-ID
-   * header as the client sent it (anything). Before the first snapshot it reads one.
+   * For a new event-stream connection: the whole snapshot when it holds another than the current one, a
+   * mark when it is new (it reads its own), nothing when it is current. `lastId` is the id of the last
+   * fleet frame sent on this connection, else its Last-Event-ID header as the client sent it (anything;
+   * absent for a new connection). Before the first snapshot it reads one.
    */
-  catchUp(lastId: () => unknown, send: (frame: string) => void): void {
+  catchUp(
+    lastId: () => unknown,
+    send: (channel: 'fleet:snapshot' | 'fleet:mark', frame: string) => void,
+  ): void {
     const offer = () => {
       const mark = this.#stream.mark;
       const whole = this.whole();
       if (whole === null || mark === null) return;
-      const last = parseSyncId(lastId());
-      if (last === null || last.epoch !== mark.epoch || last.seq !== mark.seq) send(whole);
+      const raw = lastId();
+      if (raw === undefined) {
+        send('fleet:mark', sse('fleet:mark', syncId(mark), '{}'));
+        return;
+      }
+      const last = parseSyncId(raw);
+      if (last === null || last.epoch !== mark.epoch || last.seq !== mark.seq) send('fleet:snapshot', whole);
     };
     if (this.#stream.mark !== null) offer();
     else

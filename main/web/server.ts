@@ -159,10 +159,10 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       streams.add(client);
       res.on('close', () => streams.delete(client));
       client.send('', ': connected\n\n');
-      // A window that holds an older snapshot than the stream (or none) gets a whole one first.
+      // A window that holds an older snapshot than the stream gets a whole one first (fleet-frames.ts).
       fleet.catchUp(
         () => fleetIds.get(client) ?? req.headers['last-event-id'],
-        (frame) => client.send('fleet:snapshot', frame),
+        (channel, frame) => client.send(channel, frame),
       );
       return;
     }
