@@ -3,42 +3,22 @@
  * engine host (a utility process: watchers, inventory, alerts, write-back, settings). Derived from the
  * window's contract in ipc.ts, not a second protocol: an invoke carries an `InvokeChannel` and its
  * arguments exactly as the window sent them (the host validates them with `ARG_SCHEMAS`), a reply is an
- * `InvokeReply`, a push is a `PushChannel`. What only the shell needs is small and precomputed by the
- * host (the tray's counts, the alerts to notify, the shell's settings), so the process that owns the tray
- * never parses a 5,000-node snapshot: window payloads cross it as JSON text it passes on unread.
+ * `InvokeReply`, a push is a `PushChannel`. What only the shell needs is small and made by the host, in
+ * the user's language (the tray's menu, the notifications, the shell's settings), so the process that
+ * owns the tray never parses a 5,000-node snapshot nor words an alert: window payloads cross it as JSON
+ * text it passes on unread.
  */
 import { Type } from '@sinclair/typebox';
-import type { Alert } from './alerts.ts';
-import type { ConnectionState } from './connection.ts';
-import type { FleetHealth, KubectlContexts } from './fleet.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import type { LanguageSetting } from './i18n/locales.ts';
-import type { GpuNodeEntry } from './inventory.ts';
 import { INVOKE_CHANNELS, type InvokeReply, PUSH_CHANNELS } from './ipc.ts';
+import type { DesktopNotice } from './notification.ts';
+import type { TrayModel } from './tray-menu.ts';
 
 /** The largest message text either side accepts (a 5,000-node snapshot is about 1.7 MB of JSON). */
 export const HOST_MESSAGE_JSON_MAX = 64 * 1024 * 1024;
 /** The largest log line the shell writes for the host. */
 export const HOST_LOG_LINE_MAX = 16 * 1024;
-
-/** One context as the tray shows it: its counts and at most a few down nodes, never the whole list. */
-export interface TrayContext {
-  context: string;
-  connection: Pick<ConnectionState, 'phase'>;
-  inventory: { ready_gpu_nodes: number; total_gpu_nodes: number; total_gpus: number } | null;
-  /** The first down GPU nodes, in inventory order (at most the tray's line limit). */
-  down: GpuNodeEntry[];
-  /** How many GPU nodes are down in all. */
-  downCount: number;
-}
-
-/** The fleet as the tray needs it (main/shell/tray-fleet.ts makes it from a FleetSnapshot). */
-export interface TrayFleet {
-  contexts: TrayContext[];
-  focused: string | null;
-  alertsPausedUntil: string | null;
-  health: FleetHealth;
-}
 
 /** The settings the shell acts on itself; the host owns the settings file and tells the shell these. */
 export interface ShellSettings {
@@ -88,9 +68,10 @@ export type HostMessage =
   | { type: 'reply'; id: number; reply: HostReply }
   /** A push for the window, already JSON text. */
   | { type: 'push'; channel: (typeof PUSH_CHANNELS)[number]; json: string }
-  | { type: 'tray'; fleet: TrayFleet; kubectl: KubectlContexts }
-  /** An alert the host's policy says to notify (after the hold-down, not snoozed). */
-  | { type: 'notify'; alert: Alert }
+  /** The tray's icon, tooltip and menu, worded; sent only when it changed. */
+  | { type: 'tray'; model: TrayModel }
+  /** An alert the host's policy says to notify (after the hold-down, not snoozed), worded; `context` groups it. */
+  | { type: 'notify'; notice: DesktopNotice; context: string }
   | { type: 'shell'; settings: ShellSettings }
   /** One log line, already redacted and gated by the host's Logger. */
   | { type: 'log'; line: string }
@@ -136,6 +117,37 @@ export const SHELL_MESSAGE_SCHEMA = Type.Union([
   Strict({ type: Type.Literal('stop') }),
 ]);
 
+/** The tray's model as the shell acts on it: each action's kind and fields (a click sends them back). */
+const TrayActionSchema = Type.Union([
+  Type.Object({
+    kind: Type.Union(['open-window', 'resume', 'settings', 'open-log', 'quit'].map((k) => Type.Literal(k))),
+  }),
+  Type.Object({
+    kind: Type.Union([Type.Literal('focus'), Type.Literal('use-context')]),
+    context: Type.String({ maxLength: 1000 }),
+  }),
+  Type.Object({ kind: Type.Literal('pause'), until: Type.Object({ kind: Type.String({ maxLength: 50 }) }) }),
+]);
+const TrayItemSchema = Type.Recursive((Item) =>
+  Type.Object({
+    label: Type.String({ maxLength: 1000 }),
+    type: Type.Optional(
+      Type.Union([Type.Literal('separator'), Type.Literal('checkbox'), Type.Literal('submenu')]),
+    ),
+    enabled: Type.Optional(Type.Boolean()),
+    checked: Type.Optional(Type.Boolean()),
+    action: Type.Optional(TrayActionSchema),
+    submenu: Type.Optional(Type.Array(Item, { maxItems: 1000 })),
+  }),
+);
+const TrayModelSchema = Type.Object({
+  icon: Type.Union(
+    ['unreachable', 'down', 'degraded', 'all-ready', 'idle', 'paused'].map((k) => Type.Literal(k)),
+  ),
+  tooltip: Type.String({ maxLength: 100_000 }),
+  menu: Type.Array(TrayItemSchema, { maxItems: 5000 }),
+});
+
 const ErrorInfoSchema = Type.Object({ kind: Type.String(), message: Type.String({ maxLength: 100_000 }) });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -151,40 +163,20 @@ export const HOST_MESSAGE_SCHEMA = Type.Union([
     ]),
   }),
   Type.Object({ type: Type.Literal('push'), channel: Literals(PUSH_CHANNELS), json: Json }),
-  Type.Object({
-    type: Type.Literal('tray'),
-    fleet: Type.Object({
-      contexts: Type.Array(
-        Type.Object({
-          context: Type.String(),
-          connection: Type.Object({ phase: Type.String() }),
-          inventory: Type.Union([
-            Type.Object({
-              ready_gpu_nodes: Type.Integer(),
-              total_gpu_nodes: Type.Integer(),
-              total_gpus: Type.Integer(),
-            }),
-            Type.Null(),
-          ]),
-          down: Type.Array(Type.Object({ name: Type.String(), ready: Type.Boolean() }), { maxItems: 100 }),
-          downCount: Type.Integer({ minimum: 0 }),
-        }),
-        { maxItems: 1000 },
-      ),
-      focused: Nullable(Type.String()),
-      alertsPausedUntil: Nullable(Type.String()),
-      health: Type.String(),
-    }),
-    kubectl: Type.Object({
-      current: Nullable(Type.String()),
-      contexts: Type.Array(Type.String(), { maxItems: 1000 }),
-      more: Type.Integer({ minimum: 0 }),
-      error: Nullable(Type.String()),
-    }),
-  }),
+  Type.Object({ type: Type.Literal('tray'), model: TrayModelSchema }),
   Type.Object({
     type: Type.Literal('notify'),
-    alert: Type.Object({ id: Type.String(), context: Type.String(), kind: Type.String() }),
+    context: Type.String({ maxLength: 1000 }),
+    notice: Type.Object({
+      title: Type.String({ maxLength: 1000 }),
+      body: Type.String({ maxLength: 10_000 }),
+      silent: Type.Boolean(),
+      tag: Type.String({ maxLength: 1000 }),
+      focus: Type.Object({
+        context: Type.String({ maxLength: 1000 }),
+        node: Nullable(Type.String({ maxLength: 1000 })),
+      }),
+    }),
   }),
   Type.Object({
     type: Type.Literal('shell'),

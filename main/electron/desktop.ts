@@ -108,13 +108,13 @@ export async function runDesktop(): Promise<void> {
     }
   };
   const tray = setupTray(onTrayAction, () => windows.show(), tr);
-  host.on('tray', (fleet, kubectl) => tray.update({ fleet, kubectl }));
-  host.on('notify', (alert) => notify(alert, (f) => focusContext(f.context, f.node), tr()));
+  host.on('tray', (model) => tray.update({ model }));
+  host.on('notify', (notice, context) => notify(notice, context, (f) => focusContext(f.context, f.node)));
   host.on('shell', (settings) => {
     shellSettings = settings;
     windows.restoreBounds(settings.window);
     app.setLoginItemSettings({ openAtLogin: settings.launchAtLogin });
-    // A new language shows in the tray at once, not at the next summary.
+    // The engine line's language (the host sends the rest of the tray in the new one).
     tray.update({});
   });
   let last: EngineHostState = host.state;

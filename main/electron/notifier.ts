@@ -1,26 +1,24 @@
 /**
- * Desktop notifications for alerts (snoozed ones only go to the log); a click opens the window on that
- * context and node, in the user's language. The words come from common/notification.ts, as in browser mode.
+ * Desktop notifications for the alerts the engine host says to notify (snoozed ones only go to the log);
+ * a click opens the window on that context and node. The host words them in the user's language with
+ * common/notification.ts, as browser mode's page does.
  */
 import { Notification } from 'electron';
-import type { Translator } from '../../common/i18n/translator.ts';
-import { desktopNotice } from '../../common/notification.ts';
-import type { PolicyAlert } from '../alerts/types.ts';
+import type { DesktopNotice } from '../../common/notification.ts';
 
 export function notify(
-  alert: PolicyAlert,
+  notice: DesktopNotice,
+  context: string,
   onClick: (focus: { context: string; node: string | null }) => void,
-  tr: Translator,
 ): boolean {
-  if (alert.suppressed || !Notification.isSupported()) return false;
-  const notice = desktopNotice(alert, tr);
+  if (!Notification.isSupported()) return false;
   // `id` is the toast's tag on Windows and the request identifier on macOS; groupId groups per context.
   const n = new Notification({
     title: notice.title,
     body: notice.body,
     silent: notice.silent,
     id: notice.tag,
-    groupId: alert.context,
+    groupId: context,
   });
   n.on('click', () => onClick(notice.focus));
   n.show();

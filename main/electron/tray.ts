@@ -1,13 +1,12 @@
 /**
- * The system tray: icon, tooltip and menu redrawn from the pure tray model whenever the engine host sends
- * a new tray summary, its own state changes, or the language does.
+ * The system tray: icon, tooltip and menu redrawn whenever the engine host sends a new tray model (it
+ * words it), or the host's own state changes (the shell adds that line itself).
  */
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
-import type { KubectlContexts } from '../../common/fleet.ts';
-import type { TrayFleet } from '../../common/host-protocol.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
+import type { TrayAction, TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
 import type { EngineHostState } from '../shell/engine-line.ts';
-import { buildTrayModel, type TrayAction, type TrayMenuItem } from '../shell/tray-model.ts';
+import { withEngine } from '../shell/tray-model.ts';
 import { trayIconPath } from './assets.ts';
 
 export function toTemplate(
@@ -27,10 +26,9 @@ export function toTemplate(
   });
 }
 
-/** What the tray shows: the host's summary and kubectl contexts, and the host's own state. */
+/** What the tray shows: the host's model and the host's own state. */
 export interface TrayState {
-  fleet: TrayFleet;
-  kubectl: KubectlContexts | null;
+  model: TrayModel;
   engine: EngineHostState;
 }
 
@@ -43,20 +41,20 @@ export interface TrayHandle {
 export function setupTray(
   onAction: (a: TrayAction) => void,
   onClick: () => void,
-  /** The user's language now (the setting can change while the app runs). */
+  /** The user's language now, for the engine line (the host words the rest). */
   tr: () => Translator,
 ): TrayHandle {
   let icon = '';
+  // Until the host's first model: just the app's name, and the engine line.
   let state: TrayState = {
-    fleet: { contexts: [], focused: null, alertsPausedUntil: null, health: 'idle' },
-    kubectl: null,
+    model: { icon: 'idle', tooltip: tr().t('app.name'), menu: [] },
     engine: { kind: 'starting', restarts: 0 },
   };
   const tray = new Tray(nativeImage.createFromPath(trayIconPath('idle')));
   tray.on('click', onClick);
   const update = (change: Partial<TrayState>) => {
     state = { ...state, ...change };
-    const model = buildTrayModel(state.fleet, tr(), state.kubectl, state.engine);
+    const model = withEngine(state.model, state.engine, tr());
     if (model.icon !== icon) {
       icon = model.icon;
       const image = nativeImage.createFromPath(trayIconPath(model.icon));

@@ -51,6 +51,7 @@ function startHost() {
 describe('the engine host', () => {
   const settingsDir = () => path.join(dir, 'settings');
   let host: ReturnType<typeof startHost>;
+  const tooltip = () => host.of('tray').at(-1)?.model.tooltip ?? '';
 
   it('listens first, and is ready after init with the shell settings and a tray summary', async () => {
     host = startHost();
@@ -64,28 +65,15 @@ describe('the engine host', () => {
     });
     await pollUntil(() => host.of('ready').length === 1, 'ready');
     expect(host.of('shell')[0]?.settings).toEqual({ language: 'auto', launchAtLogin: false, window: null });
-    expect(
-      host
-        .of('tray')
-        .at(-1)
-        ?.fleet.contexts.map((c) => c.context),
-    ).toEqual(['sim-admin']);
+    expect(host.of('tray').at(-1)?.model.tooltip).toContain('sim-admin');
   });
 
-  it('sends the tray only what it shows, and only when it changed', async () => {
-    await pollUntil(
-      () => host.of('tray').at(-1)?.fleet.contexts[0]?.inventory?.total_gpu_nodes === 4,
-      'the first inventory in the tray',
-    );
-    const last = host.of('tray').at(-1);
-    expect(last?.fleet.contexts[0]).toMatchObject({ context: 'sim-admin', downCount: expect.any(Number) });
-    expect(Object.keys(last?.fleet.contexts[0] ?? {}).sort()).toEqual([
-      'connection',
-      'context',
-      'down',
-      'downCount',
-      'inventory',
-    ]);
+  it('words the tray here, in the OS language the shell reported, and sends it only when it changed', async () => {
+    await pollUntil(() => tooltip().includes('4/4'), 'the first inventory in the tray');
+    // ko-KR, the language setting being auto: the shell words nothing of the fleet itself.
+    expect(tooltip()).toBe('GPU Fleet\nsim-admin — GPU 노드 4/4 Ready, GPU 1개');
+    const menu = host.of('tray').at(-1)?.model.menu ?? [];
+    expect(menu[0]).toMatchObject({ type: 'checkbox', action: { kind: 'focus', context: 'sim-admin' } });
     const trays = host.of('tray').map((m) => JSON.stringify(m));
     expect(new Set(trays).size).toBe(trays.length);
   });
@@ -93,18 +81,16 @@ describe('the engine host', () => {
   it('pushes to the window only while one is open, as JSON text encoded here', async () => {
     // No window yet: nothing was encoded or sent for one, though the engine made snapshots.
     expect(host.of('push')).toEqual([]);
-    const downInTray = (n: number) => host.of('tray').at(-1)?.fleet.contexts[0]?.downCount === n;
-    const down = host.of('tray').at(-1)?.fleet.contexts[0]?.downCount ?? 0;
     host.send({ type: 'window', open: true });
     sim.control.setNodeReady('omen', 'False');
     await pollUntil(() => host.of('push').length > 0, 'a push to the window');
     expect(typeof host.of('push')[0]?.json).toBe('string');
-    await pollUntil(() => downInTray(down + 1), 'the drop in the tray');
+    await pollUntil(() => tooltip().includes('3/4'), 'the drop in the tray');
     host.send({ type: 'window', open: false });
     const sent = host.of('push').length;
     sim.control.setNodeReady('omen', 'True');
     // The engine saw it (the tray changed), but nothing went to a window that is not there.
-    await pollUntil(() => downInTray(down), 'the recovery in the tray');
+    await pollUntil(() => tooltip().includes('4/4'), 'the recovery in the tray');
     expect(host.of('push')).toHaveLength(sent);
   });
 

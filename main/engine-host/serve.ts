@@ -16,6 +16,9 @@ import {
   SHELL_MESSAGE_SCHEMA,
   type ShellMessage,
 } from '../../common/host-protocol.ts';
+import { effectiveLocale } from '../../common/i18n/locales.ts';
+import { type Translator, translator } from '../../common/i18n/translator.ts';
+import { desktopNotice } from '../../common/notification.ts';
 import { AppCore } from '../fleet/app-core.ts';
 import { logEngine } from '../fleet/engine-log.ts';
 import { answerInvoke } from '../fleet/host.ts';
@@ -24,6 +27,7 @@ import { Logger } from '../log/logger.ts';
 import { openSettings, type SettingsStore } from '../settings/store.ts';
 import { type Demo, demoIfWanted } from '../shell/demo.ts';
 import { trayFleet } from '../shell/tray-fleet.ts';
+import { buildTrayModel } from '../shell/tray-model.ts';
 
 /** The host's end of the channel to the shell (Electron's parentPort, or a test's pair). */
 export interface HostPort {
@@ -42,6 +46,8 @@ interface Running {
   core: AppCore;
   settings: SettingsStore;
   demo: Demo | null;
+  /** The user's language now: the setting, else the OS's preferred languages. */
+  tr: () => Translator;
 }
 
 export function serveEngineHost(port: HostPort, options: EngineHostOptions): void {
@@ -62,17 +68,14 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
   /** A tray app mostly runs with no window: then no window push is encoded or sent at all. */
   let windowOpen = false;
 
-  const sendTray = (core: AppCore, snapshot: FleetSnapshot) => {
-    const message: HostMessage = {
-      type: 'tray',
-      fleet: trayFleet(snapshot),
-      kubectl: core.kubectlContexts(),
-    };
-    // The tray changes far less often than the snapshot: only a changed summary crosses.
-    const text = JSON.stringify(message);
-    if (text === lastTray) return;
+  /** The tray, worded here: the shell turns it into the OS menu and words nothing of the fleet. */
+  const sendTray = ({ core, tr }: Running, snapshot: FleetSnapshot, force = false) => {
+    const model = buildTrayModel(trayFleet(snapshot), tr(), core.kubectlContexts());
+    // The tray changes far less often than the snapshot: only a changed model crosses.
+    const text = JSON.stringify(model);
+    if (text === lastTray && !force) return;
     lastTray = text;
-    port.post(message);
+    port.post({ type: 'tray', model });
   };
   const sendShell = ({ core, settings }: Running) =>
     port.post({
@@ -106,22 +109,34 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
       clock,
     });
     logEngine(core.engine, logger);
+    const r: Running = {
+      core,
+      settings,
+      demo,
+      tr: () => translator(effectiveLocale(core.settings.get('language'), init.systemLanguages)),
+    };
     core.onPush((channel, payload) => {
       if (windowOpen) port.post({ type: 'push', channel, json: JSON.stringify(payload) });
-      if (channel === 'alerts:notify') port.post({ type: 'notify', alert: payload as Alert });
-      if (channel === 'kubectl:contexts') sendTray(core, core.engine.snapshot());
+      if (channel === 'alerts:notify') {
+        const alert = payload as Alert;
+        port.post({ type: 'notify', notice: desktopNotice(alert, r.tr()), context: alert.context });
+      }
+      if (channel === 'kubectl:contexts') sendTray(r, core.engine.snapshot());
     });
     core.engine.on((event) => {
-      if (event.type === 'snapshot') sendTray(core, event.snapshot);
+      if (event.type === 'snapshot') sendTray(r, event.snapshot);
     });
     core.start();
-    return { core, settings, demo };
+    return r;
   };
 
   const invoke = async (r: Running, id: number, channel: string, args: unknown[]): Promise<void> => {
     const reply = await answerInvoke(r.core.handlers, channel, args);
     // Before the reply: whoever awaited the change finds the shell already acting on it (the tray's language).
-    if (reply.ok && channel === 'settings:update') sendShell(r);
+    if (reply.ok && channel === 'settings:update') {
+      sendShell(r);
+      sendTray(r, r.core.engine.snapshot());
+    }
     port.post({ type: 'reply', id, reply });
   };
 
@@ -158,7 +173,7 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
               return;
             }
             sendShell(r);
-            sendTray(r.core, r.core.engine.snapshot());
+            sendTray(r, r.core.engine.snapshot(), true);
             port.post({ type: 'ready' });
           },
           (error: unknown) => {

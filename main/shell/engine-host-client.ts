@@ -8,9 +8,7 @@
  * that then died fails with a sentence, and is not sent again (it may have acted: a context switch).
  */
 import { Value } from '@sinclair/typebox/value';
-import type { Alert } from '../../common/alerts.ts';
 import type { ErrorInfo } from '../../common/errors.ts';
-import type { KubectlContexts } from '../../common/fleet.ts';
 import {
   HOST_MESSAGE_SCHEMA,
   type HostInit,
@@ -19,9 +17,10 @@ import {
   type HostStats,
   type ShellMessage,
   type ShellSettings,
-  type TrayFleet,
 } from '../../common/host-protocol.ts';
 import type { PushChannel } from '../../common/ipc.ts';
+import type { DesktopNotice } from '../../common/notification.ts';
+import type { TrayModel } from '../../common/tray-menu.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { EngineHostState } from './engine-line.ts';
 
@@ -36,8 +35,8 @@ export interface HostChild {
 
 export interface EngineHostEvents {
   push: (channel: PushChannel, json: string) => void;
-  tray: (fleet: TrayFleet, kubectl: KubectlContexts) => void;
-  notify: (alert: Alert) => void;
+  tray: (model: TrayModel) => void;
+  notify: (notice: DesktopNotice, context: string) => void;
   shell: (settings: ShellSettings) => void;
   /** A log line the host wrote (already redacted and gated by its Logger). */
   hostLog: (line: string) => void;
@@ -298,10 +297,10 @@ export class EngineHostClient {
         this.#emit('push', message.channel, message.json);
         break;
       case 'tray':
-        this.#emit('tray', message.fleet, message.kubectl);
+        this.#emit('tray', message.model);
         break;
       case 'notify':
-        this.#emit('notify', message.alert);
+        this.#emit('notify', message.notice, message.context);
         break;
       case 'shell':
         this.#emit('shell', message.settings);

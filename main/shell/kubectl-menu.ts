@@ -6,7 +6,7 @@
 import { clusterText } from '../../common/cluster-text.ts';
 import type { KubectlContexts } from '../../common/fleet.ts';
 import { type Translator, translator } from '../../common/i18n/translator.ts';
-import type { TrayMenuItem } from './tray-types.ts';
+import type { TrayMenuItem } from '../../common/tray-menu.ts';
 
 /** Context lines in the submenu; the rest are counted ("+N more: choose in the window"). */
 export const TRAY_KUBECTL_MAX = 25;

@@ -2,8 +2,28 @@
  * Pure: the part of a fleet snapshot the tray shows, made in the engine host so the shell's process
  * receives a few hundred bytes instead of every node: per context its counts and the first down nodes.
  */
-import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
-import type { TrayContext, TrayFleet } from '../../common/host-protocol.ts';
+import type { ConnectionState } from '../../common/connection.ts';
+import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
+import type { GpuNodeEntry } from '../../common/inventory.ts';
+
+/** One context as the tray shows it: its counts and at most a few down nodes, never the whole list. */
+export interface TrayContext {
+  context: string;
+  connection: Pick<ConnectionState, 'phase'>;
+  inventory: { ready_gpu_nodes: number; total_gpu_nodes: number; total_gpus: number } | null;
+  /** The first down GPU nodes, in inventory order (at most the tray's line limit). */
+  down: GpuNodeEntry[];
+  /** How many GPU nodes are down in all. */
+  downCount: number;
+}
+
+/** The fleet as the tray needs it (trayFleet makes it from a FleetSnapshot). */
+export interface TrayFleet {
+  contexts: TrayContext[];
+  focused: string | null;
+  alertsPausedUntil: string | null;
+  health: FleetHealth;
+}
 
 /** Down GPU nodes listed under a context in the menu; the rest are counted. */
 export const TRAY_DOWN_NODES_MAX = 5;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../common/i18n/translator.ts';
 import { contextSnapshot, fleet, inventory } from '../../test/fixtures/snapshots.ts';
 import { trayContext, trayFleet } from './tray-fleet.ts';
-import { buildTrayModel, contextLine } from './tray-model.ts';
+import { buildTrayModel, contextLine, withEngine } from './tray-model.ts';
 
 const en = translator('en');
 
@@ -101,7 +101,7 @@ describe('the tray while the engine host is not running', () => {
   const en = translator('en');
   const live = trayFleet(fleet([contextSnapshot('home', 'live', inventory(4, 4))], { health: 'all-ready' }));
   it('says the engine is starting at launch, with the idle icon', () => {
-    const model = buildTrayModel(live, en, null, { kind: 'starting', restarts: 0 });
+    const model = withEngine(buildTrayModel(live, en), { kind: 'starting', restarts: 0 }, en);
     expect(model.tooltip.split('\n')[1]).toBe('Starting the engine…');
     expect(model.icon).toBe('idle');
     expect(model.menu[0]).toEqual({ label: 'Starting the engine…', enabled: false });
@@ -111,7 +111,7 @@ describe('the tray while the engine host is not running', () => {
       { kind: 'restarting', restarts: 2, retryAt: 0, exitCode: 1 },
       { kind: 'starting', restarts: 2 },
     ] as const) {
-      const model = buildTrayModel(live, en, null, engine);
+      const model = withEngine(buildTrayModel(live, en), engine, en);
       expect(model.tooltip).toBe(
         'GPU Fleet\nThe engine stopped unexpectedly; restarting (attempt 2)\nhome — 4/4 ready GPU nodes, 4 GPUs',
       );
@@ -119,7 +119,7 @@ describe('the tray while the engine host is not running', () => {
     }
   });
   it('says nothing of the engine while it runs', () => {
-    const model = buildTrayModel(live, en, null, { kind: 'running' });
+    const model = withEngine(buildTrayModel(live, en), { kind: 'running' }, en);
     expect(model.tooltip).toBe('GPU Fleet\nhome — 4/4 ready GPU nodes, 4 GPUs');
     expect(model.icon).toBe('all-ready');
   });

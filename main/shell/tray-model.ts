@@ -1,28 +1,23 @@
 /**
- * Pure: the tray's icon, tooltip and menu as data, computed from the tray's part of the fleet snapshot
- * (tray-fleet.ts) and the engine host's state, in the user's language. The Electron layer only turns this into a Tray and Menu, so everything the user sees here
- * is tested under Node.
+ * Pure: the tray's icon, tooltip and menu as data, in the user's language: made in the engine host from
+ * the tray's part of the fleet snapshot (tray-fleet.ts); the shell adds only what it knows itself, the
+ * engine host's state (`withEngine`). The Electron layer only turns this into a Tray and Menu, so
+ * everything the user sees here is tested under Node.
  */
 import { clusterText } from '../../common/cluster-text.ts';
-import type { FleetHealth, KubectlContexts } from '../../common/fleet.ts';
+import type { KubectlContexts } from '../../common/fleet.ts';
 import { contextHealth } from '../../common/health.ts';
-import type { TrayContext, TrayFleet } from '../../common/host-protocol.ts';
 import { PHASE_KEYS } from '../../common/i18n/phase-keys.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
 import { entryReason } from '../../common/node-reason.ts';
+import type { TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
 import { type EngineHostState, engineLine } from './engine-line.ts';
 import { kubectlSubmenu } from './kubectl-menu.ts';
+import type { TrayContext, TrayFleet } from './tray-fleet.ts';
 import { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
-import type { TrayMenuItem } from './tray-types.ts';
 
+export type { TrayAction, TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
 export { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
-export type { TrayAction, TrayMenuItem } from './tray-types.ts';
-
-export interface TrayModel {
-  icon: FleetHealth;
-  tooltip: string;
-  menu: TrayMenuItem[];
-}
 
 /** One line per context: "home-lab — Live, 3/4 ready GPU nodes". Unreachable is never "0 ready". */
 export function contextLine(ctx: TrayContext, tr: Translator): string {
@@ -66,23 +61,16 @@ export function downNodeLines(ctx: TrayContext, tr: Translator): TrayMenuItem[] 
   return lines;
 }
 
-/**
- * `kubectl`: the kubeconfig's contexts for the "kubectl context" submenu; null leaves it out. `engine`:
- * the engine host's state; while it is not running the tray says so first, over the last counts it had,
- * with the unreachable icon while it restarts (nothing is being watched).
- */
+/** `kubectl`: the kubeconfig's contexts for the "kubectl context" submenu; null leaves it out. */
 export function buildTrayModel(
   snapshot: TrayFleet,
   tr: Translator,
   kubectl: KubectlContexts | null = null,
-  engine: EngineHostState = { kind: 'running' },
 ): TrayModel {
   const lines = snapshot.contexts.map((ctx) => contextLine(ctx, tr));
   const paused = snapshot.alertsPausedUntil !== null;
-  const engineText = engineLine(engine, tr);
   const tooltip = [
     tr.t('app.name'),
-    ...(engineText ? [engineText] : []),
     ...(lines.length ? lines : [tr.t('tray.noneMonitored')]),
     ...(paused ? [tr.t('tray.alertsPaused')] : []),
   ].join('\n');
@@ -109,20 +97,9 @@ export function buildTrayModel(
         ],
       };
   return {
-    // The first start shows nothing yet (idle); a restart means nothing is watched for now.
-    icon: !engineText
-      ? snapshot.health
-      : engine.kind === 'starting' && engine.restarts === 0
-        ? 'idle'
-        : 'unreachable',
+    icon: snapshot.health,
     tooltip,
     menu: [
-      ...(engineText
-        ? [
-            { label: engineText, enabled: false },
-            { label: '', type: 'separator' as const },
-          ]
-        : []),
       ...contextItems,
       { label: '', type: 'separator' },
       { label: tr.t('tray.open'), action: { kind: 'open-window' } },
@@ -133,5 +110,21 @@ export function buildTrayModel(
       { label: '', type: 'separator' },
       { label: tr.t('tray.quit'), action: { kind: 'quit' } },
     ],
+  };
+}
+
+/**
+ * The model with what the shell knows of the engine host: nothing while it runs; otherwise a first line
+ * saying so (over the last counts it had), the idle icon at launch and the unreachable one while it
+ * restarts (nothing is being watched).
+ */
+export function withEngine(model: TrayModel, engine: EngineHostState, tr: Translator): TrayModel {
+  const text = engineLine(engine, tr);
+  if (!text) return model;
+  const [name, ...rest] = model.tooltip.split('\n');
+  return {
+    icon: engine.kind === 'starting' && engine.restarts === 0 ? 'idle' : 'unreachable',
+    tooltip: [name, text, ...rest].join('\n'),
+    menu: [{ label: text, enabled: false }, { label: '', type: 'separator' }, ...model.menu],
   };
 }

@@ -1,5 +1,10 @@
-/** The tray menu as data: what each item shows and the action a click asks for. */
-import type { SnoozeUntil } from '../../common/alerts.ts';
+/**
+ * The tray menu as data: what each item shows and the action a click asks for. The engine host words it
+ * (main/shell/tray-model.ts) and the shell turns it into the OS menu, so the shell's process does no
+ * wording of the fleet.
+ */
+import type { SnoozeUntil } from './alerts.ts';
+import type { FleetHealth } from './fleet.ts';
 
 export type TrayAction =
   | { kind: 'open-window' }
@@ -19,4 +24,10 @@ export interface TrayMenuItem {
   checked?: boolean;
   action?: TrayAction;
   submenu?: TrayMenuItem[];
+}
+
+export interface TrayModel {
+  icon: FleetHealth;
+  tooltip: string;
+  menu: TrayMenuItem[];
 }
