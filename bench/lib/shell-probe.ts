@@ -1,0 +1,164 @@
+/**
+ * Child-process entry for row 4c: the longest event-loop stall of the process that owns the tray and the
+ * window's IPC while three 5,000-node contexts sync. The simulators run in sim-host.ts; this process is
+ * measured alone. Prints one JSON line.
+ *
+ * - `shell`: the built main bundle (.vite/build/main.cjs) under the Electron double, so the engine runs in
+ *   its utility process (a real Node child); each run is a fresh app with fresh settings (userData).
+ * - `in-process`: the old shape, the app core (engine, alerts, write-back, settings) and the tray's
+ *   summary in this same process.
+ *
+ * argv[2]: JSON ShellProbeArgs. Run from the repository root (the double and the bundle resolve from it).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TrayFleet } from '../../common/host-protocol.ts';
+import { AppCore } from '../../main/fleet/app-core.ts';
+import { defaultSettings } from '../../main/settings/schema.ts';
+import { openSettings } from '../../main/settings/store.ts';
+import { trayFleet } from '../../main/shell/tray-fleet.ts';
+import type { ElectronDouble, UtilityProcessDouble } from '../../test/electron/electron-double.ts';
+import { loadMainBundle } from '../../test/electron/load-main.ts';
+import { type HostFigures, hostStats, isTrayMessage } from './host-messages.ts';
+import { StallMeter } from './stall.ts';
+
+export interface ShellProbeArgs {
+  task: 'shell' | 'in-process';
+  /** One kubeconfig naming every context (sims-kubeconfig.ts). */
+  kubeconfig: string;
+  contexts: string[];
+  /** GPU nodes each context has once synced. */
+  gpuNodes: number;
+  runs: number;
+  /** How long the meter runs on after the sync (work scheduled right after it counts too). */
+  settleMs: number;
+}
+
+export interface ShellStallRun {
+  /** ms from the start until every context is live with its whole inventory in the tray's summary. */
+  ms: number;
+  stallMs: number;
+  stallCpuMs: number;
+  /** shell: the engine host's own figures (its longest loop delay since it started; RSS after the sync). */
+  host: HostFigures | null;
+  /** shell: what the tray said at the end (a check that it shows what the host sent). */
+  tooltip: string | null;
+}
+
+export interface ShellProbe {
+  runs: ShellStallRun[];
+}
+
+const LIMIT_MS = 180_000;
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** True once every context is live and holds its whole inventory. */
+function synced(fleet: TrayFleet, a: ShellProbeArgs): boolean {
+  if (fleet.contexts.length !== a.contexts.length) return false;
+  return fleet.contexts.every(
+    (c) => c.connection.phase === 'live' && c.inventory?.total_gpu_nodes === a.gpuNodes,
+  );
+}
+
+/** A promise `done()` resolves, rejected after LIMIT_MS naming what never came. */
+function deferred(what: string): { promise: Promise<void>; done: () => void } {
+  let done: () => void = () => undefined;
+  const promise = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bench 4c: timed out waiting for ${what}`)), LIMIT_MS);
+    done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { promise, done };
+}
+
+const settingsFor = (a: ShellProbeArgs) => JSON.stringify({ ...defaultSettings(), contexts: a.contexts });
+
+/** One start of the desktop app, from loading its bundle to every context synced in the tray. */
+async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
+  const synced3 = deferred('every context live with its inventory in the tray');
+  let host: UtilityProcessDouble | null = null;
+  const meter = new StallMeter();
+  let t0 = 0;
+  const double: ElectronDouble = loadMainBundle((d) => {
+    fs.writeFileSync(path.join(d.userData, 'settings.json'), settingsFor(a));
+    // The shell forks its host a tick after the bundle loads: hear what the host tells the shell
+    // (the TrayFleet summary, not the tray's words) from its first message on.
+    const fork = d.forkUtility.bind(d);
+    d.forkUtility = (...args) => {
+      const up = fork(...args);
+      host = up;
+      up.on('message', (m: unknown) => {
+        if (isTrayMessage(m) && synced(m.fleet, a)) synced3.done();
+      });
+      return up;
+    };
+  });
+  // Loading the bundle is the app's launch, before the host exists; the meter covers the rest.
+  meter.start();
+  t0 = performance.now();
+  await synced3.promise;
+  const ms = performance.now() - t0;
+  const live = host as UtilityProcessDouble | null;
+  if (!live) throw new Error('bench 4c: the shell forked no engine host');
+  const atSync = await hostStats(live);
+  await settle(a.settleMs);
+  const stall = meter.stop();
+  const afterSettle = await hostStats(live);
+  const tooltip = double.trays[0]?.tooltip ?? null;
+  await double.close();
+  fs.rmSync(double.userData, { recursive: true, force: true });
+  return {
+    ms,
+    stallMs: stall.maxMs,
+    stallCpuMs: stall.cpuMs,
+    host: {
+      loopDelayMaxMs: Math.max(atSync.loopDelayMaxMs, afterSettle.loopDelayMaxMs),
+      rssBytes: afterSettle.rssBytes,
+    },
+    tooltip,
+  };
+}
+
+/** The old shape: the app core and the tray's summary of every snapshot in this process. */
+async function inProcessRun(a: ShellProbeArgs): Promise<ShellStallRun> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-bench-4c-'));
+  fs.writeFileSync(path.join(dir, 'settings.json'), settingsFor(a));
+  const synced3 = deferred('every context live with its inventory');
+  const meter = new StallMeter();
+  meter.start();
+  const t0 = performance.now();
+  const core = new AppCore({
+    settings: openSettings({ cwd: dir }),
+    kubeconfig: { explicitPath: a.kubeconfig, env: process.env },
+    mode: 'electron',
+    version: '0.0.0-bench',
+    systemLanguages: ['en-US'],
+  });
+  core.engine.on((e) => {
+    // What the old desktop shell did with every snapshot: the tray's part of it.
+    if (e.type === 'snapshot' && synced(trayFleet(e.snapshot), a)) synced3.done();
+  });
+  core.start();
+  await synced3.promise;
+  const ms = performance.now() - t0;
+  await settle(a.settleMs);
+  const stall = meter.stop();
+  core.stop();
+  await settle(200);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { ms, stallMs: stall.maxMs, stallCpuMs: stall.cpuMs, host: null, tooltip: null };
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as ShellProbeArgs;
+// The shell passes its environment on to the host: this is how the app finds the clusters.
+process.env.KUBECONFIG = args.kubeconfig;
+const runs: ShellStallRun[] = [];
+for (let r = 0; r < args.runs; r++) {
+  runs.push(await (args.task === 'shell' ? shellRun(args) : inProcessRun(args)));
+  await settle(200);
+}
+process.stdout.write(`${JSON.stringify({ runs } satisfies ShellProbe)}\n`);
+process.exit(0);
