@@ -41,3 +41,57 @@ export function hostStats(host: UtilityProcessDouble): Promise<HostFigures> {
     host.postMessage({ type: 'stats', id });
   });
 }
+
+/** How long the shell's listeners took over one kind of host message, in all and at most. */
+export interface Handling {
+  type: string;
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+/**
+ * Times every 'message' event of a utility process from its emit to the return of its last listener: the
+ * shell's own handling of each host message (reading the bytes off the channel comes before and is not
+ * in it). Keyed by the message's `type` only when it is one of the protocol's.
+ */
+export class HandlingTimes {
+  readonly #byType = new Map<string, Handling>();
+
+  /** `hide`: a what-if, message types no listener hears (they still cross the channel and are read). */
+  watch(up: UtilityProcessDouble, hide: ReadonlySet<string> = new Set()): void {
+    const emit = up.emit.bind(up);
+    up.emit = (event: string | symbol, ...args: unknown[]): boolean => {
+      if (event !== 'message') return emit(event, ...args);
+      const m = args[0];
+      const type = typeof m === 'object' && m !== null ? Reflect.get(m, 'type') : undefined;
+      const key = typeof type === 'string' && KNOWN.has(type) ? type : '(other)';
+      if (hide.has(key)) return false;
+      const t0 = performance.now();
+      const heard = emit(event, ...args);
+      const ms = performance.now() - t0;
+      const h = this.#byType.get(key) ?? { type: key, count: 0, totalMs: 0, maxMs: 0 };
+      h.count += 1;
+      h.totalMs += ms;
+      h.maxMs = Math.max(h.maxMs, ms);
+      this.#byType.set(key, h);
+      return heard;
+    };
+  }
+
+  table(): Handling[] {
+    return [...this.#byType.values()].sort((a, b) => b.maxMs - a.maxMs);
+  }
+}
+
+const KNOWN = new Set<string>([
+  'listening',
+  'ready',
+  'reply',
+  'push',
+  'tray',
+  'notify',
+  'shell',
+  'log',
+  'stats',
+] satisfies HostMessage['type'][]);

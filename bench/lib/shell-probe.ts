@@ -5,43 +5,57 @@
  *
  * - `shell`: the built main bundle (.vite/build/main.cjs) under the Electron double, so the engine runs in
  *   its utility process (a real Node child); each run is a fresh app with fresh settings (userData).
- * - `in-process`: the old shape, the app core (engine, alerts, write-back, settings) and the tray's
- *   summary in this same process.
+ * - `in-process`: the old shape, the app core (engine, alerts, write-back, settings) in this same process,
+ *   with what the old shell did beside it: the tray's model of every snapshot, the words of every
+ *   notification.
  *
  * argv[2]: JSON ShellProbeArgs. Run from the repository root (the double and the bundle resolve from it).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Alert } from '../../common/alerts.ts';
 import type { TrayFleet } from '../../common/host-protocol.ts';
+import { effectiveLocale } from '../../common/i18n/locales.ts';
+import { translator } from '../../common/i18n/translator.ts';
+import { desktopNotice } from '../../common/notification.ts';
 import { AppCore } from '../../main/fleet/app-core.ts';
 import { defaultSettings } from '../../main/settings/schema.ts';
 import { openSettings } from '../../main/settings/store.ts';
 import { trayFleet } from '../../main/shell/tray-fleet.ts';
+import { buildTrayModel } from '../../main/shell/tray-model.ts';
 import type { ElectronDouble, UtilityProcessDouble } from '../../test/electron/electron-double.ts';
 import { loadMainBundle } from '../../test/electron/load-main.ts';
-import { type HostFigures, hostStats, isTrayMessage } from './host-messages.ts';
-import { StallMeter } from './stall.ts';
+import { BusyStallMeter } from './busy-stall.ts';
+import { type Handling, HandlingTimes, type HostFigures, hostStats, isTrayMessage } from './host-messages.ts';
 
 export interface ShellProbeArgs {
   task: 'shell' | 'in-process';
   /** One kubeconfig naming every context (sims-kubeconfig.ts). */
   kubeconfig: string;
   contexts: string[];
-  /** GPU nodes each context has once synced. */
-  gpuNodes: number;
   runs: number;
   /** How long the meter runs on after the sync (work scheduled right after it counts too). */
   settleMs: number;
+  /** shell, a what-if: host message types the shell never hears (e.g. `notify`). */
+  hide?: string[];
 }
 
 export interface ShellStallRun {
   /** ms from the start until every context is live with its whole inventory in the tray's summary. */
   ms: number;
+  /** The longest gap between 1 ms ticks, and the CPU this process used in it. */
   stallMs: number;
   stallCpuMs: number;
+  /** The gap in which this process computed the most: that CPU time, and the gap's length. */
+  busiestCpuMs: number;
+  busiestMs: number;
   /** shell: the engine host's own figures (its longest loop delay since it started; RSS after the sync). */
   host: HostFigures | null;
+  /** GPU nodes per context once synced. */
+  gpuNodes: number[];
+  /** shell: how long the shell took over each kind of host message (all its listeners, synchronously). */
+  handling: Handling[];
   /** shell: what the tray said at the end (a check that it shows what the host sent). */
   tooltip: string | null;
 }
@@ -53,13 +67,17 @@ export interface ShellProbe {
 const LIMIT_MS = 180_000;
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** True once every context is live and holds its whole inventory. */
+/**
+ * True once every context is live with an inventory: the engine swaps a list in whole, so an inventory is
+ * always the whole cluster's, and a fresh settings file has no last-known one to show before it.
+ */
 function synced(fleet: TrayFleet, a: ShellProbeArgs): boolean {
   if (fleet.contexts.length !== a.contexts.length) return false;
-  return fleet.contexts.every(
-    (c) => c.connection.phase === 'live' && c.inventory?.total_gpu_nodes === a.gpuNodes,
-  );
+  return fleet.contexts.every((c) => c.connection.phase === 'live' && c.inventory !== null);
 }
+
+/** GPU nodes per context in the summary that ended the sync. */
+const gpuNodesOf = (fleet: TrayFleet) => fleet.contexts.map((c) => c.inventory?.total_gpu_nodes ?? 0);
 
 /** A promise `done()` resolves, rejected after LIMIT_MS naming what never came. */
 function deferred(what: string): { promise: Promise<void>; done: () => void } {
@@ -80,8 +98,10 @@ const settingsFor = (a: ShellProbeArgs) => JSON.stringify({ ...defaultSettings()
 async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   const synced3 = deferred('every context live with its inventory in the tray');
   let host: UtilityProcessDouble | null = null;
-  const meter = new StallMeter();
+  const meter = new BusyStallMeter();
   let t0 = 0;
+  let gpuNodes: number[] = [];
+  const handling = new HandlingTimes();
   const double: ElectronDouble = loadMainBundle((d) => {
     fs.writeFileSync(path.join(d.userData, 'settings.json'), settingsFor(a));
     // The shell forks its host a tick after the bundle loads: hear what the host tells the shell
@@ -90,8 +110,11 @@ async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
     d.forkUtility = (...args) => {
       const up = fork(...args);
       host = up;
+      handling.watch(up, new Set(a.hide ?? []));
       up.on('message', (m: unknown) => {
-        if (isTrayMessage(m) && synced(m.fleet, a)) synced3.done();
+        if (!isTrayMessage(m) || !synced(m.fleet, a)) return;
+        gpuNodes = gpuNodesOf(m.fleet);
+        synced3.done();
       });
       return up;
     };
@@ -112,22 +135,26 @@ async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   fs.rmSync(double.userData, { recursive: true, force: true });
   return {
     ms,
-    stallMs: stall.maxMs,
-    stallCpuMs: stall.cpuMs,
+    stallMs: stall.longest.maxMs,
+    stallCpuMs: stall.longest.cpuMs,
+    busiestCpuMs: stall.busiest.cpuMs,
+    busiestMs: stall.busiest.maxMs,
     host: {
       loopDelayMaxMs: Math.max(atSync.loopDelayMaxMs, afterSettle.loopDelayMaxMs),
       rssBytes: afterSettle.rssBytes,
     },
+    gpuNodes,
+    handling: handling.table(),
     tooltip,
   };
 }
 
-/** The old shape: the app core and the tray's summary of every snapshot in this process. */
+/** The old shape: the app core, the tray's model and the notifications' words in this process. */
 async function inProcessRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-bench-4c-'));
   fs.writeFileSync(path.join(dir, 'settings.json'), settingsFor(a));
   const synced3 = deferred('every context live with its inventory');
-  const meter = new StallMeter();
+  const meter = new BusyStallMeter();
   meter.start();
   const t0 = performance.now();
   const core = new AppCore({
@@ -137,9 +164,20 @@ async function inProcessRun(a: ShellProbeArgs): Promise<ShellStallRun> {
     version: '0.0.0-bench',
     systemLanguages: ['en-US'],
   });
+  let gpuNodes: number[] = [];
+  // What the old desktop shell did beside the engine: the tray redrawn from every snapshot, and every
+  // alert to notify worded in the user's language.
+  const tr = translator(effectiveLocale(core.settings.get('language'), ['en-US']));
   core.engine.on((e) => {
-    // What the old desktop shell did with every snapshot: the tray's part of it.
-    if (e.type === 'snapshot' && synced(trayFleet(e.snapshot), a)) synced3.done();
+    if (e.type !== 'snapshot') return;
+    const fleet = trayFleet(e.snapshot);
+    buildTrayModel(fleet, tr, core.kubectlContexts());
+    if (!synced(fleet, a)) return;
+    gpuNodes = gpuNodesOf(fleet);
+    synced3.done();
+  });
+  core.onPush((channel, payload) => {
+    if (channel === 'alerts:notify') desktopNotice(payload as Alert, tr);
   });
   core.start();
   await synced3.promise;
@@ -149,7 +187,17 @@ async function inProcessRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   core.stop();
   await settle(200);
   fs.rmSync(dir, { recursive: true, force: true });
-  return { ms, stallMs: stall.maxMs, stallCpuMs: stall.cpuMs, host: null, tooltip: null };
+  return {
+    ms,
+    stallMs: stall.longest.maxMs,
+    stallCpuMs: stall.longest.cpuMs,
+    busiestCpuMs: stall.busiest.cpuMs,
+    busiestMs: stall.busiest.maxMs,
+    host: null,
+    gpuNodes,
+    handling: [],
+    tooltip: null,
+  };
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as ShellProbeArgs;
