@@ -99,7 +99,6 @@ async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   const synced3 = deferred('every context live with its inventory in the tray');
   let host: UtilityProcessDouble | null = null;
   const meter = new BusyStallMeter();
-  let t0 = 0;
   let gpuNodes: number[] = [];
   const handling = new HandlingTimes();
   const double: ElectronDouble = loadMainBundle((d) => {
@@ -121,7 +120,7 @@ async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   });
   // Loading the bundle is the app's launch, before the host exists; the meter covers the rest.
   meter.start();
-  t0 = performance.now();
+  const t0 = performance.now();
   await synced3.promise;
   const ms = performance.now() - t0;
   const live = host as UtilityProcessDouble | null;
