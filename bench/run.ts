@@ -4,7 +4,7 @@
  * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
  * run that measured them) and regenerates the README's table from it. Asserts nothing.
  *
- *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10]
+ *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10]   (4c: row 4c alone)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +21,7 @@ import { latencyRows } from './rows/latency.ts';
 import { pushBytesRows } from './rows/push-bytes.ts';
 import { rendererRows } from './rows/renderer.ts';
 import { scanRows } from './rows/scan.ts';
+import { shellStallRows } from './rows/shell-stall.ts';
 import { syncRows } from './rows/sync.ts';
 import { telemetryRows } from './rows/telemetry.ts';
 import { trafficRows } from './rows/traffic.ts';
@@ -31,9 +32,10 @@ const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((s) => s.trim()));
-const unknown = [...only].filter((g) => !/^([1-9]|10)$/.test(g));
+const unknown = [...only].filter((g) => !/^([1-9]|10)$/.test(g) && g !== '4c');
 if (unknown.length > 0) {
-  process.stderr.write(`bench: --only takes row numbers 1 to 10, not ${unknown.join(', ')}.\n`);
+  process.stderr.write(`bench: --only takes row numbers 1 to 10 (or 4c), not ${unknown.join(', ')}.
+`);
   process.exit(2);
 }
 const started = performance.now();
@@ -64,7 +66,9 @@ async function section(ids: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-if (only.has('1') || only.has('3') || only.has('4') || only.has('6')) {
+// Row 4c runs with group 4, or alone (`--only 4c`: it then replaces only itself in latest.json).
+const shellStall = only.has('4') || only.has('4c');
+if (only.has('1') || only.has('3') || only.has('4') || only.has('4c') || only.has('6')) {
   log('starting simulators: 3 × large:5000, large:1000, homelab (in a child process)');
   const host = await startSimHost({
     scenarios: ['large:5000', 'large:5000', 'large:5000', 'large:1000', 'homelab'],
@@ -76,6 +80,16 @@ if (only.has('1') || only.has('3') || only.has('4') || only.has('6')) {
         const r = await syncRows([a, b, c], log);
         rows.push(...r.rows.filter((x) => only.has(x.id[0] ?? '')));
         notes.push(...r.notes.map((text) => ({ group: only.has('4') ? '4' : '1', text })));
+      });
+    if (shellStall)
+      await section('4c', async () => {
+        const r = await shellStallRows(
+          host.sims.slice(0, 3).map((s) => s.info),
+          host.dir,
+          log,
+        );
+        rows.push(...r.rows);
+        notes.push(...r.notes.map((text) => ({ group: '4c', text })));
       });
     if (only.has('3')) await section('3', async () => void rows.push(await heapRow(small, a, log)));
     if (only.has('6'))
@@ -172,7 +186,16 @@ const text = [
 ].join('\n');
 process.stdout.write(`${text}\n`);
 const out = path.join(ROOT, 'bench/results/latest.json');
-const previous = fs.existsSync(out) ? parseResults(fs.readFileSync(out, 'utf8')) : null;
+const read = fs.existsSync(out) ? parseResults(fs.readFileSync(out, 'utf8')) : null;
+// Row 4c is replaced as a row (its group 4 keeps 4a and 4b when it runs alone), its notes as group 4c.
+const previous =
+  read && shellStall
+    ? {
+        ...read,
+        rows: read.rows.filter((r) => r.id !== '4c'),
+        notes: read.notes.filter((n) => n.group !== '4c'),
+      }
+    : read;
 const run = {
   at: startedAt,
   machine,

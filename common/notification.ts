@@ -4,7 +4,8 @@
  * differently. The tag is the alert id: one notification per alert, and a second tab showing the same
  * alert replaces the first instead of adding another.
  */
-import type { Alert } from './alerts.ts';
+import { type Alert, NOTIFICATION_BODY_MAX } from './alerts.ts';
+import { clusterText } from './cluster-text.ts';
 import { shownAlertText } from './i18n/alert-text.ts';
 import type { Translator } from './i18n/translator.ts';
 
@@ -23,7 +24,8 @@ export function desktopNotice(alert: Alert, tr: Translator): DesktopNotice {
   const text = shownAlertText(alert, tr);
   return {
     title: text.title,
-    body: text.short ?? text.body,
+    // Every kind with long words has a short text; the cap is the backstop for one that would not.
+    body: clusterText(text.short ?? text.body, NOTIFICATION_BODY_MAX),
     silent: alert.kind === 'recovered',
     tag: alert.id,
     focus: { context: alert.context, node: alert.nodes[0] ?? null },

@@ -95,3 +95,34 @@ describe('alert words per language', () => {
     expect(shownAlertText(old, translator('ja'))).toEqual({ title: old.title, body: old.body });
   });
 });
+
+describe('a large gpus-withdrawn alert in a notification', () => {
+  const withdrawn = (n: number) => ({
+    context: 'lab',
+    nodes: Array.from({ length: n }, (_, i) => `gpu-${i}`),
+    before: null,
+    after: null,
+    words: {
+      kind: 'gpus-withdrawn' as const,
+      lines: Array.from({ length: n }, (_, i) => ({ node: `gpu-${i}`, allocatable: 7, capacity: 8 })),
+    },
+  });
+
+  it.each(['en', 'ko', 'ja', 'zh-CN'] as const)(
+    '%s: the notification names the first nodes that fit and counts the rest',
+    (locale) => {
+      const tr = translator(locale);
+      const text = alertText(withdrawn(486), tr);
+      expect(text.body.length).toBeGreaterThan(10_000);
+      const short = text.short ?? '';
+      expect(short.length).toBeLessThanOrEqual(NOTIFICATION_BODY_MAX);
+      const named = short.match(/gpu-\d+/g) ?? [];
+      expect(named[0]).toBe('gpu-0');
+      expect(short.endsWith(tr.t('alert.more', { count: 486 - named.length }))).toBe(true);
+    },
+  );
+
+  it('a small one needs no short text', () => {
+    expect(alertText(withdrawn(1), translator('en')).short).toBeUndefined();
+  });
+});

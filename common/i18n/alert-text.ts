@@ -70,6 +70,25 @@ function fittedReasons(down: readonly Down[], max: number, tr: Translator): stri
   return `${clusterText(first, Math.max(20, max - more.length))}${more}`;
 }
 
+/**
+ * Sentences cut to fit `max` characters with "+N more" (at least the first is there, cut if it must be),
+ * grown from the front: a notification never carries, nor words, every line of a large alert.
+ */
+function fittedSentences(lines: readonly string[], max: number, tr: Translator): string {
+  const all = sentences(lines, tr);
+  if (all.length <= max) return all;
+  const more = (n: number) => tr.t('alert.more', { count: n });
+  let fitted: string | null = null;
+  for (let n = 1; n < lines.length; n++) {
+    const candidate = sentences([...lines.slice(0, n), more(lines.length - n)], tr);
+    if (candidate.length > max) break;
+    fitted = candidate;
+  }
+  if (fitted !== null) return fitted;
+  const tail = more(lines.length - 1);
+  return sentences([clusterText(lines[0] ?? '', Math.max(20, max - tail.length - 2)), tail], tr);
+}
+
 function dropWords(a: AlertInput, w: Extract<AlertWords, { kind: 'ready-drop' }>, tr: Translator): AlertText {
   const gone = new Set(w.left);
   const down: Down[] = (a.reasons ?? a.nodes.map((node) => ({ node, reason: '' }))).map((r, i) => {
@@ -154,6 +173,7 @@ function wordsOf(a: AlertInput, tr: Translator): AlertText {
       const lines = w.lines.map((l) =>
         tr.t('alert.withdrawn.line', { node: l.node, allocatable: l.allocatable, count: l.capacity }),
       );
+      const body = sentences([...lines, tr.t('alert.withdrawn.rest')], tr);
       return {
         title: tr.t('alert.withdrawn.title', {
           context,
@@ -162,7 +182,10 @@ function wordsOf(a: AlertInput, tr: Translator): AlertText {
             tr,
           ),
         }),
-        body: sentences([...lines, tr.t('alert.withdrawn.rest')], tr),
+        body,
+        ...(body.length > NOTIFICATION_BODY_MAX
+          ? { short: fittedSentences(lines, NOTIFICATION_BODY_MAX, tr) }
+          : {}),
       };
     }
     case 'gpu-xid':
