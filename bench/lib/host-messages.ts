@@ -58,15 +58,13 @@ export interface Handling {
 export class HandlingTimes {
   readonly #byType = new Map<string, Handling>();
 
-  /** `hide`: a what-if, message types no listener hears (they still cross the channel and are read). */
-  watch(up: UtilityProcessDouble, hide: ReadonlySet<string> = new Set()): void {
+  watch(up: UtilityProcessDouble): void {
     const emit = up.emit.bind(up);
     up.emit = (event: string | symbol, ...args: unknown[]): boolean => {
       if (event !== 'message') return emit(event, ...args);
       const m = args[0];
       const type = typeof m === 'object' && m !== null ? Reflect.get(m, 'type') : undefined;
       const key = typeof type === 'string' && KNOWN.has(type) ? type : '(other)';
-      if (hide.has(key)) return false;
       const t0 = performance.now();
       const heard = emit(event, ...args);
       const ms = performance.now() - t0;

@@ -36,12 +36,10 @@ export interface ShellProbeArgs {
   runs: number;
   /** How long the meter runs on after the sync (work scheduled right after it counts too). */
   settleMs: number;
-  /** shell, a what-if: host message types the shell never hears (e.g. `notify`). */
-  hide?: string[];
 }
 
 export interface ShellStallRun {
-  /** ms from the start until every context is live with its whole inventory in the tray's summary. */
+  /** ms from the start until every context is live with its whole inventory in the tray. */
   ms: number;
   /** The longest gap between 1 ms ticks, and the CPU this process used in it. */
   stallMs: number;
@@ -124,7 +122,7 @@ async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
     d.forkUtility = (...args) => {
       const up = fork(...args);
       host = up;
-      handling.watch(up, new Set(a.hide ?? []));
+      handling.watch(up);
       up.on('message', (m: unknown) => {
         if (!isTrayMessage(m)) return;
         const totals = syncedTooltip(m.model.tooltip, a);

@@ -63,10 +63,6 @@ export async function shellStallRows(
   const shell = await probe({ ...args, task: 'shell' });
   log('row 4c baseline: the engine in the same process as the tray (the old shape)');
   const inProcess = await probe({ ...args, task: 'in-process' });
-  log(
-    'row 4c what-if: the same starts with the shell deaf to `notify` (as if the host worded notifications)',
-  );
-  const quiet = await probe({ ...args, task: 'shell', hide: ['notify'] });
 
   const worst = max(shell.runs.map((r) => r.stallMs));
   const hostRss = shell.runs.map((r) => r.host?.rssBytes ?? Number.NaN);
@@ -77,15 +73,14 @@ export async function shellStallRows(
     baseline: `engine in the tray's process: ${coldWarm(inProcess.runs, stall)}, at most ${ms(busiest(inProcess.runs))} of its CPU in one gap; all synced in ${seconds(median(inProcess.runs.map((r) => r.ms)))}`,
     target: `≤ ${SHELL_STALL_TARGET_MS} ms (one frame)`,
     met: worst <= SHELL_STALL_TARGET_MS,
-    raw: { shell: shell.runs, inProcess: inProcess.runs, whatIfNoNotify: quiet.runs, contexts, nodes: NODES },
+    raw: { shell: shell.runs, inProcess: inProcess.runs, contexts, nodes: NODES },
   };
   const gpu = [...new Set(shell.runs.flatMap((r) => r.gpuNodes))]
     .map((n) => n.toLocaleString('en'))
     .join(' or ');
   const notes = [
-    `Row 4c loads the built main bundle (.vite/build/main.cjs) under the Electron double in a process of its own; the double forks the engine host (.vite/build/engine-host.cjs) as a real Node child, and the simulators run in a third process. Every start is a fresh app with fresh settings (no last-known inventories): the first is cold, the others reuse the shell's process, so only the shell is warm there; the host is a new process at every start, as in the app. The meter runs from just after the bundle loads until every context is live with its inventory (${gpu} GPU nodes of 5,000) in the tray's summary, plus ${SETTLE_MS} ms; no window is open, so pushes to it are dropped in the shell unread. The host's figure is its own perf_hooks loop-delay maximum over the same span; the baseline runs the app core in one process with what the old shell did beside it (the tray's model of every snapshot, the words of every notification).`,
+    `Row 4c loads the built main bundle (.vite/build/main.cjs) under the Electron double in a process of its own; the double forks the engine host (.vite/build/engine-host.cjs) as a real Node child, and the simulators run in a third process. Every start is a fresh app with fresh settings (no last-known inventories): the first is cold, the others reuse the shell's process, so only the shell is warm there; the host is a new process at every start, as in the app. The meter runs from just after the bundle loads until every context is live with its inventory (${gpu} GPU nodes of 5,000) in the tray (the host words the tray's model and the notifications; the shell only shows them), plus ${SETTLE_MS} ms. No window is open, so the host sends no window pushes (with one open, main relays them as JSON text it does not parse; the double's webContents parses them in this process, which a real renderer does in its own, so that case is not measured here). The host's figure is its own perf_hooks loop-delay maximum over the same span; the baseline runs the app core in one process with what the old shell did beside it (the tray's model of every snapshot, the words of every notification).`,
     `Row 4c: "slowest messages" is the longest the shell's listeners took over one host message of that kind (reading it off the channel comes before and is not in it); "of its own CPU in one gap" is the most CPU time the shell's process used within one gap between 1 ms ticks, the part of a stall that is its own work rather than a wait for a core.`,
-    `What-if, the shell deaf to \`notify\` (the host's notify messages still cross and are read, no listener hears them; as if the host sent the notification's words ready-made): shell ${coldWarm(quiet.runs, stall)}, worst ${ms(max(quiet.runs.map((r) => r.stallMs)))}, at most ${ms(busiest(quiet.runs))} of its own CPU in one gap; slowest tray message ${ms(slowest(quiet.runs, 'tray'))}, push ${ms(slowest(quiet.runs, 'push'))}.`,
     `Row 4c: the engine host's RSS after the sync of ${sims.length} × 5,000 nodes: ${shell.runs.map((_, i) => bytes(hostRss[i] ?? Number.NaN)).join(', ')} (cold, then warm starts).`,
   ];
   return { rows: [row], notes };
