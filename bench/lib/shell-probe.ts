@@ -25,8 +25,8 @@ import { type TrayFleet, trayFleet } from '../../main/shell/tray-fleet.ts';
 import { buildTrayModel } from '../../main/shell/tray-model.ts';
 import type { ElectronDouble, UtilityProcessDouble } from '../../test/electron/electron-double.ts';
 import { loadMainBundle } from '../../test/electron/load-main.ts';
-import { BusyStallMeter } from './busy-stall.ts';
 import { type Handling, HandlingTimes, type HostFigures, hostStats, isTrayMessage } from './host-messages.ts';
+import { type Stall, StallMeter } from './stall.ts';
 
 export interface ShellProbeArgs {
   task: 'shell' | 'in-process';
@@ -107,11 +107,19 @@ function deferred(what: string): { promise: Promise<void>; done: () => void } {
 
 const settingsFor = (a: ShellProbeArgs) => JSON.stringify({ ...defaultSettings(), contexts: a.contexts });
 
+/** The longest gap and the busiest one, as a run reports them. */
+const stallFigures = (longest: Stall, busiest: Stall) => ({
+  stallMs: longest.maxMs,
+  stallCpuMs: longest.cpuMs,
+  busiestCpuMs: busiest.cpuMs,
+  busiestMs: busiest.maxMs,
+});
+
 /** One start of the desktop app, from loading its bundle to every context synced in the tray. */
 async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   const synced3 = deferred('every context live with its inventory in the tray');
   let host: UtilityProcessDouble | null = null;
-  const meter = new BusyStallMeter();
+  const meter = new StallMeter();
   let gpuNodes: number[] = [];
   const handling = new HandlingTimes();
   const double: ElectronDouble = loadMainBundle((d) => {
@@ -149,10 +157,7 @@ async function shellRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   fs.rmSync(double.userData, { recursive: true, force: true });
   return {
     ms,
-    stallMs: stall.longest.maxMs,
-    stallCpuMs: stall.longest.cpuMs,
-    busiestCpuMs: stall.busiest.cpuMs,
-    busiestMs: stall.busiest.maxMs,
+    ...stallFigures(stall, meter.busiest),
     host: {
       loopDelayMaxMs: Math.max(atSync.loopDelayMaxMs, afterSettle.loopDelayMaxMs),
       rssBytes: afterSettle.rssBytes,
@@ -168,7 +173,7 @@ async function inProcessRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-bench-4c-'));
   fs.writeFileSync(path.join(dir, 'settings.json'), settingsFor(a));
   const synced3 = deferred('every context live with its inventory');
-  const meter = new BusyStallMeter();
+  const meter = new StallMeter();
   meter.start();
   const t0 = performance.now();
   const core = new AppCore({
@@ -203,10 +208,7 @@ async function inProcessRun(a: ShellProbeArgs): Promise<ShellStallRun> {
   fs.rmSync(dir, { recursive: true, force: true });
   return {
     ms,
-    stallMs: stall.longest.maxMs,
-    stallCpuMs: stall.longest.cpuMs,
-    busiestCpuMs: stall.busiest.cpuMs,
-    busiestMs: stall.busiest.maxMs,
+    ...stallFigures(stall, meter.busiest),
     host: null,
     gpuNodes,
     handling: [],
