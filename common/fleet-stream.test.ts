@@ -122,3 +122,29 @@ describe('FleetStream', () => {
     expect(reads).toHaveLength(2);
   });
 });
+
+describe('FleetStream across an engine host restart', () => {
+  it('drops the dead epoch’s held deltas when the new host’s snapshot comes, and reads once per gap', async () => {
+    const t = harness();
+    t.stream.take(stamped(10, 'A'));
+    // A gap in A: a read goes out, and A's deltas arriving meanwhile are held.
+    t.stream.delta(delta(12, 'A'));
+    t.stream.delta(delta(13, 'A'));
+    await t.turn();
+    expect(t.reads).toHaveLength(1);
+    // Host A dies: the read fails. Host B's first whole snapshot is pushed, and its deltas apply.
+    t.fails[0]?.(new Error('The GPU Fleet engine stopped before it answered'));
+    await t.turn();
+    expect(t.stream.take(stamped(5, 'B'))).toBe(true);
+    t.stream.delta(delta(5, 'B'));
+    expect(t.stream.mark).toEqual({ epoch: 'B', seq: 6 });
+    // A later gap in B (a dropped push): one read, answered, and then no more.
+    t.stream.delta(delta(8, 'B'));
+    await t.turn();
+    expect(t.reads).toHaveLength(2);
+    t.reads[1]?.(stamped(9, 'B'));
+    for (let i = 0; i < 5; i++) await t.turn();
+    expect(t.stream.mark).toEqual({ epoch: 'B', seq: 9 });
+    expect(t.reads).toHaveLength(2);
+  });
+});

@@ -47,11 +47,15 @@ export class FleetStream {
     return this.#reads;
   }
 
-  /** A whole snapshot; returns whether it is now the one shown. */
+  /**
+   * A whole snapshot; returns whether it is now the one shown. Held deltas it makes useless (another
+   * epoch's, a dead host's; or already in it) go: kept, they would read again at every replay.
+   */
   take(s: SyncedSnapshot): boolean {
     const m = this.#mark;
     if (m !== null && s.epoch === m.epoch && s.seq <= m.seq) return false;
     this.#mark = { epoch: s.epoch, seq: s.seq };
+    this.#held = this.#held.filter((d) => d.epoch === s.epoch && d.to > s.seq);
     this.#snapshot = unstamped(s);
     this.#changed(this.#snapshot);
     return true;
@@ -75,22 +79,24 @@ export class FleetStream {
   }
 
   async #readOnce(): Promise<void> {
-    let read = false;
+    let moved = false;
     try {
       // A turn first, so `#reading` is set before this can end, even when `read` throws at once.
       await Promise.resolve();
       this.#reads++;
       this.take(await this.#read());
-      read = true;
+      // The read brought the stream further (its mark changed): only then can another read help.
+      moved = true;
     } finally {
       this.#reading = null;
-      this.#replay(read);
+      this.#replay(moved);
     }
   }
 
   /**
    * The held deltas, in the order they came: those after the snapshot now held are applied. A gap among
-   * them reads again, unless this read failed (then the next delta tries, not a loop of failing reads).
+   * them reads again only after a read that succeeded (a failed one leaves it to the next delta, not a
+   * loop of failing reads); the deltas a new snapshot made useless are gone already (`take`).
    */
   #replay(read: boolean): void {
     const held = this.#held;
