@@ -148,3 +148,34 @@ describe('FleetStream across an engine host restart', () => {
     expect(t.reads).toHaveLength(2);
   });
 });
+
+describe('FleetStream and the mark of a new connection', () => {
+  it('reads a whole snapshot when the stream is past what it holds, and not when it holds the place', async () => {
+    const t = harness();
+    t.stream.take(stamped(5));
+    t.stream.markSeen({ epoch: 'e1', seq: 5 });
+    t.stream.markSeen({ epoch: 'e1', seq: 4 });
+    await t.turn();
+    expect(t.reads).toHaveLength(0);
+    // Its read was answered at 5 before the connection could hear delta 6: it reads again.
+    t.stream.markSeen({ epoch: 'e1', seq: 6 });
+    t.stream.markSeen({ epoch: 'e1', seq: 6 });
+    await t.turn();
+    expect(t.reads).toHaveLength(1);
+    t.reads[0]?.(stamped(6));
+    await t.turn();
+    expect(t.stream.mark).toEqual({ epoch: 'e1', seq: 6 });
+    t.stream.markSeen({ epoch: 'other', seq: 1 });
+    await t.turn();
+    expect(t.reads).toHaveLength(2);
+  });
+
+  it('ignores a mark of another shape', async () => {
+    const t = harness();
+    t.stream.take(stamped(5));
+    for (const bad of [{ epoch: 'e1', seq: Number.NaN }, { epoch: '../x', seq: 9 }, null])
+      t.stream.markSeen(bad as never);
+    await t.turn();
+    expect(t.reads).toHaveLength(0);
+  });
+});

@@ -7,7 +7,13 @@
  */
 import type { FleetSnapshot } from './fleet.ts';
 import { applyDelta } from './fleet-delta.ts';
-import { type FleetDeltaFrame, type SyncedSnapshot, type SyncMark, unstamped } from './fleet-sync.ts';
+import {
+  type FleetDeltaFrame,
+  isEpoch,
+  type SyncedSnapshot,
+  type SyncMark,
+  unstamped,
+} from './fleet-sync.ts';
 
 /** Deltas held while a snapshot is read; past this the oldest go (a gap then resynchronises again). */
 const HELD_MAX = 256;
@@ -70,6 +76,17 @@ export class FleetStream {
       this.#hold(d);
       this.sync().catch((e: unknown) => this.#failed(e));
     }
+  }
+
+  /**
+   * The place the host's stream is at, as a new connection hears it: a window that holds an older
+   * snapshot (or none) reads a whole one. Anything not of the mark's shape is ignored.
+   */
+  markSeen(m: SyncMark): void {
+    if (typeof m?.epoch !== 'string' || !isEpoch(m.epoch) || !Number.isSafeInteger(m.seq)) return;
+    const cur = this.#mark;
+    if (cur !== null && cur.epoch === m.epoch && cur.seq >= m.seq) return;
+    this.sync().catch((e: unknown) => this.#failed(e));
   }
 
   /** Reads a whole snapshot unless a read is in flight (then waits for that one). Rejects when it fails. */

@@ -8,7 +8,7 @@ import { GPU_HOT_C_MAX, GPU_HOT_C_MIN } from './alert-rules.ts';
 import type { Alert } from './alerts.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { KubeContextInfo, KubectlContexts } from './fleet.ts';
-import type { FleetDeltaFrame, SyncedSnapshot } from './fleet-sync.ts';
+import type { FleetDeltaFrame, SyncedSnapshot, SyncMark } from './fleet-sync.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
@@ -174,12 +174,16 @@ export type InvokeArgs<C extends InvokeChannel> = Static<(typeof ARG_SCHEMAS)[C]
  * a delta whose epoch is its own and whose `from` is its seq; on any other (a gap, a new epoch) it reads
  * one `fleet:snapshot` and applies the deltas after its seq. In browser mode every fleet frame of the
  * event stream has the SSE id `<epoch>:<seq>`, and a (re)connection whose Last-Event-ID is not the
- * current one gets a whole `fleet:snapshot` first.
+ * current one gets a whole `fleet:snapshot` first; a new one (no Last-Event-ID) gets a `fleet:mark`, the
+ * place the stream is at, and a window that holds an older snapshot (it read one before this connection
+ * was there to hear the deltas after it) reads a whole one.
  */
 export interface PushEvents {
   'fleet:snapshot': SyncedSnapshot;
   /** The change from snapshot `from` to `to` of `epoch` (common/fleet-delta.ts). */
   'fleet:delta': FleetDeltaFrame;
+  /** Where the stream is now (browser mode, to a new event-stream connection). */
+  'fleet:mark': SyncMark;
   'alerts:new': Alert;
   /**
    * An alert the host's policy says to notify (decided after the hold-down, not snoozed): the same
@@ -217,6 +221,7 @@ export const INVOKE_CHANNELS = Object.keys(ARG_SCHEMAS) as InvokeChannel[];
 const PUSH_CHANNEL_SET = {
   'fleet:snapshot': true,
   'fleet:delta': true,
+  'fleet:mark': true,
   'alerts:new': true,
   'alerts:notify': true,
   'ui:focus': true,

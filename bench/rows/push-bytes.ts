@@ -4,7 +4,8 @@
  * in a child process; an event-stream client reads /api/events. One GPU node goes NotReady in the
  * simulator; everything the stream sends until it has been quiet for 2 s is counted (every fleet frame
  * the flip caused, heartbeats aside). The same-run baseline is the whole-snapshot frame the same
- * connection got first: what every push carried before deltas.
+ * connection got first (it connects as a reconnection that is behind, with a Last-Event-ID of no current
+ * stream, so the bridge sends it one): what every push carried before deltas.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -36,7 +37,12 @@ function readStream(bridge: WebBridge): { frames: Frame[]; close: () => void } {
       host: '127.0.0.1',
       port: bridge.port,
       path: '/api/events',
-      headers: { host: `127.0.0.1:${bridge.port}`, cookie: `${cookieName(bridge.port)}=${bridge.token}` },
+      headers: {
+        host: `127.0.0.1:${bridge.port}`,
+        cookie: `${cookieName(bridge.port)}=${bridge.token}`,
+        // Behind any stream: the bridge answers with a whole snapshot first (a new connection gets a mark).
+        'last-event-id': 'bench:0',
+      },
     },
     (res) => {
       res.on('data', (chunk: Buffer) => {

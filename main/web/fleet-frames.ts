@@ -4,9 +4,10 @@
  * where it stopped. The bridge follows the stream itself (the same FleetStream a window runs) to have a
  * whole snapshot at hand: for a connection whose Last-Event-ID is not the current one, and for a slow
  * client whose deltas were dropped (sse.ts). A new connection (no Last-Event-ID) loads its snapshot by
- * invoke, as a window always does at start, so it is sent only a `fleet:mark`: the current id and no
- * data. No page listens to it, but the browser keeps its id, so a reconnection that missed something
- * says so even when no fleet frame arrived before the cut.
+ * invoke, as a window always does at start, so it is sent only a `fleet:mark`: the current id and place.
+ * A window whose read was answered before this connection could hear the deltas after it reads again;
+ * and the browser keeps the id, so a reconnection that missed something says so even when no fleet
+ * frame arrived before the cut.
  */
 
 import { FleetStream } from '../../common/fleet-stream.ts';
@@ -89,7 +90,7 @@ export class FleetFrames {
       if (whole === null || mark === null) return;
       const raw = lastId();
       if (raw === undefined) {
-        send('fleet:mark', sse('fleet:mark', syncId(mark), '{}'));
+        send('fleet:mark', sse('fleet:mark', syncId(mark), JSON.stringify(mark)));
         return;
       }
       const last = parseSyncId(raw);

@@ -96,6 +96,7 @@ export class FleetStore {
     this.#off = [
       api.on('fleet:snapshot', (s) => this.#stream.take(s)),
       api.on('fleet:delta', (d) => this.#stream.delta(d)),
+      api.on('fleet:mark', (m) => this.#stream.markSeen(m)),
       api.on('alerts:new', (a) => this.#addAlert(a)),
       api.on('app:notice', (n) => this.#addNotice(n.level, n.message)),
     ];

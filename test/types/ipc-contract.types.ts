@@ -39,6 +39,7 @@ handlers['app:info'] = () => ({ version: 1 });
 const every: Record<PushChannel, true> = {
   'fleet:snapshot': true,
   'fleet:delta': true,
+  'fleet:mark': true,
   'alerts:new': true,
   'alerts:notify': true,
   'ui:focus': true,
