@@ -21,6 +21,11 @@ export function forkEngineHost(env: NodeJS.ProcessEnv, onStderr: (line: string) 
     for (const line of lines) if (line.trim()) onStderr(line);
   });
   child.stdout?.resume();
+  // Electron emits 'error' (a V8 fatal error: out of memory…) on the UtilityProcess before its 'exit';
+  // with no listener that emit would throw in this process. The 'exit' that follows restarts the host.
+  child.on('error', (type: unknown, location: unknown) =>
+    onStderr(`the engine host died of a fatal error: ${String(type)} at ${String(location)}`),
+  );
   return {
     post: (message) => child.postMessage(message),
     onMessage: (listener) => child.on('message', listener),

@@ -105,6 +105,8 @@ export class EngineHostClient {
   #timer: unknown = null;
   #stopping: Promise<void> | null = null;
   #dropped = 0;
+  /** The live child has said `listening`. */
+  #listened = false;
   readonly #on: Listeners = {
     push: new Set(),
     tray: new Set(),
@@ -189,17 +191,21 @@ export class EngineHostClient {
     const child = this.#child;
     this.#setState({ kind: 'stopped' });
     if (!child) return;
+    // This await ends with the child's exit (the child is a live handle), never with the timer alone.
     await new Promise<void>((resolve) => {
       const grace = this.#opts.clock.setTimeout(() => child.kill(), STOP_GRACE_MS);
       child.onExit(() => {
         this.#opts.clock.clearTimeout(grace);
         resolve();
       });
-      try {
-        child.post({ type: 'stop' });
-      } catch {
-        child.kill();
-      }
+      // A host that has not said `listening` would not hear a stop: it has nothing to save yet either.
+      if (!this.#listened) child.kill();
+      else
+        try {
+          child.post({ type: 'stop' });
+        } catch {
+          child.kill();
+        }
     });
   }
 
@@ -214,6 +220,7 @@ export class EngineHostClient {
       return;
     }
     this.#child = child;
+    this.#listened = false;
     let ended = false;
     child.onExit((code) => {
       if (ended) return;
@@ -277,6 +284,7 @@ export class EngineHostClient {
     const message = raw as HostMessage;
     switch (message.type) {
       case 'listening':
+        if (child === this.#child) this.#listened = true;
         if (child === this.#child && this.#state.kind === 'starting')
           child.post({ type: 'init', ...this.#opts.init, windowOpen: this.#windowOpen });
         break;
@@ -290,9 +298,12 @@ export class EngineHostClient {
         this.#settle(p, message.reply);
         break;
       }
-      case 'stats':
-        this.#stats.get(message.id)?.(message.stats);
+      case 'stats': {
+        const answer = this.#stats.get(message.id);
+        this.#stats.delete(message.id);
+        answer?.(message.stats);
         break;
+      }
       case 'push':
         this.#emit('push', message.channel, message.json);
         break;
