@@ -3,7 +3,7 @@
  * main/index.ts are the only places that import 'electron'; the engine they host imports none of it.
  */
 import path from 'node:path';
-import { app, shell } from 'electron';
+import { app, powerMonitor, shell } from 'electron';
 import type { ShellSettings } from '../../common/host-protocol.ts';
 import type { PushChannel } from '../../common/ipc.ts';
 import { systemClock } from '../kube/clock.ts';
@@ -133,15 +133,22 @@ export async function runDesktop(): Promise<void> {
   // A tray app keeps running when its window closes.
   app.on('window-all-closed', () => undefined);
   let stopped = false;
+  // A quit held back while the system shuts down reads, on macOS, as the app refusing to quit: the
+  // shutdown is cancelled. Then the host is asked to stop and the quit goes on (it saves every 30 s too).
+  let systemShutdown = false;
+  powerMonitor.on('shutdown', () => {
+    systemShutdown = true;
+  });
   app.on('before-quit', (event?: { preventDefault(): void }) => {
     if (stopped) return;
+    stopped = true;
+    const stopping = host
+      .stop()
+      .catch((e: unknown) => logger.warn('stopping the engine failed', { error: String(e) }));
+    if (systemShutdown) return;
     // The host saves the last inventories before it exits: quit once it has (or its grace ran out).
     event?.preventDefault();
-    stopped = true;
-    host
-      .stop()
-      .catch((e: unknown) => logger.warn('stopping the engine failed', { error: String(e) }))
-      .finally(() => app.quit());
+    stopping.finally(() => app.quit()).catch(() => undefined);
   });
   host.start();
   logger.info('started', { version: app.getVersion() });

@@ -118,6 +118,8 @@ export class ElectronDouble {
   permissionHandler: unknown = null;
   /** Every utility process forked, in order (the live one is the last that has not exited). */
   readonly utilityProcesses: UtilityProcessDouble[] = [];
+  /** Emit 'shutdown' on it as the OS does before a reboot or shutdown (Linux, macOS). */
+  readonly powerMonitor = new EventEmitter();
   /** A test's virtual clock that forked children follow (desktop-harness.ts sets it). */
   clock: ManualClock | null = null;
   private readonly ready: Promise<void>;
@@ -367,6 +369,7 @@ export class ElectronDouble {
           double.forkUtility(modulePath, args, options),
       },
       nativeTheme: Object.assign(new EventEmitter(), { shouldUseDarkColors: false }),
+      powerMonitor: this.powerMonitor,
       screen: { getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }) },
     };
   }

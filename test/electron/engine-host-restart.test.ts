@@ -90,3 +90,15 @@ it('quits cleanly: the host saves and exits when asked, and no new one starts', 
   expect(live()).toEqual([]);
   expect(double.app.quitCalled).toBe(true);
 });
+
+it('lets a system shutdown quit at once, asking the host to stop without holding the quit back', async () => {
+  const kubeconfig = path.join(mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-shutdown-')), 'config');
+  await sim.writeKubeconfig(kubeconfig);
+  const app = await startDesktop(kubeconfig, { contexts: ['sim-admin'] });
+  const host = app.utilityProcesses.at(-1);
+  app.powerMonitor.emit('shutdown');
+  app.app.quit();
+  expect(app.app.quitCalled).toBe(true);
+  await pollUntil(() => host?.exitCode !== undefined, 'the host to exit');
+  expect(host?.exitCode).toBe(0);
+});
