@@ -325,6 +325,7 @@ describe('renderer:ready', () => {
         'alerts:new',
         'app:notice',
         'fleet:delta',
+        'fleet:mark',
         'fleet:snapshot',
         'kubectl:contexts',
         'ui:focus',

@@ -31,6 +31,7 @@ export class FleetStore {
   /** Chosen here but not yet confirmed by the host, so a click feels instant. */
   #pendingFocus = $state<string | null>(null);
   #nextNotice = 1;
+  #recovering = false;
   #off: (() => void)[] = [];
   /** The fleet stream: whole snapshots and deltas in, the snapshot to show out. */
   readonly #stream: FleetStream;
@@ -109,13 +110,10 @@ export class FleetStore {
     } catch (e) {
       this.#error = invokeErrorText(e);
       this.#load = 'failed';
+      // A snapshot that comes while it is failed tries again (#recover).
+      if (this.#snapshot !== null) this.#recover();
     }
-    api.invoke('alerts:log').then(
-      (log) => {
-        if (Array.isArray(log)) for (const a of log) this.#addAlert(a);
-      },
-      (e: unknown) => this.#addNotice('error', t('errors.alertLog', { message: invokeErrorText(e) })),
-    );
+    this.#loadAlertLog(api);
     return () => this.stop();
   }
 
@@ -197,6 +195,43 @@ export class FleetStore {
   #shown(s: FleetSnapshot): void {
     this.#snapshot = s;
     if (this.#pendingFocus && s.focused === this.#pendingFocus) this.#pendingFocus = null;
+    if (this.#load === 'failed') this.#recover();
+  }
+
+  /**
+   * The first load failed (the engine was down or restarting) and a snapshot has come since: the engine
+   * answers again, so the window loads what it missed instead of staying on "disconnected".
+   */
+  #recover(): void {
+    const api = this.#api;
+    if (!api || this.#recovering) return;
+    this.#recovering = true;
+    api
+      .invoke('app:info')
+      .then(
+        (info) => {
+          this.#info = info;
+          for (const m of info.notices) this.#addNotice('warning', m);
+          this.#error = null;
+          this.#load = 'ready';
+          this.#loadAlertLog(api);
+        },
+        // Still failing: the next snapshot tries again.
+        () => undefined,
+      )
+      .finally(() => {
+        this.#recovering = false;
+      })
+      .catch(() => undefined);
+  }
+
+  #loadAlertLog(api: FleetApi): void {
+    api.invoke('alerts:log').then(
+      (log) => {
+        if (Array.isArray(log)) for (const a of log) this.#addAlert(a);
+      },
+      (e: unknown) => this.#addNotice('error', t('errors.alertLog', { message: invokeErrorText(e) })),
+    );
   }
 
   #addAlert(a: Alert): void {
