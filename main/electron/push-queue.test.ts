@@ -53,4 +53,15 @@ describe('PushQueue', () => {
     expect(q.dropped).toBe(0);
     expect(sent.map((s) => (s.payload as { view: string }).view)).toEqual(['history', 'alerts', 'settings']);
   });
+
+  it('is bounded in text too: a page that never says ready does not pile up the host pushes', () => {
+    const { sent, target } = recorder();
+    const q = new PushQueue(target, 200, 120); // two of these 59-character pushes
+    for (let i = 0; i < 5; i++)
+      q.send('app:notice', JSON.stringify({ level: 'info', message: `${i}`.repeat(30) }));
+    expect(q.held).toBe(2);
+    expect(q.dropped).toBe(3);
+    q.markReady();
+    expect(sent.map((s) => (s.payload as { message: string }).message[0])).toEqual(['3', '4']);
+  });
 });

@@ -9,6 +9,11 @@ import type { PushChannel } from '../../common/ipc.ts';
 
 /** More than a window can be sent while it loads; beyond it the oldest pushes are dropped. */
 export const PUSH_QUEUE_MAX = 200;
+/**
+ * The most JSON text held for a page that is not ready, in characters: a page that never says ready (its
+ * load failed) must not pile up the host's pushes in main. A dropped delta only makes the page resync.
+ */
+export const PUSH_QUEUE_MAX_CHARS = 32 * 1024 * 1024;
 
 export interface QueuedPush {
   channel: PushChannel;
@@ -22,13 +27,16 @@ export interface PushTarget {
 export class PushQueue {
   #ready = false;
   #held: QueuedPush[] = [];
+  #heldChars = 0;
   #dropped = 0;
   readonly #target: PushTarget;
   readonly #max: number;
+  readonly #maxChars: number;
 
-  constructor(target: PushTarget, max = PUSH_QUEUE_MAX) {
+  constructor(target: PushTarget, max = PUSH_QUEUE_MAX, maxChars = PUSH_QUEUE_MAX_CHARS) {
     this.#target = target;
     this.#max = max;
+    this.#maxChars = maxChars;
   }
 
   get ready(): boolean {
@@ -48,8 +56,9 @@ export class PushQueue {
       return;
     }
     this.#held.push({ channel, json });
-    if (this.#held.length > this.#max) {
-      this.#held.shift();
+    this.#heldChars += json.length;
+    while (this.#held.length > this.#max || (this.#heldChars > this.#maxChars && this.#held.length > 1)) {
+      this.#heldChars -= this.#held.shift()?.json.length ?? 0;
       this.#dropped++;
     }
   }
@@ -64,6 +73,7 @@ export class PushQueue {
     const held = this.#held;
     const dropped = this.#dropped;
     this.#held = [];
+    this.#heldChars = 0;
     this.#dropped = 0;
     for (const p of held) this.#target.send(p.channel, p.json);
     return dropped;
