@@ -18,7 +18,8 @@ const RUNS = 3;
 const SETTLE_MS = 300;
 export const SHELL_STALL_TARGET_MS = 16;
 
-const probe = (a: ShellProbeArgs) => runChild<ShellProbe>('shell-probe.ts', a);
+// --expose-gc: each start begins after a full collection (shell-probe.ts), as a launched app would.
+const probe = (a: ShellProbeArgs) => runChild<ShellProbe>('shell-probe.ts', a, ['--expose-gc']);
 
 /** The run whose stall is the median of the warm ones (runs after the first), or null with none. */
 function medianWarm(runs: readonly ShellStallRun[]): ShellStallRun | null {
@@ -79,7 +80,7 @@ export async function shellStallRows(
     .map((n) => n.toLocaleString('en'))
     .join(' or ');
   const notes = [
-    `Row 4c loads the built main bundle (.vite/build/main.cjs) under the Electron double in a process of its own; the double forks the engine host (.vite/build/engine-host.cjs) as a real Node child, and the simulators run in a third process. Every start is a fresh app with fresh settings (no last-known inventories): the first is cold, the others reuse the shell's process, so only the shell is warm there; the host is a new process at every start, as in the app. The meter runs from just after the bundle loads until every context is live with its inventory (${gpu} GPU nodes of 5,000) in the tray (the host words the tray's model and the notifications; the shell only shows them), plus ${SETTLE_MS} ms. No window is open, so the host sends no window pushes (with one open, main relays them as JSON text it does not parse; the double's webContents parses them in this process, which a real renderer does in its own, so that case is not measured here). The host's figure is its own perf_hooks loop-delay maximum over the same span; the baseline runs the app core in one process with what the old shell did beside it (the tray's model of every snapshot, the words of every notification).`,
+    `Row 4c loads the built main bundle (.vite/build/main.cjs) under the Electron double in a process of its own; the double forks the engine host (.vite/build/engine-host.cjs) as a real Node child, and the simulators run in a third process. Every start is a fresh app with fresh settings (no last-known inventories): the first is cold, the others reuse the shell's process, so only the shell is warm there (each begins after a full collection, so an earlier start's garbage is not collected inside the measured span); the host is a new process at every start, as in the app. The meter runs from just after the bundle loads until every context is live with its inventory (${gpu} GPU nodes of 5,000) in the tray (the host words the tray's model and the notifications; the shell only shows them), plus ${SETTLE_MS} ms. No window is open, so the host sends no window pushes (with one open, main relays them as JSON text it does not parse; the double's webContents parses them in this process, which a real renderer does in its own, so that case is not measured here). The host's figure is its own perf_hooks loop-delay maximum over the same span; the baseline runs the app core in one process with what the old shell did beside it (the tray's model of every snapshot, the words of every notification).`,
     `Row 4c: "slowest messages" is the longest the shell's listeners took over one host message of that kind (reading it off the channel comes before and is not in it); "of its own CPU in one gap" is the most CPU time the shell's process used within one gap between 1 ms ticks, the part of a stall that is its own work rather than a wait for a core.`,
     `Row 4c: the engine host's RSS after the sync of ${sims.length} × 5,000 nodes: ${shell.runs.map((_, i) => bytes(hostRss[i] ?? Number.NaN)).join(', ')} (cold, then warm starts).`,
   ];
