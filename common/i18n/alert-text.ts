@@ -46,47 +46,36 @@ function reasonItems(down: readonly Down[], tr: Translator): string[] {
 }
 
 /**
- * The reason list cut to fit `max` characters with "+N more" (at least the first node is named). The
- * longest prefix that fits is grown from the front: the text only gets longer with each node named, and
- * a drop of thousands of nodes must not rebuild the whole list once per node.
+ * `items` joined by `join`, cut to fit `max` characters with "+N more" (at least the first is named, cut
+ * if it must be). The longest prefix that fits is grown from the front and the loop stops at the first
+ * that does not: a notification about thousands of nodes never joins every one.
  */
-function fittedReasons(down: readonly Down[], max: number, tr: Translator): string {
-  const sep = tr.t('alert.reasonSeparator');
-  const all = reasonItems(down, tr).join(sep);
-  if (all.length <= max) return all;
-  let fitted: string | null = null;
-  let text = '';
-  for (let n = 1; n < down.length; n++) {
-    const d = down[n - 1] as Down;
-    const item = tr.t('alert.reason', { node: d.node, reason: d.reason });
-    text = n === 1 ? item : `${text}${sep}${item}`;
-    const candidate = `${text}${sep}${tr.t('alert.more', { count: down.length - n })}`;
-    if (candidate.length > max) break;
-    if (n > 1) fitted = candidate;
-  }
-  if (fitted !== null) return fitted;
-  const more = down.length > 1 ? `${sep}${tr.t('alert.more', { count: down.length - 1 })}` : '';
-  const first = reasonItems(down.slice(0, 1), tr).join(sep);
-  return `${clusterText(first, Math.max(20, max - more.length))}${more}`;
-}
-
-/**
- * Sentences cut to fit `max` characters with "+N more" (at least the first is there, cut if it must be),
- * grown from the front: a notification never carries, nor words, every line of a large alert.
- */
-function fittedSentences(lines: readonly string[], max: number, tr: Translator): string {
-  const all = sentences(lines, tr);
+function fitted(
+  items: readonly string[],
+  max: number,
+  join: (parts: readonly string[]) => string,
+  tr: Translator,
+): string {
+  const all = join(items);
   if (all.length <= max) return all;
   const more = (n: number) => tr.t('alert.more', { count: n });
-  let fitted: string | null = null;
-  for (let n = 1; n < lines.length; n++) {
-    const candidate = sentences([...lines.slice(0, n), more(lines.length - n)], tr);
+  let fit: string | null = null;
+  for (let n = 2; n < items.length; n++) {
+    const candidate = join([...items.slice(0, n), more(items.length - n)]);
     if (candidate.length > max) break;
-    fitted = candidate;
+    fit = candidate;
   }
-  if (fitted !== null) return fitted;
-  const tail = more(lines.length - 1);
-  return sentences([clusterText(lines[0] ?? '', Math.max(20, max - tail.length - 2)), tail], tr);
+  if (fit !== null) return fit;
+  const tail = items.length > 1 ? [more(items.length - 1)] : [];
+  // What the join adds around the first item (its separator and the tail), measured with a 1-character stand-in.
+  const room = Math.max(20, max - (join(['x', ...tail]).length - 1));
+  return join([clusterText(items[0] ?? '', room), ...tail]);
+}
+
+/** The reason list cut to fit `max` characters (the notification's body). */
+function fittedReasons(down: readonly Down[], max: number, tr: Translator): string {
+  const sep = tr.t('alert.reasonSeparator');
+  return fitted(reasonItems(down, tr), max, (parts) => parts.join(sep), tr);
 }
 
 function dropWords(a: AlertInput, w: Extract<AlertWords, { kind: 'ready-drop' }>, tr: Translator): AlertText {
@@ -184,7 +173,7 @@ function wordsOf(a: AlertInput, tr: Translator): AlertText {
         }),
         body,
         ...(body.length > NOTIFICATION_BODY_MAX
-          ? { short: fittedSentences(lines, NOTIFICATION_BODY_MAX, tr) }
+          ? { short: fitted(lines, NOTIFICATION_BODY_MAX, (parts) => sentences(parts, tr), tr) }
           : {}),
       };
     }
