@@ -65,18 +65,22 @@ export async function runDesktop(): Promise<void> {
   host.on('push', (channel: PushChannel, json) => windows.relay(channel, json));
   setupIpc((channel, args) => host.invoke(channel, args), windows);
 
-  // A tray click has nobody to await it: a failure is logged (and, for a context switch, shown).
-  const invoked = (what: string, channel: string, args: unknown[]) =>
-    host.invoke(channel, args).then((reply) => {
-      if (reply.ok) return;
-      logger.warn(what, { error: reply.error.message });
-      if (channel === 'kubectl:use-context')
-        windows.send('app:notice', { level: 'error', message: reply.error.message });
-    });
+  // A tray click has nobody to await it: a failure is logged (and, for a context switch, shown). The
+  // host's invoke never rejects; the catch is for this process's own handling of the reply.
   const logged = (what: string, p: Promise<unknown>) =>
     void p.catch((e: unknown) => logger.warn(what, { error: e instanceof Error ? e.message : String(e) }));
+  const invoked = (what: string, channel: string, args: unknown[]) =>
+    logged(
+      what,
+      host.invoke(channel, args).then((reply) => {
+        if (reply.ok) return;
+        logger.warn(what, { error: reply.error.message });
+        if (channel === 'kubectl:use-context')
+          windows.send('app:notice', { level: 'error', message: reply.error.message });
+      }),
+    );
   const focusContext = (context: string, node: string | null) => {
-    logged('focusing a context failed', invoked('focusing a context failed', 'fleet:focus', [context]));
+    invoked('focusing a context failed', 'fleet:focus', [context]);
     windows.show();
     windows.send('ui:focus', { context, node });
   };
@@ -87,17 +91,11 @@ export async function runDesktop(): Promise<void> {
       case 'focus':
         return focusContext(action.context, null);
       case 'use-context':
-        return logged(
-          'switching the kubectl context failed',
-          invoked('switching the kubectl context failed', 'kubectl:use-context', [action.context]),
-        );
+        return invoked('switching the kubectl context failed', 'kubectl:use-context', [action.context]);
       case 'pause':
-        return logged(
-          'pausing alerts failed',
-          invoked('pausing alerts failed', 'alerts:snooze', [null, action.until]),
-        );
+        return invoked('pausing alerts failed', 'alerts:snooze', [null, action.until]);
       case 'resume':
-        return logged('resuming alerts failed', invoked('resuming alerts failed', 'alerts:resume', [null]));
+        return invoked('resuming alerts failed', 'alerts:resume', [null]);
       case 'settings':
         windows.show();
         return windows.send('ui:show', { view: 'settings' });

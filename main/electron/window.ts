@@ -4,17 +4,13 @@
  */
 import path from 'node:path';
 import { BrowserWindow } from 'electron';
+import type { ShellSettings } from '../../common/host-protocol.ts';
 import type { PushChannel, PushSender } from '../../common/ipc.ts';
 import { APP_INDEX_URL, APP_ORIGIN } from './app-origin.ts';
 import { PUSH_QUEUE_MAX, PushQueue } from './push-queue.ts';
 
-export interface Bounds {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  maximized: boolean;
-}
+/** The window's saved place, as the engine host keeps it in the settings. */
+export type Bounds = NonNullable<ShellSettings['window']>;
 
 export interface WindowManager {
   show(): void;

@@ -248,23 +248,6 @@ describe('EngineHostClient', () => {
     expect(t.children[0]?.posted).toEqual([]);
   });
 
-  it('answers stats from the host, and null once it is gone', async () => {
-    const t = setup();
-    t.client.start();
-    t.up();
-    const asked = t.client.stats();
-    const request = t.last().posted.find((m) => m.type === 'stats');
-    t.last().say({
-      type: 'stats',
-      id: request?.type === 'stats' ? request.id : -1,
-      stats: { loopDelayMaxMs: 3, rssBytes: 9 },
-    });
-    await expect(asked).resolves.toEqual({ loopDelayMaxMs: 3, rssBytes: 9 });
-    const lost = t.client.stats();
-    t.last().exit(1);
-    await expect(lost).resolves.toBeNull();
-  });
-
   it('saves the window bounds once the host is up', () => {
     const t = setup();
     const bounds = { x: 1, y: 2, width: 800, height: 600, maximized: false };

@@ -14,7 +14,6 @@ import {
   type HostInit,
   type HostMessage,
   type HostReply,
-  type HostStats,
   type ShellMessage,
   type ShellSettings,
 } from '../../common/host-protocol.ts';
@@ -99,7 +98,6 @@ export class EngineHostClient {
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
   #waiting: Waiting[] = [];
-  readonly #stats = new Map<number, (stats: HostStats | null) => void>();
   #window: NonNullable<ShellSettings['window']> | null = null;
   #windowOpen = false;
   #timer: unknown = null;
@@ -159,24 +157,6 @@ export class EngineHostClient {
   setWindowOpen(open: boolean): void {
     this.#windowOpen = open;
     if (this.#state.kind === 'running') this.#child?.post({ type: 'window', open });
-  }
-
-  /** The host's own figures, or null when it is not running or does not answer in 5 s. */
-  stats(): Promise<HostStats | null> {
-    const child = this.#child;
-    if (!child || this.#state.kind !== 'running') return Promise.resolve(null);
-    const id = this.#nextId++;
-    return new Promise((resolve) => {
-      const timer = this.#opts.clock.setTimeout(() => {
-        this.#stats.delete(id);
-        resolve(null);
-      }, 5_000);
-      this.#stats.set(id, (s) => {
-        this.#opts.clock.clearTimeout(timer);
-        resolve(s);
-      });
-      child.post({ type: 'stats', id });
-    });
   }
 
   /** Asks the host to save and exit, kills it after STOP_GRACE_MS; no restart follows. */
@@ -246,10 +226,6 @@ export class EngineHostClient {
       this.#pending.delete(id);
       this.#settle(p, DIED);
     }
-    for (const [id, resolve] of this.#stats) {
-      this.#stats.delete(id);
-      resolve(null);
-    }
     if (this.#stopping) return;
     this.#restarts += 1;
     const delay = restartDelayMs(this.#restarts);
@@ -298,12 +274,9 @@ export class EngineHostClient {
         this.#settle(p, message.reply);
         break;
       }
-      case 'stats': {
-        const answer = this.#stats.get(message.id);
-        this.#stats.delete(message.id);
-        answer?.(message.stats);
+      case 'stats':
+        // Answers to a bench's own request (the shell asks for none).
         break;
-      }
       case 'push':
         this.#emit('push', message.channel, message.json);
         break;
