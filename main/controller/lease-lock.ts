@@ -5,11 +5,12 @@
  * answers the other 409.
  */
 
+import { CONTROLLER_LEASE_NAME } from '../../common/settings.ts';
+import { leasePath, leasesPath } from '../fleet/source/lease-poll.ts';
 import type { ContextClient, KubeResponse } from '../kube/context-client.ts';
 import { errorFromResponse } from '../kube/error-classify.ts';
 import { KubeError } from '../kube/errors.ts';
 import {
-  LEASE_NAME,
   type LeaderRecord,
   leaseBody,
   leaseUpdateBody,
@@ -34,8 +35,8 @@ export interface LeaseLock {
 }
 
 export function leaseLock(client: ContextClient, namespace: string, timeoutMs: number): LeaseLock {
-  const base = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
-  const description = `${namespace}/${LEASE_NAME}`;
+  const lease = leasePath(namespace);
+  const description = `${namespace}/${CONTROLLER_LEASE_NAME}`;
   const call = (method: string, path: string, body?: unknown): Promise<KubeResponse> =>
     client.request(method, path, {
       headers: { Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
@@ -63,18 +64,18 @@ export function leaseLock(client: ContextClient, namespace: string, timeoutMs: n
     description,
     async get() {
       const what = `reading Lease ${description}`;
-      const res = await call('GET', `${base}/${LEASE_NAME}`);
+      const res = await call('GET', lease);
       if (res.status === 404) return null;
       return ok(res, what);
     },
     async create(record) {
       const what = `creating Lease ${description}`;
-      return ok(await call('POST', base, leaseBody(namespace, record)), what);
+      return ok(await call('POST', leasesPath(namespace), leaseBody(namespace, record)), what);
     },
     async update(record, seen) {
       const what = `updating Lease ${description}`;
       const body = leaseUpdateBody(seen, record);
-      return ok(await call('PUT', `${base}/${LEASE_NAME}`, body), what);
+      return ok(await call('PUT', lease, body), what);
     },
   };
 }

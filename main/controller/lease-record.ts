@@ -4,8 +4,8 @@
  * Times are MicroTime: RFC 3339 with exactly six fractional digits, in UTC.
  */
 import { asRecord, isObj, str } from '../../common/json-guards.ts';
+import { CONTROLLER_LEASE_NAME } from '../../common/settings.ts';
 
-export const LEASE_NAME = 'gpu-fleet-controller';
 export const LEASE_API = 'coordination.k8s.io/v1';
 
 /** Identities are pod names (≤ 253) in practice; a longer one from the server is cut, never trusted whole. */
@@ -90,14 +90,18 @@ export function leaseSpec(r: LeaderRecord): Record<string, unknown> {
   };
 }
 
-const LABELS = { 'app.kubernetes.io/name': 'gpu-fleet', 'app.kubernetes.io/component': 'controller' };
+/** The labels of everything the controller's manifests and its Lease carry. */
+export const CONTROLLER_LABELS = {
+  'app.kubernetes.io/name': 'gpu-fleet',
+  'app.kubernetes.io/component': 'controller',
+} as const;
 
 /** The Lease body for create. */
 export function leaseBody(namespace: string, r: LeaderRecord): Record<string, unknown> {
   return {
     apiVersion: LEASE_API,
     kind: 'Lease',
-    metadata: { name: LEASE_NAME, namespace, labels: { ...LABELS } },
+    metadata: { name: CONTROLLER_LEASE_NAME, namespace, labels: { ...CONTROLLER_LABELS } },
     spec: leaseSpec(r),
   };
 }
@@ -110,7 +114,7 @@ export function leaseUpdateBody(seen: ObservedLease, r: LeaderRecord): Record<st
   const meta = asRecord(seen.object.metadata);
   return {
     ...seen.object,
-    metadata: { ...meta, labels: { ...asRecord(meta.labels), ...LABELS } },
+    metadata: { ...meta, labels: { ...asRecord(meta.labels), ...CONTROLLER_LABELS } },
     spec: leaseSpec(r),
   };
 }

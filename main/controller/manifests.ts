@@ -10,8 +10,9 @@
  * object is authorized as create as well, with the URL's name, so resourceNames narrows it.
  */
 import { stringify } from 'yaml';
+import { CONTROLLER_LEASE_NAME, DEFAULT_CONTROLLER_NAMESPACE } from '../../common/settings.ts';
 import { buildCrd, CONFIGMAP_NAME, crdName, INVENTORY_OBJECT_NAME } from '../writeback/index.ts';
-import { LEASE_NAME } from './lease-record.ts';
+import { CONTROLLER_LABELS } from './lease-record.ts';
 
 export interface ManifestOptions {
   namespace: string;
@@ -20,17 +21,17 @@ export interface ManifestOptions {
   replicas: number;
 }
 
-export const DEFAULT_NAMESPACE = 'gpu-fleet';
+/** The namespace the tray reads the controller's Lease from unless told otherwise. */
+export const DEFAULT_NAMESPACE = DEFAULT_CONTROLLER_NAMESPACE;
 export const METRICS_PORT = 8080;
 const NAME = 'gpu-fleet-controller';
-const LABELS = { 'app.kubernetes.io/name': 'gpu-fleet', 'app.kubernetes.io/component': 'controller' };
 
 type Doc = Record<string, unknown>;
 
 const meta = (name: string, namespace?: string): Doc => ({
   name,
   ...(namespace !== undefined ? { namespace } : {}),
-  labels: { ...LABELS },
+  labels: { ...CONTROLLER_LABELS },
 });
 
 function rbac(o: ManifestOptions): Doc[] {
@@ -83,7 +84,7 @@ function rbac(o: ManifestOptions): Doc[] {
         {
           apiGroups: ['coordination.k8s.io'],
           resources: ['leases'],
-          resourceNames: [LEASE_NAME],
+          resourceNames: [CONTROLLER_LEASE_NAME],
           verbs: ['get', 'update'],
         },
         { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
@@ -112,9 +113,9 @@ function deployment(o: ManifestOptions): Doc {
     metadata: meta(NAME, o.namespace),
     spec: {
       replicas: o.replicas,
-      selector: { matchLabels: { ...LABELS } },
+      selector: { matchLabels: { ...CONTROLLER_LABELS } },
       template: {
-        metadata: { labels: { ...LABELS } },
+        metadata: { labels: { ...CONTROLLER_LABELS } },
         spec: {
           serviceAccountName: NAME,
           // Graceful shutdown takes at most 10 s (the lease is released first).
@@ -132,7 +133,7 @@ function deployment(o: ManifestOptions): Doc {
                 {
                   weight: 100,
                   podAffinityTerm: {
-                    labelSelector: { matchLabels: { ...LABELS } },
+                    labelSelector: { matchLabels: { ...CONTROLLER_LABELS } },
                     topologyKey: 'kubernetes.io/hostname',
                   },
                 },

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_CONTROLLER_NAMESPACE } from '../../../common/settings.ts';
 import { Controller } from '../../controller/controller.ts';
 import {
   IN_CLUSTER_CONTEXT,
@@ -16,7 +17,6 @@ import {
 } from '../../controller/in-cluster.ts';
 import { DEFAULT_TIMING, type ElectionTiming, timingProblem } from '../../controller/leader-decision.ts';
 import {
-  DEFAULT_NAMESPACE,
   kustomizationYaml,
   type ManifestOptions,
   manifestFiles,
@@ -196,7 +196,7 @@ function manifests(args: string[], io: CliIo): number {
   );
   const replicas = flags.replicas === undefined ? 2 : Number(flags.replicas);
   const o: ManifestOptions = {
-    namespace: flags.namespace ?? DEFAULT_NAMESPACE,
+    namespace: flags.namespace ?? DEFAULT_CONTROLLER_NAMESPACE,
     image: flags.image ?? defaultImage(),
     group: groupFlag(flags.group),
     replicas,

@@ -2,18 +2,18 @@
  * The two objects the tray follows when it reads the in-cluster controller: the controller's Lease
  * (coordination.k8s.io/v1, `gpu-fleet-controller` in its namespace, read by GET: lease-poll.ts) and the
  * `cluster` GpuInventory of the configured group, a WatchedResource for the generic list+watch
- * machinery (kube/list-watcher.ts) narrowed by a field selector to the one object. Each trim validates what it keeps (hostile input):
- * the Lease's holder, duration and renew time, and the inventory status (read-status.ts).
+ * machinery (kube/list-watcher.ts) narrowed by a field selector to the one object (write-back's
+ * INVENTORY_OBJECT_NAME). Each trim validates what it keeps (hostile input): the Lease's holder, duration
+ * and renew time, and the inventory status (read-status.ts).
  */
 import { clusterText } from '../../../common/cluster-text.ts';
 import type { GpuInventoryStatus } from '../../../common/inventory.ts';
 import { isObj } from '../../../common/json-guards.ts';
 import { CONTROLLER_LEASE_NAME } from '../../../common/settings.ts';
 import type { WatchedResource } from '../../kube/watched-resource.ts';
+import { INVENTORY_OBJECT_NAME } from '../../writeback/crd.ts';
 import { readInventoryStatus, rfc3339 } from './read-status.ts';
 
-/** The GpuInventory object the controller (and write-back) keeps: one per cluster. */
-export const INVENTORY_NAME = 'cluster';
 /** client-go allows any positive duration; an hour is far past any leader election's. */
 const MAX_LEASE_SECONDS = 3600;
 
@@ -55,7 +55,7 @@ export function trimLease(raw: unknown): LeaseFacts | null {
 
 export function trimInventory(raw: unknown): InventoryFacts | null {
   const name = nameOf(raw);
-  if (name !== INVENTORY_NAME || !isObj(raw)) return null;
+  if (name !== INVENTORY_OBJECT_NAME || !isObj(raw)) return null;
   const read = readInventoryStatus(raw.status);
   return read.ok
     ? { name, status: read.status, problem: null, dropped: read.dropped }
@@ -66,7 +66,7 @@ export function trimInventory(raw: unknown): InventoryFacts | null {
 export function inventoryResource(group: string): WatchedResource<InventoryFacts> {
   return {
     path: `/apis/${encodeURIComponent(group)}/v1/gpuinventories`,
-    fieldSelector: `metadata.name=${INVENTORY_NAME}`,
+    fieldSelector: `metadata.name=${INVENTORY_OBJECT_NAME}`,
     singular: 'GpuInventory',
     plural: 'GpuInventories',
     trim: trimInventory,

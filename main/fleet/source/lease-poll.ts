@@ -37,8 +37,14 @@ export interface LeasePollOptions {
   random?: () => number;
 }
 
+/** The Leases of a namespace (the controller creates its Lease here). */
+export function leasesPath(namespace: string): string {
+  return `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
+}
+
+/** The controller's Lease, as the tray reads it and the controller holds it. */
 export function leasePath(namespace: string): string {
-  return `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases/${CONTROLLER_LEASE_NAME}`;
+  return `${leasesPath(namespace)}/${CONTROLLER_LEASE_NAME}`;
 }
 
 /** What one GET's failure means for the policy: null when it is transient (keep the last read). */
