@@ -69,7 +69,8 @@ export class ControllerFeed {
   #leaseRaw: LeaseFacts | null = null;
   #inventory: InventoryView = { seen: { kind: 'pending' }, problem: null };
   #status: GpuInventoryStatus | null = null;
-  #compacted = false;
+  /** `#status` as JSON: a watch event's status is compared with it, not re-serialised each time. */
+  #statusJson = 'null';
   #state: PolicyState = INITIAL_POLICY;
   #message: string | null = null;
   #startedAt = 0;
@@ -200,15 +201,12 @@ export class ControllerFeed {
       return;
     }
     this.#inventory = { seen: { kind: 'present' }, problem: i.problem };
-    if (i.status !== null && JSON.stringify(i.status) !== JSON.stringify(this.#status)) {
-      this.#status = i.status;
-      this.#compacted = i.status.nodes_compacted === true;
-      this.listener.inventory();
-    }
-  }
-
-  get compacted(): boolean {
-    return this.#compacted;
+    if (i.status === null) return;
+    const json = JSON.stringify(i.status);
+    if (json === this.#statusJson) return;
+    this.#status = i.status;
+    this.#statusJson = json;
+    this.listener.inventory();
   }
 
   #decide(): void {
