@@ -126,8 +126,11 @@ export class TelemetryHub {
   }
 
   async #step(e: Entry): Promise<void> {
+    const settings = this.#o.settings();
+    // Off (always so in the controller): no walk over the inventory's nodes at every step.
+    if (settings.background === 'off') return;
     const nodes = this.#o.gpuNodes(e.ctx.name);
-    if (!backgroundEnabled(this.#o.settings(), nodes.length)) return;
+    if (!backgroundEnabled(settings, nodes.length)) return;
     e.client ??= this.#o.makeClient(e.ctx);
     await e.telemetry.backgroundStep(nodes, e.client);
   }

@@ -88,11 +88,11 @@ export function fitNodes(
   const sum = (list: readonly GpuNodeEntry[]) => list.reduce((s, n) => s + cost(n), 0);
   const notReadyOnly = nodes.length > listReadyUpTo;
   if (!notReadyOnly && sum(nodes) <= budget) return { nodes: [...nodes], compacted: false, omitted: 0 };
-  const compact = nodes.map(compactEntry);
+  // NotReady-only: the Ready entries are never listed, so they are never compacted either.
+  const compact = (notReadyOnly ? nodes.filter((n) => !n.ready) : nodes).map(compactEntry);
   if (!notReadyOnly && sum(compact) <= budget) return { nodes: compact, compacted: true, omitted: 0 };
   const order = compact
     .map((n, i) => ({ n, i }))
-    .filter(({ n }) => !notReadyOnly || !n.ready)
     .sort((a, b) => Number(a.n.ready) - Number(b.n.ready) || (a.n.name < b.n.name ? -1 : 1));
   const kept = new Set<number>();
   let used = 0;
