@@ -166,7 +166,7 @@ export function servePodProxy(
     return;
   }
   const exporter = exporterFor(core, String(obj(pod.spec).nodeName ?? ''));
-  sendBytes(ctx, 200, Buffer.from(metricsText(exporter, Date.now())), {
+  sendBytes(ctx, 200, Buffer.from(metricsText(exporter, core.now())), {
     'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
   });
 }

@@ -86,8 +86,3 @@ export function parseMicroTime(value: string): { ok: string } | { error: string 
   const iso = new Date(ms).toISOString().replace(/\.\d{3}Z$/, '');
   return { ok: `${iso}.${micros}Z` };
 }
-
-/** A MicroTime string for an epoch millisecond value (six digits, UTC). */
-export function microTimeOf(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}

@@ -3,6 +3,7 @@
  * A node with several exporter pods (a rollout) takes the Running one, then the newest. Names are checked
  * as DNS labels before they are put into a request path.
  */
+import { asRecord } from '../../common/json-guards.ts';
 import type { ExporterRef } from './requests.ts';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -13,17 +14,14 @@ interface Candidate extends ExporterRef {
   created: string;
 }
 
-const rec = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-
 /** Node name → exporter pod. Items that are not well-formed pods are skipped. */
 export function exportersByNode(list: unknown): Map<string, ExporterRef> {
-  const items = rec(list).items;
+  const items = asRecord(list).items;
   const best = new Map<string, Candidate>();
   if (!Array.isArray(items)) return new Map();
   for (const item of items) {
-    const md = rec(rec(item).metadata);
-    const node = rec(rec(item).spec).nodeName;
+    const md = asRecord(asRecord(item).metadata);
+    const node = asRecord(asRecord(item).spec).nodeName;
     const { namespace, name } = md;
     if (typeof node !== 'string' || !NODE_NAME.test(node)) continue;
     if (typeof namespace !== 'string' || !DNS_LABEL.test(namespace)) continue;
@@ -31,7 +29,7 @@ export function exportersByNode(list: unknown): Map<string, ExporterRef> {
     const c: Candidate = {
       namespace,
       pod: name,
-      running: rec(rec(item).status).phase === 'Running' && md.deletionTimestamp === undefined,
+      running: asRecord(asRecord(item).status).phase === 'Running' && md.deletionTimestamp === undefined,
       created: typeof md.creationTimestamp === 'string' ? md.creationTimestamp : '',
     };
     const prev = best.get(node);
