@@ -42,8 +42,6 @@ export interface TelemetrySummary {
   xids: { node: string; index: number; xid: number }[];
 }
 
-export const TELEMETRY_PREFIX = 'GPU telemetry: ';
-
 export interface TelemetrySettingsView {
   background: 'auto' | 'on' | 'off';
   autoMaxGpuNodes: number;

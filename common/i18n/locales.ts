@@ -9,7 +9,6 @@ export type Locale = (typeof LOCALES)[number];
 
 /** The `language` setting: follow the system, or one catalog. */
 export type LanguageSetting = 'auto' | Locale;
-export const LANGUAGE_SETTINGS: readonly LanguageSetting[] = ['auto', ...LOCALES];
 
 export const DEFAULT_LOCALE: Locale = 'en';
 

@@ -76,10 +76,6 @@ export class LeaderElector {
     return this.#observed?.record.holderIdentity ?? null;
   }
 
-  get lastError(): string | null {
-    return this.#lastError;
-  }
-
   /** Stops trying, stops leading, and releases the lease if we hold it. Never throws. */
   async stop(): Promise<void> {
     if (this.#stopped) return;

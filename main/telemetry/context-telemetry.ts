@@ -57,11 +57,6 @@ interface NodeState {
   retryAt: number;
 }
 
-export interface TelemetryStats {
-  /** Requests made (discovery lists and scrapes), for the bench row and tests. */
-  requests: number;
-}
-
 export class ContextTelemetry {
   readonly #context: string;
   readonly #clock: Clock;
@@ -72,7 +67,6 @@ export class ContextTelemetry {
   readonly #inflight = new Map<string, Promise<NodeTelemetry>>();
   #forbiddenUntil = 0;
   #cursor = 0;
-  readonly stats: TelemetryStats = { requests: 0 };
 
   constructor(context: string, clock: Clock, onReading: (r: TelemetryReading) => void) {
     this.#context = context;
@@ -139,10 +133,10 @@ export class ContextTelemetry {
     if (this.#fresh(now)) return;
     this.#discovering ??= (async () => {
       try {
-        let list = await this.#counted(() => listExporterPods(client, OPERATOR_NAMESPACE));
+        let list = await listExporterPods(client, OPERATOR_NAMESPACE);
         let byNode = exportersByNode(list);
         if (byNode.size === 0) {
-          list = await this.#counted(() => listExporterPods(client, null));
+          list = await listExporterPods(client, null);
           byNode = exportersByNode(list);
         }
         this.#discovery = { at: this.#clock.now(), byNode, failure: null };
@@ -155,11 +149,6 @@ export class ContextTelemetry {
       }
     })();
     await this.#discovering;
-  }
-
-  async #counted<T>(f: () => Promise<T>): Promise<T> {
-    this.stats.requests++;
-    return f();
   }
 
   #scrape(node: string, client: ContextClient): Promise<NodeTelemetry> {
@@ -182,7 +171,7 @@ export class ContextTelemetry {
     const ref = d?.byNode?.get(node);
     if (!ref) return this.#record(node, this.#clock.now(), null, d?.failure ?? NO_EXPORTER, false);
     try {
-      const text = await this.#counted(() => scrapeExporter(client, ref));
+      const text = await scrapeExporter(client, ref);
       const samples = parsePromText(text);
       if (!isDcgmExporterText(text, samples)) throw new TelemetryError(NO_DCGM_METRICS, true);
       const gpus = readGpus(samples);

@@ -2,7 +2,7 @@
  * The two requests telemetry makes, with the user's own credentials through the API server: LIST the
  * exporter pods (label app=nvidia-dcgm-exporter; the GPU Operator's `gpu-operator` namespace first, all
  * namespaces when it has none) and GET one exporter's metrics through pods/proxy. Each is bounded: a
- * timeout on the client's clock and an answer-size cap. Failures come back as a `ScrapeFailure`: one
+ * timeout on the client's clock and an answer-size cap. A failure throws a `TelemetryError`: one
  * sentence for the user and whether a retry soon could help.
  */
 import { parseApiStatus } from '../kube/api-status.ts';
@@ -22,12 +22,6 @@ const DISCOVERY_MAX_BYTES = 64 << 20;
 export interface ExporterRef {
   namespace: string;
   pod: string;
-}
-
-/** Why there is no reading: one sentence, and whether it is the kind that passes (backoff and retry). */
-export interface ScrapeFailure {
-  message: string;
-  transient: boolean;
 }
 
 export class TelemetryError extends Error {
