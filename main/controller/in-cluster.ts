@@ -5,8 +5,10 @@
  * serves it; that client re-reads the token file every minute and right after a 401, which keeps a
  * rotated projected token working.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { isNamespaceName } from '../../common/k8s-names.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 
 export const SERVICEACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -31,8 +33,6 @@ function readable(file: string): string | null {
   }
 }
 
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /** The in-cluster context, or one sentence saying what is missing. */
 export function inClusterContext(
   env: NodeJS.ProcessEnv,
@@ -56,7 +56,7 @@ export function inClusterContext(
   let namespace: string | null = null;
   try {
     const text = fs.readFileSync(path.join(dir, 'namespace'), 'utf8').trim();
-    if (NAMESPACE.test(text) && text.length <= 63) namespace = text;
+    if (isNamespaceName(text)) namespace = text;
   } catch {
     namespace = null;
   }

@@ -12,9 +12,11 @@
  * refused: such a name can only come from a server that is not Kubernetes, and may carry control
  * characters or bidi overrides that would reach notifications, the tray and the window.
  */
+
 import { clusterText } from '../../common/cluster-text.ts';
 import type { NodeReadiness } from '../../common/inventory.ts';
 import { isObj, type JsonRecord, str } from '../../common/json-guards.ts';
+import { isNodeName, MAX_NODE_NAME } from '../../common/k8s-names.ts';
 import { intern } from './intern.ts';
 import { jsonEqual } from './json-equal.ts';
 import { isInventoryLabel, RESOURCE_PREFIX } from './labels.ts';
@@ -42,20 +44,7 @@ export interface NodeFacts {
 export const MAX_LABEL_VALUE = 63;
 /** A qualified name: a DNS-subdomain prefix (253), a slash and a 63-character name. */
 export const MAX_KEY = 253 + 1 + 63;
-/** Node names are DNS subdomains. */
-export const MAX_NODE_NAME = 253;
-/** A DNS-1123 subdomain (k8s.io/apimachinery IsDNS1123Subdomain), length checked apart. */
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** True for a name a real API server accepts for a Node: a DNS-1123 subdomain of at most 253 characters. */
-export function isNodeName(name: unknown): name is string {
-  return (
-    typeof name === 'string' &&
-    name.length > 0 &&
-    name.length <= MAX_NODE_NAME &&
-    DNS1123_SUBDOMAIN.test(name)
-  );
-}
+export { isNodeName, MAX_NODE_NAME };
 /** Entries kept per labels/capacity/allocatable map (the inventory uses a handful; MIG adds a few each). */
 export const MAX_KEPT = 64;
 export const MAX_TAINTS = 32;

@@ -4,10 +4,8 @@
  * as DNS labels before they are put into a request path.
  */
 import { asRecord } from '../../common/json-guards.ts';
+import { isNamespaceName, isNodeName } from '../../common/k8s-names.ts';
 import type { ExporterRef } from './requests.ts';
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 interface Candidate extends ExporterRef {
   running: boolean;
@@ -23,9 +21,7 @@ export function exportersByNode(list: unknown): Map<string, ExporterRef> {
     const md = asRecord(asRecord(item).metadata);
     const node = asRecord(asRecord(item).spec).nodeName;
     const { namespace, name } = md;
-    if (typeof node !== 'string' || !NODE_NAME.test(node)) continue;
-    if (typeof namespace !== 'string' || !DNS_LABEL.test(namespace)) continue;
-    if (typeof name !== 'string' || name.length > 253 || !NODE_NAME.test(name)) continue;
+    if (!isNodeName(node) || !isNamespaceName(namespace) || !isNodeName(name)) continue;
     const c: Candidate = {
       namespace,
       pod: name,

@@ -4,9 +4,11 @@
  * deployment manifests. Without kubeconfig flags and with KUBERNETES_SERVICE_HOST/PORT set it uses the
  * pod's service account; otherwise the kubeconfig, as every other command.
  */
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isNamespaceName } from '../../../common/k8s-names.ts';
 import { DEFAULT_CONTROLLER_NAMESPACE } from '../../../common/settings.ts';
 import { Controller } from '../../controller/controller.ts';
 import {
@@ -34,11 +36,8 @@ import { CliError, type CliIo } from '../io.ts';
 import { loadForCli, pickContexts } from '../kube-target.ts';
 import { packageVersion } from '../version.ts';
 
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 function namespaceFlag(value: string, flag: string): string {
-  if (!NAMESPACE.test(value) || value.length > 63)
-    throw new CliError(`"${value}" is not a valid namespace name for ${flag}`);
+  if (!isNamespaceName(value)) throw new CliError(`"${value}" is not a valid namespace name for ${flag}`);
   return value;
 }
 

@@ -1,6 +1,8 @@
 /** `gpu-fleet watch`: run the engine until Ctrl-C, printing inventory, connection and alert lines. */
+
 import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
 import { clusterText as terminalText } from '../../../common/cluster-text.ts';
+import { isNamespaceName } from '../../../common/k8s-names.ts';
 import {
   DEFAULT_CONTROLLER_NAMESPACE,
   DEFAULT_INVENTORY_SOURCE,
@@ -112,8 +114,6 @@ function writeBackSettings(flags: {
   };
 }
 
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /** `--source auto|nodes|controller` (default auto), `--controller-namespace NS`, and `--group` for the GpuInventory. */
 function sourceFlags(flags: {
   source?: string | undefined;
@@ -126,7 +126,7 @@ function sourceFlags(flags: {
       `--source must be one of ${INVENTORY_SOURCES.join(', ')} (got "${terminalText(setting)}")`,
     );
   const namespace = flags['controller-namespace'] ?? DEFAULT_CONTROLLER_NAMESPACE;
-  if (!NAMESPACE.test(namespace) || namespace.length > 63)
+  if (!isNamespaceName(namespace))
     throw new CliError(
       `"${terminalText(namespace)}" is not a valid namespace name for --controller-namespace`,
     );
