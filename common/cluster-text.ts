@@ -23,6 +23,14 @@ const CONTROLS =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this file's job
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]+/g;
 
+/** True when `text` holds any character the text gate would replace (a name with one is refused, not cleaned). */
+export function hasControlChars(text: string): boolean {
+  CONTROLS.lastIndex = 0;
+  const found = CONTROLS.test(text);
+  CONTROLS.lastIndex = 0;
+  return found;
+}
+
 /**
  * One line of at most `max` characters: escape sequences removed, every control character (newlines and
  * tabs included) turned into a space, runs of white space folded, cut with "…" past `max`. Non-strings

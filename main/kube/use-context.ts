@@ -5,8 +5,9 @@
  * (kubeconfig-write.ts). Every refusal is a UseContextError: a kind and one sentence; nothing is written.
  * Only an explicit request of the user calls this: monitoring never changes a kubeconfig by itself.
  */
+
 import fs from 'node:fs';
-import { clusterText } from '../../common/cluster-text.ts';
+import { clusterText, hasControlChars } from '../../common/cluster-text.ts';
 import { setCurrentContext } from './current-context-edit.ts';
 import { currentContextFile } from './current-context-file.ts';
 import { type KubeconfigLocateOptions, loadKubeconfig, locateKubeconfigFiles } from './kubeconfig.ts';
@@ -21,9 +22,6 @@ export { UseContextError };
 
 /** The longest context name accepted (the window's contract allows as much; kubeconfigs rarely need 100). */
 export const CONTEXT_NAME_MAX = 253;
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 export interface UseContextPlan {
   name: string;
@@ -48,7 +46,7 @@ export interface UseContextResult {
 export function contextNameProblem(name: string): string | null {
   if (name === '') return 'A context name cannot be empty.';
   if (name.length > CONTEXT_NAME_MAX) return `A context name has at most ${CONTEXT_NAME_MAX} characters.`;
-  if (CONTROL.test(name)) return 'A context name cannot contain control characters.';
+  if (hasControlChars(name)) return 'A context name cannot contain control characters.';
   return null;
 }
 
