@@ -4,9 +4,7 @@
 import { type Cause, invalidValue } from './errors.ts';
 import { obj, str } from './json.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
-import { isObj } from './types.ts';
-
-const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+import { CRUD_VERBS, isObj } from './types.ts';
 
 /** Go's %#v of a map[string]string (keys sorted), or its nil form. */
 function goMap(v: Json | undefined): string {
@@ -134,7 +132,7 @@ export const DEPLOYMENT_DEF: ResourceDef = {
   categories: ['all'],
   hasStatus: true,
   builtin: true,
-  verbs: CRUD,
+  verbs: [...CRUD_VERBS],
   generation: true,
   decode: decodeDeployment,
   validate: validateDeployment,

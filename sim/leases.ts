@@ -5,9 +5,7 @@ import { type Cause, invalidValue } from './errors.ts';
 import type { Decoded, GoStruct } from './typed.ts';
 import { decodeStruct, unknownTopLevel } from './typed.ts';
 import type { KObj, ResourceDef } from './types.ts';
-import { isObj } from './types.ts';
-
-const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+import { CRUD_VERBS, isObj } from './types.ts';
 
 const LEASE_SPEC: GoStruct = {
   name: 'LeaseSpec',
@@ -73,7 +71,7 @@ export const LEASE_DEF: ResourceDef = {
   shortNames: [],
   hasStatus: false,
   builtin: true,
-  verbs: CRUD,
+  verbs: [...CRUD_VERBS],
   generation: false,
   decode: decodeLease,
   validate: validateLease,

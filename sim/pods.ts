@@ -10,7 +10,7 @@ import { readBody, sendJson } from './http.ts';
 import { obj, str } from './json.ts';
 import { objectJson } from './serialize.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
-import { isObj, storeKey } from './types.ts';
+import { CRUD_VERBS, isObj, storeKey } from './types.ts';
 
 /**
  * The slice of Core the pod handlers use, declared here: core.ts builds its Registry from resources.ts,
@@ -23,8 +23,6 @@ export interface PodCore {
   keyOfObj(def: ResourceDef, o: KObj): string;
   remove(def: ResourceDef, o: KObj): KObj | undefined;
 }
-
-const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 export const POD_DEFS: ResourceDef[] = [
   {
@@ -39,7 +37,7 @@ export const POD_DEFS: ResourceDef[] = [
     categories: ['all'],
     hasStatus: true,
     builtin: true,
-    verbs: CRUD,
+    verbs: [...CRUD_VERBS],
     generation: true,
   },
   {
@@ -53,7 +51,7 @@ export const POD_DEFS: ResourceDef[] = [
     shortNames: ['sa'],
     hasStatus: false,
     builtin: true,
-    verbs: CRUD,
+    verbs: [...CRUD_VERBS],
     generation: false,
   },
 ];

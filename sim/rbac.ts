@@ -5,7 +5,7 @@
 // authorizer, so no reason), and the allow reason naming the binding.
 import { obj, str } from './json.ts';
 import type { Json, JsonObject, KObj, ResourceDef, User } from './types.ts';
-import { isObj } from './types.ts';
+import { CRUD_VERBS, isObj } from './types.ts';
 
 export interface Attributes {
   verb: string;
@@ -25,7 +25,6 @@ export interface RbacStore {
 }
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
-const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 function rbacDef(resource: string, kind: string, namespaced: boolean): ResourceDef {
   return {
@@ -39,7 +38,7 @@ function rbacDef(resource: string, kind: string, namespaced: boolean): ResourceD
     shortNames: [],
     hasStatus: false,
     builtin: true,
-    verbs: CRUD,
+    verbs: [...CRUD_VERBS],
     generation: false,
   };
 }

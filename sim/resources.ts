@@ -6,9 +6,8 @@ import { LEASE_DEF } from './leases.ts';
 import { POD_DEFS } from './pods.ts';
 import { RBAC_DEFS } from './rbac-objects.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
-import { isObj } from './types.ts';
+import { CRUD_VERBS, isObj } from './types.ts';
 
-const CRUD = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
 function builtin(p: Partial<ResourceDef> & Pick<ResourceDef, 'resource' | 'kind' | 'singular'>): ResourceDef {
@@ -20,7 +19,7 @@ function builtin(p: Partial<ResourceDef> & Pick<ResourceDef, 'resource' | 'kind'
     shortNames: [],
     hasStatus: false,
     builtin: true,
-    verbs: CRUD,
+    verbs: [...CRUD_VERBS],
     generation: false,
     ...p,
   };
@@ -40,7 +39,7 @@ export const BUILTINS: ResourceDef[] = [
     singular: 'namespace',
     shortNames: ['ns'],
     hasStatus: true,
-    verbs: CRUD.filter((v) => v !== 'deletecollection'),
+    verbs: CRUD_VERBS.filter((v) => v !== 'deletecollection'),
   }),
   builtin({ resource: 'nodes', kind: 'Node', singular: 'node', shortNames: ['no'], hasStatus: true }),
   builtin({

@@ -4,6 +4,18 @@ export type JsonObject = { [key: string]: Json };
 /** A stored Kubernetes object (always with kind, apiVersion and metadata). */
 export type KObj = JsonObject & { metadata: JsonObject };
 
+/** The verbs discovery lists for an ordinary resource (create through watch), as kube-apiserver does. */
+export const CRUD_VERBS: readonly string[] = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
+
 export interface ResourceDef {
   group: string;
   version: string;
