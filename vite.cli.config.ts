@@ -21,7 +21,7 @@ export default defineConfig({
     ssr: 'main/cli/entry.ts',
     outDir: 'dist/cli',
     emptyOutDir: true,
-    target: 'node20',
+    target: 'node22',
     minify: false,
     sourcemap: true,
     rollupOptions: {

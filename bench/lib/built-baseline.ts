@@ -22,7 +22,7 @@ export async function buildBaseline(entry: string): Promise<string> {
       ssr: path.join(ROOT, entry),
       outDir,
       emptyOutDir: true,
-      target: 'node20',
+      target: 'node22',
       minify: false,
       rollupOptions: {
         external: cliConfig.build?.rollupOptions?.external,
