@@ -74,6 +74,7 @@ export class TimelineRecorder implements DeliveryRecorder {
   #queue: Input[] = [];
   /** A write met a damaged file: the next open moves it aside. */
   #damaged = false;
+  #previousAlive: number | null = null;
   readonly #states = new Map<string, Map<string, NodeState>>();
   /** Contexts with an open unreachable span. */
   readonly #down = new Set<string>();
@@ -93,6 +94,11 @@ export class TimelineRecorder implements DeliveryRecorder {
 
   get status(): TimelineStatus {
     return this.#status;
+  }
+
+  /** When the run before this one last wrote (epoch ms), null when unknown; read at start. */
+  get previousAliveAt(): number | null {
+    return this.#previousAlive;
   }
 
   /** Opens the database (or says why not) and starts the heartbeat. */
@@ -268,6 +274,7 @@ export class TimelineRecorder implements DeliveryRecorder {
       | { value: string }
       | undefined;
     const last = alive ? Number(alive.value) : Number.NaN;
+    if (Number.isFinite(last)) this.#previousAlive = last;
     if (Number.isFinite(last) && now - last > GAP_MS)
       this.#queue.unshift({
         t: 'span-open',

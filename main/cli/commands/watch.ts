@@ -57,6 +57,7 @@ export function eventLine(event: EngineEvent): string | null {
     case 'ignored':
       return JSON.stringify(event);
     case 'snapshot':
+    case 'telemetry':
       return null;
   }
 }
@@ -89,6 +90,7 @@ function humanLine(event: EngineEvent): string | null {
     case 'ignored':
       return terminalLine(`${at} ${event.context}: ${event.message}`);
     case 'snapshot':
+    case 'telemetry':
       return null;
   }
 }
