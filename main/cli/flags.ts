@@ -14,13 +14,16 @@ export function parseFlags<O extends Options>(args: string[], options: O, comman
   }
 }
 
-/** Durations like kubectl's: `30s`, `2m`, `1h`, `500ms`, or bare seconds. */
+/** Durations like kubectl's: `30s`, `2m`, `1h`, `500ms`, or bare seconds; `7d` for days. */
 export function parseDuration(value: string, flag: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
   if (!match)
-    throw new CliError(`invalid duration "${value}" for ${flag}: use a number with ms, s, m or h (e.g. 30s)`);
+    throw new CliError(
+      `invalid duration "${value}" for ${flag}: use a number with ms, s, m, h or d (e.g. 30s)`,
+    );
   const n = Number(match[1]);
   const unit = match[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
+  const factor =
+    unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : unit === 'h' ? 3_600_000 : 86_400_000;
   return Math.round(n * factor);
 }

@@ -249,6 +249,22 @@ export function readTimeline(db: DatabaseSync, q: TimelineQuery, status: Timelin
   };
 }
 
+/**
+ * Whether some process is recording, as a reader can tell: the writer's last sign of life (it writes one
+ * at least every minute while it runs).
+ */
+export function writerStatus(db: DatabaseSync, now: number, staleMs: number): TimelineStatus {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'alive_at'").get() as Row | undefined;
+  const at = Number(str(row?.value));
+  if (Number.isFinite(at) && at > 0 && now - at <= staleMs) return { state: 'recording' };
+  const when = Number.isFinite(at) && at > 0 ? `; last recorded ${new Date(at).toISOString()}` : '';
+  return {
+    state: 'not-recording',
+    reason: `GPU Fleet is not running${when}`,
+    since: Number.isFinite(at) ? at : 0,
+  };
+}
+
 /** The contexts the timeline knows, for the CLI's default. */
 export function recordedContexts(db: DatabaseSync): string[] {
   return (db.prepare('SELECT DISTINCT ctx FROM counts ORDER BY ctx').all() as Row[]).map((r) => str(r.ctx));
