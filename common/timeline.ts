@@ -32,10 +32,16 @@ export const DEFAULT_TIMELINE: Readonly<TimelineSettingsView> = Object.freeze({
 /** Whether the timeline is being written, in one sentence when it is not (English; the window words it). */
 export type TimelineStatus =
   | { state: 'recording' }
-  /** The monitor runs on; the timeline tries again by itself. `reason`: "the disk is full", … */
-  | { state: 'not-recording'; reason: string; since: number }
+  /**
+   * The monitor runs on; the timeline tries again by itself. `reason`: "the disk is full", … (English);
+   * `kind` names it for the window's words.
+   */
+  | { state: 'not-recording'; kind: TimelineFaultKind; reason: string; since: number }
   /** Another GPU Fleet process writes this database; this one only reads it. */
   | { state: 'read-only'; reason: string };
+
+/** Why the timeline is not written: main/timeline/faults.ts, `starting` before it opened, `stopped` (no app). */
+export type TimelineFaultKind = 'full' | 'read-only' | 'corrupt' | 'busy' | 'newer' | 'io' | 'starting' | 'stopped';
 
 /** The window's ranges. */
 export const TIMELINE_RANGES = ['1h', '24h', '7d', '30d'] as const;

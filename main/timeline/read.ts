@@ -260,6 +260,7 @@ export function writerStatus(db: DatabaseSync, now: number, staleMs: number): Ti
   const when = Number.isFinite(at) && at > 0 ? `; last recorded ${new Date(at).toISOString()}` : '';
   return {
     state: 'not-recording',
+    kind: 'stopped',
     reason: `GPU Fleet is not running${when}`,
     since: Number.isFinite(at) ? at : 0,
   };

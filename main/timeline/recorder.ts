@@ -70,7 +70,12 @@ export class TimelineRecorder implements DeliveryRecorder {
   readonly #clock: Clock;
   #handle: WriterHandle | null = null;
   #writes: TimelineWrites | null = null;
-  #status: TimelineStatus = { state: 'not-recording', reason: 'the timeline has not started', since: 0 };
+  #status: TimelineStatus = {
+    state: 'not-recording',
+    kind: 'starting',
+    reason: 'the timeline has not started',
+    since: 0,
+  };
   #queue: Input[] = [];
   /** A write met a damaged file: the next open moves it aside. */
   #damaged = false;
@@ -163,6 +168,8 @@ export class TimelineRecorder implements DeliveryRecorder {
 
   /** A range of one context; from this process's connection, or a read-only one while another writes. */
   read(q: TimelineQuery): TimelineView {
+    // What is queued goes in first, so a window reads every alert it was just sent.
+    this.flushAll();
     if (this.#handle) return readTimeline(this.#handle.db, q, this.#status);
     const r = openReader(this.#o.dir);
     if (!r.ok) return { ...readTimelineEmpty(q), status: this.#status };
@@ -373,7 +380,7 @@ export class TimelineRecorder implements DeliveryRecorder {
         this.#status.state === 'not-recording' && this.#status.since > 0
           ? this.#status.since
           : this.#clock.now();
-      this.#setStatus({ state: 'not-recording', reason: fault.reason, since });
+      this.#setStatus({ state: 'not-recording', kind: fault.kind, reason: fault.reason, since });
     }
     if (this.#retryTimer !== null || this.#stopped) return;
     const wait = this.#retryMs;
