@@ -41,7 +41,15 @@ export type TimelineStatus =
   | { state: 'read-only'; reason: string };
 
 /** Why the timeline is not written: main/timeline/faults.ts, `starting` before it opened, `stopped` (no app). */
-export type TimelineFaultKind = 'full' | 'read-only' | 'corrupt' | 'busy' | 'newer' | 'io' | 'starting' | 'stopped';
+export type TimelineFaultKind =
+  | 'full'
+  | 'read-only'
+  | 'corrupt'
+  | 'busy'
+  | 'newer'
+  | 'io'
+  | 'starting'
+  | 'stopped';
 
 /** The window's ranges. */
 export const TIMELINE_RANGES = ['1h', '24h', '7d', '30d'] as const;

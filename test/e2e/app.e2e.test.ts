@@ -55,7 +55,8 @@ describe('browser mode against the demo cluster', () => {
     await expect.poll(readyText, { timeout: 5000 }).toBe('4/4');
     await expect.poll(() => page.getByTestId('fleet-health').getAttribute('data-health')).toBe('all-ready');
     await page.getByTestId('tab-history').click();
-    expect(await page.getByTestId('history-chart').count()).toBe(1);
+    // The timeline is read when the view opens.
+    await expect.poll(() => page.getByTestId('history-chart').count()).toBe(1);
     await shot('history');
   });
 
