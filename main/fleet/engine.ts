@@ -51,6 +51,8 @@ export type EngineEvent =
     }
   | { type: 'connection'; context: string; state: ConnectionState }
   | { type: 'alert'; alert: PolicyAlert }
+  /** The events a node detail read about a GPU node (for the timeline, which keeps them past their expiry). */
+  | { type: 'node-events'; context: string; node: string; events: NodeDetail['events'] }
   /** A DCGM reading of one node (background or on demand), for the timeline; null GPUs: it failed. */
   | { type: 'telemetry'; reading: TelemetryReading }
   /** The server sent nodes that were refused (invalid names): how many there are now, in a sentence. */
@@ -235,7 +237,10 @@ export class FleetEngine {
       const lastSeen = entry.monitor.inventory?.nodes.find((n) => n.name === node)?.last_seen ?? null;
       const detail = await fetchNodeDetail(client, context, node, { now: this.#clock.now(), lastSeen });
       if (detail === null) throw new Error(`${who} has no node named ${clusterText(node, 253)}.`);
-      if (detail.gpu !== null) detail.telemetry = await this.#telemetry.onDemand(context, node, client);
+      if (detail.gpu !== null) {
+        detail.telemetry = await this.#telemetry.onDemand(context, node, client);
+        this.#emit({ type: 'node-events', context, node, events: detail.events });
+      }
       return detail;
     } catch (error) {
       if (error instanceof KubeError) throw new Error(shownText(error.message));

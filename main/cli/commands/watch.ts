@@ -58,6 +58,7 @@ export function eventLine(event: EngineEvent): string | null {
       return JSON.stringify(event);
     case 'snapshot':
     case 'telemetry':
+    case 'node-events':
       return null;
   }
 }
@@ -91,6 +92,7 @@ function humanLine(event: EngineEvent): string | null {
       return terminalLine(`${at} ${event.context}: ${event.message}`);
     case 'snapshot':
     case 'telemetry':
+    case 'node-events':
       return null;
   }
 }
