@@ -23,7 +23,7 @@
  */
 import { cycles, type ImportEdge } from './import-graph.ts';
 
-const RANKS: ReadonlyMap<string, number> = new Map([
+export const RANKS: ReadonlyMap<string, number> = new Map([
   ['common', 0],
   ['main/log', 1],
   ['main/settings', 1],
@@ -41,6 +41,33 @@ const RANKS: ReadonlyMap<string, number> = new Map([
   ['main/engine-host', 7],
   ['main/controller', 6],
   ['main/index.ts', 8],
+]);
+
+/**
+ * What each area holds, in one line: the README's Layout is generated from these and RANKS (layout.ts),
+ * and a test fails when a folder of main/ has no rank or no line here.
+ */
+export const PURPOSES: ReadonlyMap<string, string> = new Map([
+  ['common', 'plain serializable types, the one typed IPC contract, i18n catalogs, the text gate'],
+  ['main/log', 'JSON-line logger, redaction of credentials, size-capped rotating file'],
+  ['main/settings', 'the settings file: schema, defaults, migrations, corrupt-file recovery'],
+  ['main/kube', 'kubeconfig, per-context clients, generic list+watch+cache, backoff, API errors'],
+  ['main/inventory', 'pure: is-GPU-node, node → entry, aggregate, last-seen labels, meaningful diff'],
+  ['main/telemetry', "DCGM exporter readings through the API server's pods/proxy"],
+  ['main/alerts', 'pure: rules, hold-down, recovery, unreachable, flapping, snooze'],
+  ['main/writeback', 'GpuInventory CRD (generated from the same types) and status writer (SSA), ConfigMap'],
+  ['main/diagnosis', "one node's detail: conditions, events, GPU pods, describe text"],
+  ['main/fleet', 'the engine: per-context supervisor, fleet snapshot, history, the contract handlers'],
+  ['main/shell', 'the tray model, the demo choice, the engine-host client (desktop shell side)'],
+  ['main/web', 'loopback bridge for browser mode (token, Host/Origin checks, event stream)'],
+  [
+    'main/controller',
+    'in-cluster controller: leader election on a Lease, /healthz /readyz /metrics, manifests',
+  ],
+  ['main/cli', 'the `gpu-fleet` command (built to dist/cli/; bin/gpu-fleet.mjs runs it)'],
+  ['main/electron', "the only folder that imports 'electron': tray, window, notifier, IPC routes"],
+  ['main/engine-host', "the desktop app's engine process (an Electron utility process)"],
+  ['main/index.ts', 'Electron entry: lifecycle only'],
 ]);
 
 const SIM_STATIC = new Set(['main/cli/commands/sim.ts']);
