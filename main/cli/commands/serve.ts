@@ -10,6 +10,7 @@ import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { packageRoot } from '../package-root.ts';
 import { packageVersion } from '../version.ts';
+import { ensureWindowBuilt } from '../window-build.ts';
 
 export const RENDERER_DIR = path.join(packageRoot(), '.vite/renderer/main_window');
 
@@ -79,6 +80,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   );
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
+  ensureWindowBuilt({ dir: RENDERER_DIR, root: packageRoot() }, (line) => io.stderr.write(`${line}\n`));
   const served = await startServe(
     { demo: flags.demo ?? false, port, kubeconfig: flags.kubeconfig, env: io.env },
     (line) => io.stdout.write(`${line}\n`),
