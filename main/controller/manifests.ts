@@ -10,6 +10,7 @@
  * object is authorized as create as well, with the URL's name, so resourceNames narrows it.
  */
 import { stringify } from 'yaml';
+import { isNamespaceName } from '../../common/k8s-names.ts';
 import { CONTROLLER_LEASE_NAME, DEFAULT_CONTROLLER_NAMESPACE } from '../../common/settings.ts';
 import { buildCrd, CONFIGMAP_NAME, crdName, INVENTORY_OBJECT_NAME } from '../writeback/index.ts';
 import { CONTROLLER_LABELS } from './lease-record.ts';
@@ -218,8 +219,7 @@ export function kustomizationYaml(o: ManifestOptions): string {
 
 /** Why the options cannot make valid manifests, or null. */
 export function manifestProblem(o: ManifestOptions): string | null {
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.namespace) || o.namespace.length > 63)
-    return `"${o.namespace}" is not a valid namespace name for --namespace`;
+  if (!isNamespaceName(o.namespace)) return `"${o.namespace}" is not a valid namespace name for --namespace`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(o.image))
     return `"${o.image}" is not an image reference for --image`;
   if (!Number.isInteger(o.replicas) || o.replicas < 1 || o.replicas > 10)
