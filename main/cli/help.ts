@@ -88,9 +88,11 @@ Usage:
   sim: `Run the built-in Kubernetes API simulator in the foreground.
 
 Usage:
-  gpu-fleet sim [--scenario homelab|smalllab|large:N|flapping] [--port P] [--kubeconfig-out FILE [--force]]
+  gpu-fleet sim [--scenario homelab|smalllab|large:N|flapping] [--port P] [--kubeconfig-out FILE [--force]] [--controls]
 
 --kubeconfig-out refuses to overwrite an existing file unless --force is given.
+--controls also serves the fault-injection endpoints (POST /sim/control/<verb>, admin token) for tests
+and benchmarks; without it that path answers 404, as a real API server does.
 `,
   'use-context': `Set kubectl's current context, the way \`kubectl config use-context NAME\` does.
 
