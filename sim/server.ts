@@ -67,6 +67,8 @@ export class SimServer {
   private server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly held = new Map<Socket, string>();
+  /** Connections made half-open by freezeConnections(): open, but nothing goes either way. */
+  private readonly frozen = new WeakSet<Socket>();
   /** Who is sending the request in flight on each connection (credential and user name): watches, mostly. */
   private readonly inflight = new Map<Socket, [string, string]>();
 
@@ -121,7 +123,8 @@ export class SimServer {
    * Idle kept-alive connections stay: the next request on one is refused by the partition check.
    */
   cutClient(key: string): void {
-    for (const [s, who] of this.inflight) if (who.includes(key)) s.destroy();
+    // A half-open connection (freezeConnections) is already dead to both sides: it stays as it is.
+    for (const [s, who] of this.inflight) if (who.includes(key) && !this.frozen.has(s)) s.destroy();
   }
 
   /** Cuts the connections a 'timeout' partition of `key` is holding. */
@@ -131,6 +134,25 @@ export class SimServer {
       s.destroy();
       this.held.delete(s);
     }
+  }
+
+  /**
+   * Every connection open now stops answering without closing, as when a NAT forgets a connection or the
+   * network under it changes: nothing more is written to it (watch events, bookmarks, the end at
+   * timeoutSeconds) and nothing the client sends on it is read, while the socket stays open. New connections
+   * are served as usual. Returns how many were frozen.
+   */
+  freezeConnections(): number {
+    let n = 0;
+    for (const s of this.sockets) {
+      if (this.frozen.has(s)) continue;
+      this.frozen.add(s);
+      n++;
+      s.pause();
+      s.write = (() => true) as typeof s.write;
+      s.end = (() => s) as typeof s.end;
+    }
+    return n;
   }
 
   dropConnections(): void {
