@@ -63,6 +63,9 @@ const SettingsPatchSchema = Type.Object(
         { maxProperties: 200 },
       ),
     ),
+    freeGpus: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
+    ),
     crdGroup: Type.Optional(Dns),
     configMapNamespace: Type.Optional(
       Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
