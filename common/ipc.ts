@@ -59,6 +59,9 @@ const SettingsPatchSchema = Type.Object(
     controllerNamespace: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 253 }), NamespaceNameSchema, { maxProperties: 200 }),
     ),
+    freeGpus: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
+    ),
     crdGroup: Type.Optional(ApiGroupNameSchema),
     configMapNamespace: Type.Optional(NamespaceNameSchema),
     launchAtLogin: Type.Optional(Type.Boolean()),

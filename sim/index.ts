@@ -36,7 +36,7 @@ export interface SimOptions {
 export interface RunningSim {
   url: string;
   caPem: string;
-  tokens: { admin: string; readonly: string; revocable: string };
+  tokens: { admin: string; readonly: string; revocable: string; nodesonly: string };
   kubeconfigYaml(): string;
   writeKubeconfig(path: string): Promise<void>;
   control: SimControl;

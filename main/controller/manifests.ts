@@ -2,7 +2,8 @@
  * The controller's deployment manifests, from one source: `gpu-fleet controller manifests` prints them
  * and `deploy/` holds the same files as a kustomize base (a test keeps the two equal). The CRD is
  * write-back's own buildCrd(), and the RBAC grants exactly the requests the controller makes:
- *   cluster-wide: nodes get/list/watch; the `cluster` GpuInventory get/patch/create and its status patch;
+ *   cluster-wide: nodes get/list/watch; pods list/watch (free GPUs: the live GPU pods of every namespace);
+ *     the `cluster` GpuInventory get/patch/create and its status patch;
  *     get of its own CRD (write-back checks the CRD's shape before writing);
  *   in its namespace: the `gpu-node-status` ConfigMap get/patch/create, the `gpu-fleet-controller` Lease
  *     get/update, and Lease create (a POST cannot name its object).
@@ -54,6 +55,7 @@ function rbac(o: ManifestOptions): Doc[] {
       metadata: meta(NAME),
       rules: [
         { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
         {
           apiGroups: [o.group],
           resources: ['gpuinventories'],

@@ -217,6 +217,8 @@ export const SettingsSchema = Type.Object(
     source: Type.Record(ContextName, SourceSchema),
     /** Context name → namespace of the in-cluster controller's Lease; not listed: gpu-fleet. Added within version 2. */
     controllerNamespace: Type.Record(ContextName, Namespace),
+    /** Context name → false turns free GPUs (the pods watch) off there; not listed: on. Added within version 2. */
+    freeGpus: Type.Record(ContextName, Type.Boolean()),
     crdGroup: ApiGroupNameSchema,
     configMapNamespace: NamespaceNameSchema,
     launchAtLogin: Type.Boolean(),
@@ -249,6 +251,7 @@ export function defaultSettings(): Settings {
     writeBackTakeOver: {},
     source: {},
     controllerNamespace: {},
+    freeGpus: {},
     crdGroup: DEFAULT_CRD_GROUP,
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     launchAtLogin: false,

@@ -21,6 +21,8 @@ export interface SettingsDraft {
   /** Context → inventory source (absent: auto) and the namespace of its controller's Lease (absent: gpu-fleet). */
   source: Record<string, InventorySource>;
   controllerNamespace: Record<string, string>;
+  /** Context → false: free GPUs off there (absent: on). */
+  freeGpus: Record<string, boolean>;
   crdGroup: string;
   configMapNamespace: string;
   launchAtLogin: boolean;
@@ -55,6 +57,7 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     writeBack: copyDict(s.writeBack),
     source: copyDict(s.source),
     controllerNamespace: copyDict(s.controllerNamespace),
+    freeGpus: copyDict(s.freeGpus),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -138,6 +141,7 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
         .map(([c, n]) => [c, n.trim()] as const)
         .filter(([, n]) => n !== ''),
     ),
+    freeGpus: copyDict(d.freeGpus),
     crdGroup: d.crdGroup.trim(),
     configMapNamespace: d.configMapNamespace.trim(),
     launchAtLogin: d.launchAtLogin,
