@@ -590,4 +590,10 @@ export const en = {
     c119: 'GSP RPC timeout (the GPU System Processor stopped answering: reset the GPU)',
     c120: 'GSP error',
   },
+  forwarding: {
+    test: {
+      title: 'GPU Fleet: test message',
+      body: 'This is a test from GPU Fleet for the forwarding target "{{target}}". Alerts will arrive like this.',
+    },
+  },
 } as const;

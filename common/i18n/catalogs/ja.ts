@@ -561,4 +561,10 @@ export const ja: Catalog = {
     c119: 'GSP RPC タイムアウト（GPU システムプロセッサが応答しない：GPU をリセット）',
     c120: 'GSP エラー',
   },
+  forwarding: {
+    test: {
+      title: 'GPU Fleet: テストメッセージ',
+      body: '転送先「{{target}}」への GPU Fleet のテストです。アラートはこのように届きます。',
+    },
+  },
 };

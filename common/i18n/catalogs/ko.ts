@@ -554,4 +554,10 @@ export const ko: Catalog = {
     c119: 'GSP RPC 시간 초과 (GPU 시스템 프로세서가 응답하지 않음: GPU 리셋)',
     c120: 'GSP 오류',
   },
+  forwarding: {
+    test: {
+      title: 'GPU Fleet: 테스트 메시지',
+      body: '전달 대상 "{{target}}"에 보내는 GPU Fleet 테스트 메시지입니다. 알림은 이렇게 도착합니다.',
+    },
+  },
 };

@@ -549,4 +549,10 @@ export const zhCN: Catalog = {
     c119: 'GSP RPC 超时（GPU 系统处理器不再响应：重置 GPU）',
     c120: 'GSP 错误',
   },
+  forwarding: {
+    test: {
+      title: 'GPU Fleet：测试消息',
+      body: '这是 GPU Fleet 发给转发目标“{{target}}”的测试消息。告警将以这种方式送达。',
+    },
+  },
 };
