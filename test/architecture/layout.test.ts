@@ -23,7 +23,7 @@ describe('the layout', () => {
     for (const area of RANKS.keys()) expect(PURPOSES.has(area), area).toBe(true);
   });
 
-  it("is the README's Layout block (regenerate it from renderLayout() when a room changes)", () => {
+  it("is the README's Layout block (`npm run layout` regenerates it when a room changes)", () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     expect(readLayout(readme)).toBe(renderLayout());
   });

@@ -37,3 +37,11 @@ export function readLayout(readme: string): string | null {
   const j = readme.indexOf(LAYOUT_END);
   return i < 0 || j < i ? null : readme.slice(i + LAYOUT_START.length, j).trim();
 }
+
+/** README text with the Layout block replaced by the generated one. */
+export function withLayout(readme: string): string {
+  const i = readme.indexOf(LAYOUT_START);
+  const j = readme.indexOf(LAYOUT_END);
+  if (i < 0 || j < i) throw new Error(`README.md has no "${LAYOUT_START}" … "${LAYOUT_END}" block.`);
+  return `${readme.slice(0, i + LAYOUT_START.length)}\n${renderLayout()}\n${readme.slice(j)}`;
+}
