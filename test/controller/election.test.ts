@@ -77,12 +77,14 @@ describe('controller leader election against the sim', () => {
     expect(status.nodes.some((n) => n.ready)).toBe(true);
   });
 
-  it('scrapes no DCGM telemetry: the controller lists no pods and proxies to none', async () => {
+  it('scrapes no DCGM telemetry: the controller proxies to no pod; it only lists and watches live pods for free GPUs', async () => {
     const f = await electedFleet();
     // The telemetry hub's first background step is due 3 s after start (60 s / 20 nodes a minute).
     await f.run(20_000);
     const pods = f.s.sim.control.requestLog().filter((e) => /\/pods(\/|\?|$)/.test(e.path));
-    expect(pods).toEqual([]);
+    // No exporter discovery in a namespace, no pods/proxy: only the cluster-wide list+watch of live pods.
+    expect(pods.filter((e) => !e.path.startsWith('/api/v1/pods?'))).toEqual([]);
+    for (const e of pods) expect(decodeURIComponent(e.path)).toContain('status.phase!=Succeeded');
   });
 
   it('exactly one replica holds the Lease and writes; the other writes nothing', async () => {
