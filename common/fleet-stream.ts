@@ -55,13 +55,14 @@ export class FleetStream {
 
   /**
    * A whole snapshot; returns whether it is now the one shown. Held deltas it makes useless (another
-   * epoch's, a dead host's; or already in it) go: kept, they would read again at every replay.
+   * epoch's, a dead host's; or already in it) go, also when it is not newer than the one shown (a read
+   * answered with the place the stream holds): kept, they would read again at every replay.
    */
   take(s: SyncedSnapshot): boolean {
     const m = this.#mark;
+    this.#held = this.#held.filter((d) => d.epoch === s.epoch && d.to > s.seq);
     if (m !== null && s.epoch === m.epoch && s.seq <= m.seq) return false;
     this.#mark = { epoch: s.epoch, seq: s.seq };
-    this.#held = this.#held.filter((d) => d.epoch === s.epoch && d.to > s.seq);
     this.#snapshot = unstamped(s);
     this.#changed(this.#snapshot);
     return true;
@@ -102,7 +103,8 @@ export class FleetStream {
       await Promise.resolve();
       this.#reads++;
       this.take(await this.#read());
-      // The read brought the stream further (its mark changed): only then can another read help.
+      // It succeeded: a gap still among the held deltas reads once more (#replay). The host answers
+      // that read after it pushed every delta held, so its answer covers them (take drops the rest).
       moved = true;
     } finally {
       this.#reading = null;
