@@ -71,6 +71,21 @@ describe('FleetStream', () => {
     expect(stream.reads).toBe(1);
   });
 
+  it('applies a delta that fits while a read is out (its snapshot stays as new as the pushes)', async () => {
+    const { stream, reads, turn } = harness();
+    stream.delta(delta(1, 'B'));
+    await turn();
+    expect(reads).toHaveLength(1);
+    // The new host's whole snapshot, then its next delta, come before the answer.
+    stream.take(stamped(1, 'B'));
+    stream.delta(delta(1, 'B'));
+    expect(stream.mark).toEqual({ epoch: 'B', seq: 2 });
+    reads[0]?.(stamped(1, 'B'));
+    await turn();
+    expect(stream.mark).toEqual({ epoch: 'B', seq: 2 });
+    expect(stream.reads).toBe(1);
+  });
+
   it('never reads twice at once', async () => {
     const { stream, reads, turn } = harness();
     stream.delta(delta(7));

@@ -2,8 +2,9 @@
  * Follows the host's fleet stream (ipc.ts, `PushEvents`), for a window and for the web bridge's own copy:
  * holds the snapshot shown and the place in the stream it is (epoch, seq). A delta from that place is applied; a delta after a gap,
  * of another epoch, or one that does not fit makes it read one `fleet:snapshot` (never two at once),
- * holding the deltas that arrive meanwhile, then applying those after the snapshot it got. Whole
- * snapshots (pushed, or an invoke's answer) are taken unless they are older than what it holds.
+ * holding the deltas meanwhile that do not follow what it holds, then applying those after the snapshot
+ * it got. Whole snapshots (pushed, or an invoke's answer) are taken unless they are older than what it
+ * holds.
  */
 import type { FleetSnapshot } from './fleet.ts';
 import { applyDelta } from './fleet-delta.ts';
@@ -68,15 +69,15 @@ export class FleetStream {
     return true;
   }
 
+  /**
+   * A delta from the place it holds is applied, also while a read is out (the bridge offers this
+   * snapshot to a reconnecting page as the newest: it must be as new as the frames it sent); any other
+   * is held, and reads unless a read is out already.
+   */
   delta(d: FleetDeltaFrame): void {
-    if (this.#reading !== null) {
-      this.#hold(d);
-      return;
-    }
-    if (this.#step(d) === 'gap') {
-      this.#hold(d);
-      this.sync().catch((e: unknown) => this.#failed(e));
-    }
+    if (this.#step(d) !== 'gap') return;
+    this.#hold(d);
+    if (this.#reading === null) this.sync().catch((e: unknown) => this.#failed(e));
   }
 
   /**
