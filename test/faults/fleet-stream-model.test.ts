@@ -271,6 +271,7 @@ class FakeEventSource {
     this.#type = '';
     this.#data = '';
     if (!had) return;
+    FakeEventSource.world?.heard(type, data, this.lastEventId);
     for (const l of this.#listeners.get(type) ?? []) l({ data, lastEventId: this.lastEventId });
   }
 }
@@ -324,6 +325,7 @@ class World {
   /** What the host published at each `<epoch>:<seq>`, as JSON. */
   readonly published = new Map<string, FleetSnapshot>();
   readonly violations: string[] = [];
+  readonly #lastShown = new Map<string, SyncMark>();
   pending: PendingRead[] = [];
   toWindow: ToWindow[] = [];
   spec: Spec = {
@@ -409,17 +411,32 @@ class World {
     this.violations.push(what);
   }
 
-  /** A window shows `s` at `mark`: it must be exactly what the host published there. */
+  /**
+   * A window shows `s` at `mark`: it must be exactly what the host published there, and not older than
+   * what it showed before in the same epoch.
+   */
   shown(who: string, mark: SyncMark | null, s: FleetSnapshot): void {
     if (mark === null) {
       this.violation(`${who} shows a snapshot without a place in the stream`);
       return;
     }
+    const before = this.#lastShown.get(who);
+    if (before && before.epoch === mark.epoch && before.seq > mark.seq)
+      this.violation(`${who} went back from ${syncId(before)} to ${syncId(mark)}`);
+    this.#lastShown.set(who, mark);
     const id = syncId(mark);
     const expected = this.published.get(id);
     if (!expected) this.violation(`${who} shows ${id}, which the host never published`);
     else if (!isDeepStrictEqual(asJson(s), expected))
       this.violation(`${who} shows at ${id} a snapshot that is not the one published there`);
+  }
+
+  /** The tab heard a fleet frame: its SSE id is the place a window holds once it has taken it in. */
+  heard(type: string, data: string, id: string): void {
+    if (type !== 'fleet:snapshot' && type !== 'fleet:delta' && type !== 'fleet:mark') return;
+    const p = JSON.parse(data) as { epoch: string; seq?: number; to?: number };
+    const place = syncId({ epoch: p.epoch, seq: (type === 'fleet:delta' ? p.to : p.seq) ?? Number.NaN });
+    if (place !== id) this.violation(`a ${type} frame for ${place} has the id ${id}`);
   }
 
   // --- the host -------------------------------------------------------------------------------------
@@ -739,6 +756,12 @@ const toTab = fc
   .map((half) =>
     command(`deliver to the tab${half ? ' (half a chunk)' : ''}`, (w) => void w.deliverToTab(half)),
   );
+const restart = fc.array(fc.boolean(), { maxLength: 6 }).map((lost) =>
+  command(`restart host (lost in flight: ${JSON.stringify(lost)})`, async (w, m) => {
+    m.restarts++;
+    await w.restart(lost);
+  }),
+);
 const block = fc.constant(command('the tab stops reading its socket', (w) => void w.block()));
 
 /** `fc.commands` picks among these evenly: the common ones are listed more than once. */
@@ -753,12 +776,8 @@ const COMMANDS: fc.Arbitrary<Cmd>[] = [
   toTab,
   toTab,
   toTab,
-  fc.array(fc.boolean(), { maxLength: 6 }).map((lost) =>
-    command(`restart host (lost in flight: ${JSON.stringify(lost)})`, async (w, m) => {
-      m.restarts++;
-      await w.restart(lost);
-    }),
-  ),
+  restart,
+  restart,
   fc.constant(command('cut the event stream', (w) => void w.cut())),
   fc.oneof(fc.constant(false), fc.constant(false), fc.constant(true)).map((fresh) =>
     fresh
