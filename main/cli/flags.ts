@@ -22,5 +22,14 @@ export function parseDuration(value: string, flag: string): number {
   const n = Number(match[1]);
   const unit = match[2] ?? 's';
   const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
-  return Math.round(n * factor);
+  const ms = Math.round(n * factor);
+  // Every duration flag ends up in a timer, and Node fires a timer over 2^31-1 ms (24.8 days) after 1 ms.
+  if (ms > MAX_DURATION_MS)
+    throw new CliError(
+      `duration "${value}" for ${flag} is longer than 24h, the longest any of these waits may be`,
+    );
+  return ms;
 }
+
+/** The longest duration a flag accepts: a day, well under Node's timer limit. */
+export const MAX_DURATION_MS = 24 * 3_600_000;

@@ -210,12 +210,15 @@ export class Controller {
         this.metrics.leader(false);
         this.#log.warn(`stopped leading: ${e.reason}`, fields);
         break;
-      case 'new-leader':
-        this.#log.info(e.holder === '' ? 'the lease is free' : `leader is now "${e.holder}"`, {
+      case 'new-leader': {
+        // A holder others wrote may be any length: the log shows its start.
+        const holder = e.holder.length > 253 ? `${e.holder.slice(0, 253)}…` : e.holder;
+        this.#log.info(holder === '' ? 'the lease is free' : `leader is now "${holder}"`, {
           ...fields,
-          leader: e.holder,
+          leader: holder,
         });
         break;
+      }
       case 'released':
         this.#log.info('released the lease', fields);
         break;
