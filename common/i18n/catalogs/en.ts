@@ -631,6 +631,7 @@ export const en = {
     card_one: '{{count, number}} free GPU',
     card_other: '{{count, number}} free GPUs',
     cardUnknown: 'free GPUs unknown',
+    settingLabel: 'Free GPUs in {{context}}',
     setting: 'Free GPUs (watch the GPU pods)',
   },
 } as const;

@@ -599,6 +599,7 @@ export const ja: Catalog = {
     pendingMore: 'ほか {{count, number}} 件が保留中',
     card_other: '空き GPU {{count, number}} 個',
     cardUnknown: '空き GPU は不明',
+    settingLabel: '{{context}} の空き GPU',
     setting: '空き GPU（GPU Pod を監視）',
   },
 };

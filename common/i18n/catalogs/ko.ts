@@ -592,6 +592,7 @@ export const ko: Catalog = {
     pendingMore: '+{{count, number}}개 더 대기 중',
     card_other: '사용 가능한 GPU {{count, number}}개',
     cardUnknown: '사용 가능한 GPU 알 수 없음',
+    settingLabel: '{{context}}의 사용 가능한 GPU',
     setting: '사용 가능한 GPU (GPU 파드 감시)',
   },
 };

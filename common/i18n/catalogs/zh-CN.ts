@@ -587,6 +587,7 @@ export const zhCN: Catalog = {
     pendingMore: '另有 {{count, number}} 个等待中',
     card_other: '{{count, number}} 个空闲 GPU',
     cardUnknown: '空闲 GPU 未知',
+    settingLabel: '{{context}} 的空闲 GPU',
     setting: '空闲 GPU（监视 GPU Pod）',
   },
 };
