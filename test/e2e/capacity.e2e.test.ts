@@ -28,7 +28,10 @@ afterAll(async () => {
 });
 
 interface FreeJson {
-  contexts: { context: string; free: { free_total: number | null; products: { label: string; free: number }[] } | null }[];
+  contexts: {
+    context: string;
+    free: { free_total: number | null; products: { label: string; free: number }[] } | null;
+  }[];
 }
 
 /** Free per product label across clusters, and the total, as `gpu-fleet free -o json` says. */
