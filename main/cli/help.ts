@@ -8,6 +8,8 @@ Usage:
 Commands:
   contexts     List kubeconfig contexts and whether each is monitored
   scan         Connect once, list nodes, print the GPU inventory
+  free         Free GPUs by product (and per node with -o wide) across clusters
+  fit          Where a job with N GPUs can run now, or why not
   describe     Why a node is (not) Ready: conditions, taints, GPU facts, GPU pods, events
   top          GPU utilisation, temperature, memory and XID per GPU node (DCGM exporter)
   watch        Run the monitoring loop (inventory, connection, alert and write lines)
@@ -36,6 +38,27 @@ Usage:
   gpu-fleet scan [--kubeconfig FILE] [--context NAME | --all-contexts] [-o table|wide|json|yaml]
 
 With one context, -o json prints exactly the GpuInventory status object.
+`,
+  free: `Free GPUs by product across clusters: per context and product, free (on Ready, uncordoned nodes),
+allocatable, in use (requested by live pods, the scheduler's rule) and capacity; -o wide per node and
+GPU resource. When pods cannot be listed the context says "free GPUs unknown: pods are forbidden".
+
+Usage:
+  gpu-fleet free [--kubeconfig FILE] [--context NAME | --all-contexts] [-o table|wide|json|yaml]
+`,
+  fit: `Where a job can run now: the nodes (in which clusters) with that many free GPUs of the kind asked on
+one node, Ready, not cordoned, with no taint the job does not tolerate. Otherwise why not, per cluster, in
+the order you would fix it: no such product; enough in total but not on one node; cordoned; tainted;
+NotReady; not enough free; free GPUs unknown (pods forbidden).
+
+Usage:
+  gpu-fleet fit --gpus N [--product P] [--mig PROFILE | --shared] [--tolerate KEY[=VALUE]:EFFECT]...
+                [--kubeconfig FILE] [--context NAME | --all-contexts] [-o table|json|yaml]
+  gpu-fleet fit -f POD.yaml [--product P] [--tolerate ...] [--context NAME | --all-contexts]
+
+Without --mig or --shared the job asks for whole GPUs (nvidia.com/gpu). -f reads a Pod (or a workload's
+pod template): its GPU request by the scheduler's rule, its tolerations and its product nodeSelector.
+Exit status: 0 when it fits somewhere, 1 when not, 2 on a usage error.
 `,
   describe: `Why a node is (not) Ready: its conditions, taints, system info, GPU facts, the pods on it that
 request GPUs, and its recent events (read once, on demand).
