@@ -101,7 +101,9 @@ KIND is ntfy, webhook, slack or discord, as for watch --forward. Exit status 0 w
   serve: `Serve the app's window in a browser, on 127.0.0.1 only.
 
 Usage:
-  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE]
+  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE] [--forward KIND=URL ...] [--forward-token-file F]
+
+--forward and its secret flags work as for watch: the alerts the page notifies are also sent there.
 `,
   sim: `Run the built-in Kubernetes API simulator in the foreground.
 
