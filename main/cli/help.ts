@@ -108,9 +108,11 @@ Usage:
   sim: `Run the built-in Kubernetes API simulator in the foreground.
 
 Usage:
-  gpu-fleet sim [--scenario homelab|smalllab|large:N|flapping] [--port P] [--kubeconfig-out FILE [--force]]
+  gpu-fleet sim [--scenario homelab|smalllab|large:N|flapping] [--port P] [--kubeconfig-out FILE [--force]] [--controls]
 
 --kubeconfig-out refuses to overwrite an existing file unless --force is given.
+--controls also serves the fault-injection endpoints (POST /sim/control/<verb>, admin token) for tests
+and benchmarks; without it that path answers 404, as a real API server does.
 `,
   'use-context': `Set kubectl's current context, the way \`kubectl config use-context NAME\` does.
 
@@ -140,16 +142,17 @@ Usage:
                        [--serviceaccount-dir DIR] [--lease-duration 15s] [--renew-deadline 10s]
                        [--retry-period 2s] [-v]
   gpu-fleet controller manifests [--namespace NS] [--image IMAGE] [--group G] [--replicas N]
-                                 [--out-dir DIR]
+                                 [--metrics-namespace NS] [--out-dir DIR]
 
 Replicas elect a leader on the Lease gpu-fleet-controller in --lease-namespace (default: the pod's
 namespace); only the leader writes the GpuInventory status and the ConfigMap. Without --kubeconfig or
 --context and with KUBERNETES_SERVICE_HOST/PORT set, the pod's service account is used (token, ca.crt
 and namespace in /var/run/secrets/kubernetes.io/serviceaccount, or --serviceaccount-dir). --id defaults
-to the host name (the pod name); --metrics-addr (default 127.0.0.1:8080) serves /healthz, /readyz and
+to the host name (the pod name) plus "_" and a random UUID, as client-go's; --metrics-addr (default 127.0.0.1:8080) serves /healthz, /readyz and
 /metrics. Logs are JSON lines on stdout. SIGTERM releases the lease and stops within 10 s.
 
-manifests prints the Namespace, CRD, ServiceAccount, RBAC and Deployment as YAML (for
+manifests prints the Namespace, CRD, ServiceAccount, RBAC, Deployment and a NetworkPolicy (only pods in
+--metrics-namespace, default monitoring, and the node's kubelet reach the metrics port) as YAML (for
 kubectl apply -f -); --out-dir writes them as a kustomize base instead (deploy/ in the repository).
 `,
 };

@@ -12,6 +12,7 @@ import { errorFromResponse } from '../kube/error-classify.ts';
 import { KubeError } from '../kube/errors.ts';
 import {
   type LeaderRecord,
+  type LeaseAnnotations,
   leaseBody,
   leaseUpdateBody,
   type ObservedLease,
@@ -24,12 +25,12 @@ const LEASE_BODY_MAX = 64 << 10;
 export interface LeaseLock {
   /** The Lease, or null when it does not exist. Throws KubeError. */
   get(): Promise<ObservedLease | null>;
-  create(record: LeaderRecord): Promise<ObservedLease>;
+  create(record: LeaderRecord, annotations?: LeaseAnnotations): Promise<ObservedLease>;
   /**
    * Writes `record` into the Lease as it was `seen` (only the spec replaced, the rest of the object kept).
    * Throws a KubeError of kind `conflict` when the Lease changed since `seen`'s resourceVersion.
    */
-  update(record: LeaderRecord, seen: ObservedLease): Promise<ObservedLease>;
+  update(record: LeaderRecord, seen: ObservedLease, annotations?: LeaseAnnotations): Promise<ObservedLease>;
   /** `namespace/name`, for log lines. */
   readonly description: string;
 }
@@ -68,13 +69,13 @@ export function leaseLock(client: ContextClient, namespace: string, timeoutMs: n
       if (res.status === 404) return null;
       return ok(res, what);
     },
-    async create(record) {
+    async create(record, annotations) {
       const what = `creating Lease ${description}`;
-      return ok(await call('POST', leasesPath(namespace), leaseBody(namespace, record)), what);
+      return ok(await call('POST', leasesPath(namespace), leaseBody(namespace, record, annotations)), what);
     },
-    async update(record, seen) {
+    async update(record, seen, annotations) {
       const what = `updating Lease ${description}`;
-      const body = leaseUpdateBody(seen, record);
+      const body = leaseUpdateBody(seen, record, annotations);
       return ok(await call('PUT', lease, body), what);
     },
   };

@@ -96,25 +96,47 @@ export const CONTROLLER_LABELS = {
   'app.kubernetes.io/component': 'controller',
 } as const;
 
+/** Annotations the leader sets on every write of the Lease (its freshness mark), over the Lease's own. */
+export type LeaseAnnotations = Readonly<Record<string, string>>;
+
 /** The Lease body for create. */
-export function leaseBody(namespace: string, r: LeaderRecord): Record<string, unknown> {
+export function leaseBody(
+  namespace: string,
+  r: LeaderRecord,
+  annotations: LeaseAnnotations = {},
+): Record<string, unknown> {
   return {
     apiVersion: LEASE_API,
     kind: 'Lease',
-    metadata: { name: CONTROLLER_LEASE_NAME, namespace, labels: { ...CONTROLLER_LABELS } },
+    metadata: {
+      name: CONTROLLER_LEASE_NAME,
+      namespace,
+      labels: { ...CONTROLLER_LABELS },
+      ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
+    },
     spec: leaseSpec(r),
   };
 }
 
 /**
  * The body of an update: the Lease as it was read (its metadata, resourceVersion included, kept whole)
- * with the spec replaced and our labels set over its own (client-go's LeaseLock.Update with Labels).
+ * with the spec replaced and our labels and annotations set over its own (client-go's LeaseLock.Update
+ * with Labels).
  */
-export function leaseUpdateBody(seen: ObservedLease, r: LeaderRecord): Record<string, unknown> {
+export function leaseUpdateBody(
+  seen: ObservedLease,
+  r: LeaderRecord,
+  annotations: LeaseAnnotations = {},
+): Record<string, unknown> {
   const meta = asRecord(seen.object.metadata);
+  const merged = { ...asRecord(meta.annotations), ...annotations };
   return {
     ...seen.object,
-    metadata: { ...meta, labels: { ...asRecord(meta.labels), ...CONTROLLER_LABELS } },
+    metadata: {
+      ...meta,
+      labels: { ...asRecord(meta.labels), ...CONTROLLER_LABELS },
+      ...(Object.keys(merged).length > 0 ? { annotations: merged } : {}),
+    },
     spec: leaseSpec(r),
   };
 }

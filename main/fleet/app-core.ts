@@ -11,6 +11,7 @@ import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import {
   controllerNamespaceFor,
+  freeGpusOn,
   sourceFor,
   takeOverOptedIn,
   writeBackOptedIn,
@@ -82,6 +83,7 @@ export class AppCore implements FleetHost {
         namespace: controllerNamespaceFor(s.get('controllerNamespace'), ctx.name),
         group: s.get('crdGroup'),
       }),
+      freeGpus: (ctx) => freeGpusOn(s.get('freeGpus'), ctx.name),
       ...opts.engine,
       clock: this.#clock,
       rules: { ...opts.settings.get('alertRules') },

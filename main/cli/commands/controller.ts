@@ -19,6 +19,7 @@ import {
 } from '../../controller/in-cluster.ts';
 import { DEFAULT_TIMING, type ElectionTiming, timingProblem } from '../../controller/leader-decision.ts';
 import {
+  DEFAULT_METRICS_NAMESPACE,
   kustomizationYaml,
   type ManifestOptions,
   manifestFiles,
@@ -140,10 +141,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const ops = new OpsServer({
     health: () => controller.health(),
     ready: () => controller.readiness(),
-    metrics: async () => ({
-      contentType: controller.metrics.contentType,
-      body: await controller.metrics.text(),
-    }),
+    metrics: () => controller.metrics.rendered(),
   });
   let listening: { address: string; port: number };
   try {
@@ -189,6 +187,7 @@ function manifests(args: string[], io: CliIo): number {
       image: { type: 'string' },
       group: { type: 'string' },
       replicas: { type: 'string' },
+      'metrics-namespace': { type: 'string' },
       'out-dir': { type: 'string' },
     },
     'controller',
@@ -199,6 +198,7 @@ function manifests(args: string[], io: CliIo): number {
     image: flags.image ?? defaultImage(),
     group: groupFlag(flags.group),
     replicas,
+    metricsNamespace: flags['metrics-namespace'] ?? DEFAULT_METRICS_NAMESPACE,
   };
   const problem = manifestProblem(o);
   if (problem) throw new CliError(problem);
@@ -215,7 +215,7 @@ function manifests(args: string[], io: CliIo): number {
   return 0;
 }
 
-/** The image `docker build -t gpu-fleet:VERSION -f Containerfile .` makes (see the README). */
+/** The image `docker build -t gpu-fleet:VERSION -f Containerfile .` makes (see docs/controller.md). */
 export function defaultImage(): string {
   return `gpu-fleet:${packageVersion()}`;
 }

@@ -13,6 +13,7 @@ import { FORWARD_FLAGS, forwardTargets } from '../forward-flags.ts';
 import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { packageRoot } from '../package-root.ts';
 import { packageVersion } from '../version.ts';
+import { ensureWindowBuilt } from '../window-build.ts';
 
 /** Browser mode's undelivered messages (apart from the desktop app's and `watch`'s). */
 export const SERVE_PENDING_FILE = 'forward-queue-serve.json';
@@ -104,6 +105,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
         });
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
+  ensureWindowBuilt({ dir: RENDERER_DIR, root: packageRoot() }, (line) => io.stderr.write(`${line}\n`));
   const served = await startServe(
     { demo: flags.demo ?? false, port, kubeconfig: flags.kubeconfig, env: io.env, forwarder },
     (line) => io.stdout.write(`${line}\n`),

@@ -120,7 +120,7 @@ function writeBackSettings(flags: {
   const problem = validateGroup(group);
   if (problem) throw new CliError(problem);
   const namespace = flags['configmap-namespace'] ?? DEFAULT_CONFIGMAP_NAMESPACE;
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) || namespace.length > 63)
+  if (!isNamespaceName(namespace))
     throw new CliError(`"${namespace}" is not a valid namespace name for --configmap-namespace`);
   const interval = flags['write-interval'];
   return {
