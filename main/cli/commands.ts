@@ -13,5 +13,6 @@ export function registerAllCommands(): void {
   registerCommand('sim', async () => (await import('./commands/sim.ts')).simCommand);
   registerCommand('use-context', async () => (await import('./commands/use-context.ts')).useContextCommand);
   registerCommand('controller', async () => (await import('./commands/controller.ts')).controllerCommand);
+  registerCommand('notify', async () => (await import('./commands/notify.ts')).notifyCommand);
   registerCommand('crd', async () => (await import('./commands/crd.ts')).crdCommand);
 }

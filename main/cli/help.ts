@@ -15,6 +15,7 @@ Commands:
   watch        Run the monitoring loop (inventory, connection, alert and write lines)
   serve        Serve the app's window in a browser, on 127.0.0.1 only
   sim          Run the built-in Kubernetes API simulator (the demo cluster)
+  notify       Send a test message to a forwarding target (ntfy, webhook, Slack, Discord)
   crd          Print the GpuInventory CustomResourceDefinition
   controller   Run the in-cluster controller (leader election on a Lease), or print its manifests
   use-context  Set kubectl's current context (changes only that line of the kubeconfig)
@@ -87,6 +88,8 @@ Usage:
   gpu-fleet watch [--kubeconfig FILE] [--context NAME | --all-contexts] [--write-back] [--group G]
                   [--configmap-namespace NS] [--write-interval 5s] [--take-over] [--hold-down 30s]
                   [--source auto|nodes|controller] [--controller-namespace NS] [-o json] [-v]
+                  [--forward KIND=URL ...] [--forward-token-file F | --forward-user-file F]
+                  [--forward-signing-key-file F]
 
 --source auto (the default) reads the in-cluster controller's GpuInventory (group --group) while its
 Lease gpu-fleet-controller in --controller-namespace (default gpu-fleet) is fresh, and watches every
@@ -101,12 +104,29 @@ that other tools own are still never written or deleted).
 
 With -o json it prints one JSON object per line: {"type":"inventory","source":"controller"|"nodes",...},
 {"type":"connection",...},
-{"type":"alert",...}, {"type":"write",...}.
+{"type":"alert",...}, {"type":"write",...}, {"type":"forward",...}.
+
+--forward KIND=URL (repeatable; KIND ntfy, webhook, slack or discord; for ntfy the server and topic,
+e.g. ntfy=http://127.0.0.1:8090/gpu-alerts) sends every alert that would notify to that target too,
+after the same hold-down and flap damping. Secrets come from 0600 files (--forward-token-file, or
+--forward-user-file holding user:password, for ntfy; --forward-signing-key-file for webhooks) or from
+GPU_FLEET_FORWARD_TOKEN, GPU_FLEET_FORWARD_USER, GPU_FLEET_FORWARD_SIGNING_KEY. Undelivered messages
+are kept in the data folder (forward-queue-cli.json) and sent after a restart. See docs/forwarding.md.
+`,
+  notify: `Send one test message to a forwarding target now, and say whether it arrived.
+
+Usage:
+  gpu-fleet notify test KIND=URL [--forward-token-file F | --forward-user-file F]
+                                 [--forward-signing-key-file F]
+
+KIND is ntfy, webhook, slack or discord, as for watch --forward. Exit status 0 when the target accepted it.
 `,
   serve: `Serve the app's window in a browser, on 127.0.0.1 only.
 
 Usage:
-  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE]
+  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE] [--forward KIND=URL ...] [--forward-token-file F]
+
+--forward and its secret flags work as for watch: the alerts the page notifies are also sent there.
 `,
   sim: `Run the built-in Kubernetes API simulator in the foreground.
 

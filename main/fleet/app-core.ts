@@ -49,6 +49,11 @@ export interface AppCoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** The OS's preferred languages (desktop app), told to the window in `app:info`. */
   systemLanguages?: string[];
+  /**
+   * Every alert that notifies (after the hold-down and flap damping, not while paused): the alert
+   * forwarder's door (main/forward), so one decision makes the notification and every forwarded message.
+   */
+  forward?: (alert: Alert) => void;
 }
 
 export class AppCore implements FleetHost {
@@ -282,7 +287,9 @@ export class AppCore implements FleetHost {
     const { suppressed, ...plain } = alert;
     this.#push.emit('alerts:new', plain satisfies Alert);
     // What the Electron notifier would show: browser mode's notifier listens to this one only.
-    if (!suppressed) this.#push.emit('alerts:notify', plain);
+    if (suppressed) return;
+    this.#push.emit('alerts:notify', plain);
+    this.#opts.forward?.(plain);
   }
 
   #scheduleSave(): void {
