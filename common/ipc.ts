@@ -14,6 +14,8 @@ import { ApiGroupNameSchema, NamespaceNameSchema, NodeNameSchema } from './k8s-n
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
 import { TelemetrySettingsSchema } from './telemetry-schema.ts';
+import { type AwaySummary, TIMELINE_RANGES, type TimelineView } from './timeline.ts';
+import { TimelineSettingsSchema } from './timeline-schema.ts';
 
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
@@ -45,6 +47,7 @@ const SettingsPatchSchema = Type.Object(
       ),
     ),
     telemetry: Type.Optional(TelemetrySettingsSchema),
+    timeline: Type.Optional(TimelineSettingsSchema),
     writeBack: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean())),
     writeBackTakeOver: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
@@ -98,6 +101,18 @@ export const ARG_SCHEMAS = {
   'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), NodeNameSchema]),
   'kubectl:contexts': Type.Tuple([]),
   'kubectl:use-context': Type.Tuple([ContextName]),
+  /** One context's timeline over a range ending now, optionally one node's only. */
+  'timeline:range': Type.Tuple([
+    Type.Object(
+      {
+        context: ContextName,
+        range: Type.Union(TIMELINE_RANGES.map((r) => Type.Literal(r))),
+        node: Type.Optional(NodeNameSchema),
+      },
+      { additionalProperties: false },
+    ),
+  ]),
+  'timeline:summary': Type.Tuple([]),
 } satisfies ArgSchemas;
 
 /** The shape ARG_SCHEMAS must have: one schema per channel of `InvokeResults`, no more, no fewer. */
@@ -154,6 +169,13 @@ export interface InvokeResults {
    * context does not exist, the file is read-only, unparsable, or changed since it was read).
    */
   'kubectl:use-context': KubectlContexts;
+  /** The recorded timeline of a context (common/timeline.ts); its `status` says whether it is being written. */
+  'timeline:range': TimelineView;
+  /**
+   * The morning summary, one line per monitored context, when the window opens after at least
+   * AWAY_MIN_MS since it was last open (or since the app last ran); an empty list otherwise. Given once.
+   */
+  'timeline:summary': AwaySummary[];
 }
 
 export type InvokeChannel = keyof InvokeResults;

@@ -13,6 +13,7 @@ Commands:
   describe     Why a node is (not) Ready: conditions, taints, GPU facts, GPU pods, events
   top          GPU utilisation, temperature, memory and XID per GPU node (DCGM exporter)
   watch        Run the monitoring loop (inventory, connection, alert and write lines)
+  history      What the app recorded: episodes, alerts, ready GPU nodes, energy (its timeline)
   serve        Serve the app's window in a browser, on 127.0.0.1 only
   sim          Run the built-in Kubernetes API simulator (the demo cluster)
   notify       Send a test message to a forwarding target (ntfy, webhook, Slack, Discord)
@@ -72,6 +73,16 @@ taints[], gpu (the inventory entry), events[] (type, reason, message, count, las
 pods[] (namespace, name, phase, gpus), telemetry (the DCGM exporter reading, or why there is none)
 and gpus[] (index, uuid, model, utilPercent, temperatureC, powerW, memoryUsedMiB, memoryTotalMiB, xid,
 xidMeaning, history[]).
+`,
+  history: `What the GPU Fleet app recorded in its timeline (the database in its data folder), read-only, so
+it works while the app runs: the episodes ("nuc1 NotReady 02:14–02:31 (17 min): …"), ready GPU nodes,
+energy, and with -o wide every change and alert. Times are UTC.
+
+Usage:
+  gpu-fleet history [--context NAME] [--node NODE] [--since 24h | --from TIME --to TIME] [-o table|wide|json|yaml]
+
+--since takes s, m, h or d (default 24h); --from/--to take RFC 3339 times. Without --context every
+recorded context is shown (-o json then prints a list).
 `,
   top: `One pass over a context's GPU nodes: each GPU's utilisation, temperature, memory and last XID, read
 from the GPU Operator's DCGM exporter through the API server (pods/proxy, your own credentials).

@@ -9,6 +9,7 @@
  *   2 main/kube                     kubeconfig, client, list+watch+cache
  *   3 main/inventory, main/telemetry  GPU facts from nodes; DCGM exporter readings through pods/proxy
  *   4 main/alerts, main/writeback, main/diagnosis    pure alert policy; writing back; one node's detail
+ *     main/timeline                 the timeline database (the engine host writes it, the CLI reads it)
  *   4.5 main/forward                alerts to ntfy and webhooks: messages, queues, delivery (uses alerts' words)
  *   5 main/fleet                    the engine and app core that wire them
  *   6 main/shell, main/web, main/controller   the tray model and the demo choice; the HTTP bridge; the
@@ -38,6 +39,7 @@ export const RANKS: ReadonlyMap<string, number> = new Map([
   ['main/alerts', 4],
   ['main/writeback', 4],
   ['main/diagnosis', 4],
+  ['main/timeline', 4],
   ['main/forward', 4.5],
   ['main/fleet', 5],
   ['main/shell', 6],
