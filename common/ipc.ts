@@ -10,6 +10,7 @@ import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { KubeContextInfo, KubectlContexts } from './fleet.ts';
 import type { FleetDeltaFrame, SyncedSnapshot, SyncMark } from './fleet-sync.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
+import { ApiGroupNameSchema, NamespaceNameSchema, NodeNameSchema } from './k8s-names.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
 import { TelemetrySettingsSchema } from './telemetry-schema.ts';
@@ -28,7 +29,6 @@ const ContextName = Type.String({
   maxLength: 253,
   pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$',
 });
-const Dns = Type.String({ minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' });
 /** A settings change from the window: every field optional, each validated. */
 const SettingsPatchSchema = Type.Object(
   {
@@ -60,16 +60,13 @@ const SettingsPatchSchema = Type.Object(
       ),
     ),
     controllerNamespace: Type.Optional(
-      Type.Record(
-        Type.String({ minLength: 1, maxLength: 253 }),
-        Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
-        { maxProperties: 200 },
-      ),
+      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), NamespaceNameSchema, { maxProperties: 200 }),
     ),
-    crdGroup: Type.Optional(Dns),
-    configMapNamespace: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+    freeGpus: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
     ),
+    crdGroup: Type.Optional(ApiGroupNameSchema),
+    configMapNamespace: Type.Optional(NamespaceNameSchema),
     launchAtLogin: Type.Optional(Type.Boolean()),
     theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
     language: Type.Optional(LanguageSettingSchema),
@@ -101,7 +98,7 @@ export const ARG_SCHEMAS = {
   'settings:update': Type.Tuple([SettingsPatchSchema]),
   'app:info': Type.Tuple([]),
   /** (context name, node name): a Kubernetes node name is a DNS subdomain of at most 253 characters. */
-  'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), Dns]),
+  'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), NodeNameSchema]),
   'kubectl:contexts': Type.Tuple([]),
   'kubectl:use-context': Type.Tuple([ContextName]),
   /** One context's timeline over a range ending now, optionally one node's only. */
@@ -110,7 +107,7 @@ export const ARG_SCHEMAS = {
       {
         context: ContextName,
         range: Type.Union(TIMELINE_RANGES.map((r) => Type.Literal(r))),
-        node: Type.Optional(Dns),
+        node: Type.Optional(NodeNameSchema),
       },
       { additionalProperties: false },
     ),

@@ -11,6 +11,7 @@ import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import {
   controllerNamespaceFor,
+  freeGpusOn,
   sourceFor,
   takeOverOptedIn,
   writeBackOptedIn,
@@ -51,6 +52,11 @@ export interface AppCoreOptions {
   /** The OS's preferred languages (desktop app), told to the window in `app:info`. */
   systemLanguages?: string[];
   /**
+   * Every alert that notifies (after the hold-down and flap damping, not while paused): the alert
+   * forwarder's door (main/forward), so one decision makes the notification and every forwarded message.
+   */
+  forward?: (alert: Alert) => void;
+  /**
    * The data folder the timeline database is written in (the engine host's, browser mode's); none: no
    * timeline (one-shot tools, most tests).
    */
@@ -88,6 +94,7 @@ export class AppCore implements FleetHost {
         namespace: controllerNamespaceFor(s.get('controllerNamespace'), ctx.name),
         group: s.get('crdGroup'),
       }),
+      freeGpus: (ctx) => freeGpusOn(s.get('freeGpus'), ctx.name),
       ...opts.engine,
       clock: this.#clock,
       rules: { ...opts.settings.get('alertRules') },
@@ -314,7 +321,9 @@ export class AppCore implements FleetHost {
     const { suppressed, ...plain } = alert;
     this.#push.emit('alerts:new', plain satisfies Alert);
     // What the Electron notifier would show: browser mode's notifier listens to this one only.
-    if (!suppressed) this.#push.emit('alerts:notify', plain);
+    if (suppressed) return;
+    this.#push.emit('alerts:notify', plain);
+    this.#opts.forward?.(plain);
   }
 
   #scheduleSave(): void {

@@ -78,6 +78,8 @@ export interface EngineOptions {
   telemetry?: () => TelemetrySettingsView;
   /** Per context, where its inventory comes from (read at every setContexts); nodes when absent. */
   source?: (ctx: ResolvedContext) => SourceConfig | null;
+  /** Per context, whether free GPUs (the pods watch) are on (read at every setContexts); on when absent. */
+  freeGpus?: (ctx: ResolvedContext) => boolean;
 }
 
 interface Entry {
@@ -86,9 +88,9 @@ interface Entry {
   context: ResolvedContext;
 }
 
-/** A monitor restarts when its connection settings or its source settings change. */
-const entryKey = (ctx: ResolvedContext, source: SourceConfig | null) =>
-  `${contextFingerprint(ctx)}\u0000${JSON.stringify(source)}`;
+/** A monitor restarts when its connection settings, its source or its free-GPU setting change. */
+const entryKey = (ctx: ResolvedContext, source: SourceConfig | null, freeGpus: boolean) =>
+  `${contextFingerprint(ctx)}\u0000${JSON.stringify(source)}\u0000${freeGpus}`;
 
 /** Detail reads in flight at once, across contexts (a window refreshing a panel needs one). */
 const MAX_DETAIL_READS = 8;
@@ -142,7 +144,10 @@ export class FleetEngine {
     const wanted = new Map(contexts.map((c) => [c.name, c]));
     for (const [name, entry] of this.#entries) {
       const next = wanted.get(name);
-      if (!next || entryKey(next, this.#opts.source?.(next) ?? null) !== entry.fingerprint) {
+      if (
+        !next ||
+        entryKey(next, this.#opts.source?.(next) ?? null, this.#freeGpus(next)) !== entry.fingerprint
+      ) {
         entry.monitor.stop();
         this.#entries.delete(name);
         // The next monitor may watch another cluster under the same name: comparing its nodes with the
@@ -154,6 +159,7 @@ export class FleetEngine {
       if (this.#entries.has(ctx.name)) continue;
       const previous = own(lastKnown, ctx.name);
       const source = this.#opts.source?.(ctx) ?? null;
+      const freeGpus = this.#freeGpus(ctx);
       const monitor = new ContextMonitor(
         {
           context: ctx.name,
@@ -165,16 +171,21 @@ export class FleetEngine {
           ...(this.#opts.historyMax !== undefined ? { historyMax: this.#opts.historyMax } : {}),
           lastKnown: previous ? { inventory: previous.inventory, history: previous.history ?? [] } : null,
           ...(source ? { source } : {}),
+          freeGpus,
         },
         (change, m) => this.#onMonitor(change, m),
       );
-      this.#entries.set(ctx.name, { monitor, fingerprint: entryKey(ctx, source), context: ctx });
+      this.#entries.set(ctx.name, { monitor, fingerprint: entryKey(ctx, source, freeGpus), context: ctx });
       monitor.start();
     }
     this.#telemetry.set(contexts);
     if (this.#focused === null || !this.#entries.has(this.#focused))
       this.#focused = contexts[0]?.name ?? null;
     this.#scheduleSnapshot();
+  }
+
+  #freeGpus(ctx: ResolvedContext): boolean {
+    return this.#opts.freeGpus?.(ctx) ?? true;
   }
 
   focus(context: string): boolean {
@@ -290,6 +301,10 @@ export class FleetEngine {
   }
 
   #onMonitor(change: MonitorChange, monitor: ContextMonitor): void {
+    if (change === 'free') {
+      this.#scheduleSnapshot();
+      return;
+    }
     if (change === 'ignored') {
       const ignored = monitor.snapshot().ignoredNodes;
       this.#emit({

@@ -162,6 +162,7 @@ describe('TimelineRecorder', () => {
       fbUsed: 1000,
       fbFree: 1000,
       xid: null,
+      xidCounts: null,
     });
     for (let m = 0; m <= 10; m++) {
       rec.telemetry({ context: 'lab', node: 'nuc1', at: clock.now(), gpus: [gpu(0, 100), gpu(1, 200)] });

@@ -14,6 +14,9 @@ import { parseDuration, parseFlags } from '../flags.ts';
 import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { parseOutput, toJson, toYaml } from '../output.ts';
 
+/** --since names a span of the timeline, not a wait: up to a year back (the database keeps 30 days by default). */
+const SINCE_MAX = { ms: 366 * 86_400_000, label: '366d' };
+
 const MAX_RANGE_MS = 400 * 86_400_000;
 
 function time(value: string, flag: string): number {
@@ -35,7 +38,7 @@ export function rangeOf(
   const from =
     flags.from !== undefined
       ? time(flags.from, '--from')
-      : to - (flags.since === undefined ? 86_400_000 : parseDuration(flags.since, '--since'));
+      : to - (flags.since === undefined ? 86_400_000 : parseDuration(flags.since, '--since', SINCE_MAX));
   if (from >= to) throw new CliError('the range is empty: --from must be before --to');
   if (to - from > MAX_RANGE_MS) throw new CliError('the range is longer than 400 days');
   return { from, to };
