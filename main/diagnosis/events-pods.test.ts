@@ -28,7 +28,10 @@ describe('readEvents', () => {
         {
           reason: 'Series',
           series: { count: 12, lastObservedTime: '2026-12-01T11:00:00.000000Z' },
-          metadata: { creationTimestamp: '2026-12-01T08:00:00Z', uid: '6a1f0c2e-0d1b-4f57-9d3e-0123456789ab' },
+          metadata: {
+            creationTimestamp: '2026-12-01T08:00:00Z',
+            uid: '6a1f0c2e-0d1b-4f57-9d3e-0123456789ab',
+          },
         },
       ]),
     );
