@@ -7,6 +7,7 @@ import type { Translator } from '../../common/i18n/translator.ts';
 import { isApiGroupName, isNamespaceName } from '../../common/k8s-names.ts';
 import type { InventorySource, SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
 import { TELEMETRY_LIMITS, type TelemetrySettingsView } from '../../common/telemetry.ts';
+import { TIMELINE_LIMITS } from '../../common/timeline.ts';
 
 export interface SettingsDraft {
   monitored: string[];
@@ -28,6 +29,11 @@ export interface SettingsDraft {
   launchAtLogin: boolean;
   theme: Theme;
   language: LanguageSetting;
+  /** The timeline (common/timeline.ts); an empty price shows no cost. */
+  retentionDays: string;
+  maxMB: string;
+  pricePerKwh: string;
+  currency: string;
 }
 
 export type FieldErrors = Partial<
@@ -39,7 +45,11 @@ export type FieldErrors = Partial<
     | 'budgetPerMinute'
     | 'crdGroup'
     | 'configMapNamespace'
-    | 'controllerNamespace',
+    | 'controllerNamespace'
+    | 'retentionDays'
+    | 'maxMB'
+    | 'pricePerKwh'
+    | 'currency',
     string
   >
 >;
@@ -63,6 +73,10 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     launchAtLogin: s.launchAtLogin,
     theme: s.theme,
     language: s.language,
+    retentionDays: String(s.timeline.retentionDays),
+    maxMB: String(s.timeline.maxMB),
+    pricePerKwh: s.timeline.pricePerKwh === null ? '' : String(s.timeline.pricePerKwh),
+    currency: s.timeline.currency,
   };
 }
 
@@ -115,6 +129,16 @@ export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
     ([, n]) => n.trim() !== '' && !isNamespaceName(n.trim()),
   );
   if (bad) errors.controllerNamespace = tr.t('settings.errors.controllerNamespace', { context: bad[0] });
+  const L = TIMELINE_LIMITS;
+  const days = wholeIn(d.retentionDays, L.retentionDays.min, L.retentionDays.max, 'timeline.errWhole', tr);
+  if (days) errors.retentionDays = days;
+  const mb = wholeIn(d.maxMB, L.maxMB.min, L.maxMB.max, 'timeline.errWhole', tr);
+  if (mb) errors.maxMB = mb;
+  const price = d.pricePerKwh.trim();
+  if (price !== '' && !(/^\d{1,4}(\.\d{1,6})?$/.test(price) && Number(price) <= L.pricePerKwh.max))
+    errors.pricePerKwh = tr.t('timeline.errPrice', { max: L.pricePerKwh.max });
+  if (d.currency.trim().length > L.currencyMax || /[\u0000-\u001f\u007f-\u009f]/.test(d.currency))
+    errors.currency = tr.t('timeline.errCurrency', { max: L.currencyMax });
   return errors;
 }
 
@@ -147,5 +171,11 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
     launchAtLogin: d.launchAtLogin,
     theme: d.theme,
     language: d.language,
+    timeline: {
+      retentionDays: Number(d.retentionDays.trim()),
+      maxMB: Number(d.maxMB.trim()),
+      pricePerKwh: d.pricePerKwh.trim() === '' ? null : Number(d.pricePerKwh.trim()),
+      currency: d.currency.trim(),
+    },
   };
 }

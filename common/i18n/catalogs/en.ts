@@ -635,6 +635,9 @@ export const en = {
     maxMB: 'Size cap (MB)',
     pricePerKwh: 'Price per kWh (empty: no cost shown)',
     currency: 'Currency',
+    errWhole: 'Enter a whole number from {{min, number}} to {{max, number}}.',
+    errPrice: 'Enter a price from 0 to {{max, number}}, or leave it empty.',
+    errCurrency: 'At most {{max, number}} characters.',
   },
   /** What common XID codes mean, after NVIDIA's XID catalogue. */
   xid: {

@@ -603,6 +603,9 @@ export const ja: Catalog = {
     maxMB: 'サイズの上限 (MB)',
     pricePerKwh: '1 kWh あたりの料金 (空欄: 費用を表示しない)',
     currency: '通貨',
+    errWhole: '{{min, number}} から {{max, number}} までの整数を入力してください。',
+    errPrice: '0 から {{max, number}} までの料金を入力するか、空欄にしてください。',
+    errCurrency: '{{max, number}} 文字までです。',
   },
   xid: {
     code: 'XID {{xid}}',

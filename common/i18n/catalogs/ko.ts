@@ -595,6 +595,9 @@ export const ko: Catalog = {
     maxMB: '최대 크기 (MB)',
     pricePerKwh: 'kWh당 가격 (비우면 비용을 표시하지 않음)',
     currency: '통화',
+    errWhole: '{{min, number}}에서 {{max, number}} 사이의 정수를 입력하세요.',
+    errPrice: '0에서 {{max, number}} 사이의 가격을 입력하거나 비워 두세요.',
+    errCurrency: '최대 {{max, number}}자입니다.',
   },
   xid: {
     code: 'XID {{xid}}',

@@ -590,6 +590,9 @@ export const zhCN: Catalog = {
     maxMB: '大小上限 (MB)',
     pricePerKwh: '每 kWh 价格 (留空: 不显示费用)',
     currency: '货币',
+    errWhole: '请输入 {{min, number}} 到 {{max, number}} 之间的整数。',
+    errPrice: '请输入 0 到 {{max, number}} 之间的价格，或留空。',
+    errCurrency: '最多 {{max, number}} 个字符。',
   },
   xid: {
     code: 'XID {{xid}}',
