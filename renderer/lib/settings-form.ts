@@ -1,5 +1,6 @@
 /** The settings form's fields as text, their validation, and the patch they make: pure. */
 import { GPU_HOT_C_MAX, GPU_HOT_C_MIN } from '../../common/alert-rules.ts';
+import { hasControlChars } from '../../common/cluster-text.ts';
 import { copyDict } from '../../common/dict.ts';
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 import type { LanguageSetting } from '../../common/i18n/locales.ts';
@@ -137,7 +138,7 @@ export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
   const price = d.pricePerKwh.trim();
   if (price !== '' && !(/^\d{1,4}(\.\d{1,6})?$/.test(price) && Number(price) <= L.pricePerKwh.max))
     errors.pricePerKwh = tr.t('timeline.errPrice', { max: L.pricePerKwh.max });
-  if (d.currency.trim().length > L.currencyMax || /[\u0000-\u001f\u007f-\u009f]/.test(d.currency))
+  if (d.currency.trim().length > L.currencyMax || hasControlChars(d.currency))
     errors.currency = tr.t('timeline.errCurrency', { max: L.currencyMax });
   return errors;
 }
