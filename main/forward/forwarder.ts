@@ -11,6 +11,7 @@ import {
   type ForwardSecret,
   type ForwardStatus,
   type ForwardTarget,
+  type ForwardView,
   severityOf,
 } from '../../common/forwarding.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
@@ -158,6 +159,11 @@ export class Forwarder {
 
   status(): ForwardStatus[] {
     return [...this.#queues.values()].map((q) => q.status());
+  }
+
+  /** The targets as the window may see them (settings and host, never the secret) and their status. */
+  view(): ForwardView {
+    return { targets: this.#targets.map((t) => ({ ...t.config })), status: this.status() };
   }
 
   /** Resolves when no queue has a request in flight (retries may still wait on the clock). */
