@@ -107,6 +107,7 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
       systemLanguages: init.systemLanguages,
       demo: demo !== null,
       clock,
+      engine: { debug: (context, line) => logger.debug('telemetry', { context, line }) },
     });
     logEngine(core.engine, logger);
     const r: Running = {

@@ -75,6 +75,8 @@ export interface EngineOptions {
   source?: (ctx: ResolvedContext) => SourceConfig | null;
   /** Per context, whether free GPUs (the pods watch) are on (read at every setContexts); on when absent. */
   freeGpus?: (ctx: ResolvedContext) => boolean;
+  /** Lines for the host's debug log (e.g. a DCGM value that is no XID, ignored), with their context. */
+  debug?: (context: string, line: string) => void;
 }
 
 interface Entry {
@@ -122,6 +124,7 @@ export class FleetEngine {
       gpuNodes: (context) => this.#entries.get(context)?.monitor.inventory?.nodes.map((n) => n.name) ?? [],
       alert: (alert) => this.#emit({ type: 'alert', alert }),
       changed: () => this.#scheduleSnapshot(),
+      ...(opts.debug ? { debug: opts.debug } : {}),
     });
   }
 

@@ -29,6 +29,8 @@ export interface TelemetryHubOptions {
   gpuNodes: (context: string) => readonly string[];
   alert: (a: PolicyAlert) => void;
   changed: () => void;
+  /** A line for the host's debug log (what a scrape ignored), with its context. */
+  debug?: (context: string, line: string) => void;
 }
 
 interface Entry {
@@ -72,7 +74,12 @@ export class TelemetryHub {
       const e: Entry = {
         fingerprint: contextFingerprint(ctx),
         ctx,
-        telemetry: new ContextTelemetry(ctx.name, this.#o.clock, (r) => this.#onReading(r)),
+        telemetry: new ContextTelemetry(
+          ctx.name,
+          this.#o.clock,
+          (r) => this.#onReading(r),
+          (line) => this.#o.debug?.(ctx.name, line),
+        ),
         client: null,
         timer: null,
         stopped: false,
