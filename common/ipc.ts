@@ -15,6 +15,8 @@ import { ApiGroupNameSchema, NamespaceNameSchema, NodeNameSchema } from './k8s-n
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
 import { TelemetrySettingsSchema } from './telemetry-schema.ts';
+import { type AwaySummary, TIMELINE_RANGES, type TimelineView } from './timeline.ts';
+import { TimelineSettingsSchema } from './timeline-schema.ts';
 
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
@@ -46,6 +48,7 @@ const SettingsPatchSchema = Type.Object(
       ),
     ),
     telemetry: Type.Optional(TelemetrySettingsSchema),
+    timeline: Type.Optional(TimelineSettingsSchema),
     writeBack: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean())),
     writeBackTakeOver: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
@@ -101,6 +104,18 @@ export const ARG_SCHEMAS = {
   'kubectl:use-context': Type.Tuple([ContextName]),
   'forward:list': Type.Tuple([]),
   'forward:test': Type.Tuple([Type.String({ pattern: TARGET_ID.source })]),
+  /** One context's timeline over a range ending now, optionally one node's only. */
+  'timeline:range': Type.Tuple([
+    Type.Object(
+      {
+        context: ContextName,
+        range: Type.Union(TIMELINE_RANGES.map((r) => Type.Literal(r))),
+        node: Type.Optional(NodeNameSchema),
+      },
+      { additionalProperties: false },
+    ),
+  ]),
+  'timeline:summary': Type.Tuple([]),
 } satisfies ArgSchemas;
 
 /** The shape ARG_SCHEMAS must have: one schema per channel of `InvokeResults`, no more, no fewer. */
@@ -161,6 +176,13 @@ export interface InvokeResults {
   'forward:list': ForwardView;
   /** Sends one test message to a target now; the answer says in one sentence whether it arrived. */
   'forward:test': ForwardTestResult;
+  /** The recorded timeline of a context (common/timeline.ts); its `status` says whether it is being written. */
+  'timeline:range': TimelineView;
+  /**
+   * The morning summary, one line per monitored context, when the window opens after at least
+   * AWAY_MIN_MS since it was last open (or since the app last ran); an empty list otherwise. Given once.
+   */
+  'timeline:summary': AwaySummary[];
 }
 
 export type InvokeChannel = keyof InvokeResults;

@@ -19,8 +19,12 @@ import {
   parseLease,
 } from './lease-record.ts';
 
-/** A Lease answer is small; anything bigger is not ours to read. */
-const LEASE_BODY_MAX = 64 << 10;
+/**
+ * Above the largest object the API server stores (etcd's 1.5 MiB request limit): a Lease others made
+ * big (annotations up to 256 KiB, a long holderIdentity) must still be read, or no replica could ever
+ * take it over.
+ */
+export const LEASE_BODY_MAX = 2 << 20;
 
 export interface LeaseLock {
   /** The Lease, or null when it does not exist. Throws KubeError. */

@@ -11,6 +11,7 @@ import { translator } from '../../common/i18n/translator.ts';
 import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
 import { displayServerUrl } from '../../common/server-url.ts';
 import { unknownFree } from '../inventory/free-gpus.ts';
+import { freeFromSummary } from '../inventory/free-summary.ts';
 import {
   appendHistory,
   buildInventory,
@@ -57,6 +58,8 @@ export class ContextMonitor {
   readonly #opts: ContextMonitorOptions;
   readonly #cache = new ObjectCache(NODES);
   readonly #watcher: NodeWatcher;
+  /** The controller's free-GPU summary as figures, kept while the summary object is the same. */
+  #fromController: { summary: object; free: ClusterFree } | null = null;
   /** The GPU pods and the free GPUs made from them; null when the setting turned them off. */
   readonly #free: FreeGpuFeed | null;
   /** Follows the in-cluster controller (source auto or controller); null for source nodes. */
@@ -160,8 +163,15 @@ export class ContextMonitor {
     }
   }
 
-  /** Free GPUs as the snapshot shows them: absent while the controller is read (its status carries none yet). */
+  /** Free GPUs as the snapshot shows them: from the controller's status while it is read (absent if it has none). */
   get free(): ClusterFree | undefined {
+    if (this.#active === 'controller') {
+      const summary = this.#inventory?.free_gpus;
+      if (summary === undefined) return undefined;
+      if (this.#fromController?.summary !== summary)
+        this.#fromController = { summary, free: freeFromSummary(summary) };
+      return this.#fromController.free;
+    }
     if (this.#active !== 'nodes') return undefined;
     return this.#free === null ? OFF_FREE : this.#free.free(this.#cache.view);
   }

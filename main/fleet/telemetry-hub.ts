@@ -28,6 +28,8 @@ export interface TelemetryHubOptions {
   /** The context's GPU node names now (from its inventory). */
   gpuNodes: (context: string) => readonly string[];
   alert: (a: PolicyAlert) => void;
+  /** Every reading as it came (the timeline records them). */
+  reading?: (r: TelemetryReading) => void;
   changed: () => void;
   /** A line for the host's debug log (what a scrape ignored), with its context. */
   debug?: (context: string, line: string) => void;
@@ -146,6 +148,7 @@ export class TelemetryHub {
     const out = evaluateGpus(this.#health, r, this.#o.rules(), this.#o.snooze());
     this.#health = out.state;
     for (const a of out.alerts) this.#o.alert(a);
+    this.#o.reading?.(r);
     this.#o.changed();
   }
 }

@@ -23,6 +23,8 @@ import {
 } from '../../common/settings.ts';
 import { DEFAULT_TELEMETRY } from '../../common/telemetry.ts';
 import { TelemetrySettingsSchema } from '../../common/telemetry-schema.ts';
+import { DEFAULT_TIMELINE } from '../../common/timeline.ts';
+import { TimelineSettingsSchema } from '../../common/timeline-schema.ts';
 
 export const SETTINGS_VERSION = 2;
 export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
@@ -237,6 +239,8 @@ export const SettingsSchema = Type.Object(
      * (migrate fills it in).
      */
     telemetry: TelemetrySettings,
+    /** The timeline database (issue 24): retention, size cap, price per kWh. Added within version 2. */
+    timeline: TimelineSettingsSchema,
   },
   closed,
 );
@@ -263,6 +267,7 @@ export function defaultSettings(): Settings {
     alertLog: [],
     alertsPaused: { all: null, contexts: {} },
     telemetry: { ...DEFAULT_TELEMETRY },
+    timeline: { ...DEFAULT_TIMELINE },
   };
 }
 

@@ -9,6 +9,7 @@
  *   2 main/kube                     kubeconfig, client, list+watch+cache
  *   3 main/inventory, main/telemetry  GPU facts from nodes; DCGM exporter readings through pods/proxy
  *   4 main/alerts, main/writeback, main/diagnosis    pure alert policy; writing back; one node's detail
+ *     main/timeline                 the timeline database (the engine host writes it, the CLI reads it)
  *   4.5 main/forward                alerts to ntfy and webhooks: messages, queues, delivery (uses alerts' words)
  *   5 main/fleet                    the engine and app core that wire them
  *   6 main/shell, main/web, main/controller   the tray model and the demo choice; the HTTP bridge; the
@@ -38,6 +39,7 @@ export const RANKS: ReadonlyMap<string, number> = new Map([
   ['main/alerts', 4],
   ['main/writeback', 4],
   ['main/diagnosis', 4],
+  ['main/timeline', 4],
   ['main/forward', 4.5],
   ['main/fleet', 5],
   ['main/shell', 6],
@@ -63,6 +65,10 @@ export const PURPOSES: ReadonlyMap<string, string> = new Map([
   ['main/alerts', 'pure: rules, hold-down, recovery, unreachable, flapping, snooze'],
   ['main/writeback', 'GpuInventory CRD (generated from the same types) and status writer (SSA), ConfigMap'],
   ['main/diagnosis', "one node's detail: conditions, events, GPU pods, describe text"],
+  [
+    'main/timeline',
+    'the timeline database (node:sqlite): episodes, events, telemetry; the engine host writes it',
+  ],
   ['main/forward', 'alerts forwarded to ntfy, webhooks, Slack and Discord: messages, queues, delivery'],
   ['main/fleet', 'the engine: per-context supervisor, fleet snapshot, history, the contract handlers'],
   ['main/shell', 'the tray model, the demo choice, the engine-host client (desktop shell side)'],
@@ -109,6 +115,7 @@ export const EXTERNALS: ReadonlyMap<string, readonly string[]> = new Map<string,
   ['main/alerts', []],
   ['main/diagnosis', []],
   ['main/writeback', ['@sinclair/typebox']],
+  ['main/timeline', ['node:fs', 'node:path', 'node:sqlite']],
   ['main/forward', ['@sinclair/typebox', 'node:crypto', 'node:fs', 'node:http', 'node:https', 'node:path']],
   ['main/fleet', ['@sinclair/typebox', 'node:crypto']],
   ['main/shell', ['@sinclair/typebox', 'node:path']],

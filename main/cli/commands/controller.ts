@@ -6,7 +6,6 @@
  */
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { isNamespaceName } from '../../../common/k8s-names.ts';
 import { DEFAULT_CONTROLLER_NAMESPACE } from '../../../common/settings.ts';
@@ -18,6 +17,7 @@ import {
   SERVICEACCOUNT_DIR,
 } from '../../controller/in-cluster.ts';
 import { DEFAULT_TIMING, type ElectionTiming, timingProblem } from '../../controller/leader-decision.ts';
+import { defaultIdentity, identityProblem } from '../../controller/lease-record.ts';
 import {
   DEFAULT_METRICS_NAMESPACE,
   kustomizationYaml,
@@ -111,11 +111,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const timing = timingFlags(flags);
   const addr = parseListenAddress(flags['metrics-addr'] ?? '127.0.0.1:8080');
   if (typeof addr === 'string') throw new CliError(addr);
-  const identity = flags.id ?? os.hostname();
-  if (identity.trim() === '' || identity.length > 253 || /[\s\p{Cc}]/u.test(identity))
-    throw new CliError(
-      `"${identity}" cannot be used as --id: use the pod name (1-253 characters, no spaces)`,
-    );
+  const identity = flags.id ?? defaultIdentity();
+  const idProblem = identityProblem(identity);
+  if (idProblem !== null) throw new CliError(idProblem);
   const { context, podNamespace } = target(flags, io);
   const leaseNamespace = namespaceFlag(
     flags['lease-namespace'] ?? podNamespace ?? context.namespace ?? 'default',

@@ -49,9 +49,12 @@ export async function startServe(
   if (chosen?.reason === 'no-kubeconfig')
     say('No kubeconfig found: starting the built-in demo clusters (home-lab, small-lab).');
   const demo = chosen?.demo ?? null;
-  const settings = openSettings({ cwd: demo ? demo.settingsDir : defaultConfigDir(opts.env) });
+  const dataDir = demo ? demo.settingsDir : defaultConfigDir(opts.env);
+  const settings = openSettings({ cwd: dataDir });
   const core = new AppCore({
     settings,
+    // Browser mode is the app: it records the timeline, unless the desktop app already does (read-only then).
+    timelineDir: dataDir,
     kubeconfig: { explicitPath: demo ? demo.kubeconfigPath : (opts.kubeconfig ?? null), env: opts.env },
     mode: 'browser',
     version: packageVersion(),

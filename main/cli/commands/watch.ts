@@ -74,6 +74,7 @@ export function eventLine(event: EngineEvent): string | null {
     case 'ignored':
       return JSON.stringify(event);
     case 'snapshot':
+    case 'telemetry':
       return null;
   }
 }
@@ -106,6 +107,7 @@ function humanLine(event: EngineEvent): string | null {
     case 'ignored':
       return terminalLine(`${at} ${event.context}: ${event.message}`);
     case 'snapshot':
+    case 'telemetry':
       return null;
   }
 }
