@@ -45,6 +45,7 @@ function makeCore(
             },
             view: () => ({ targets: [], status: [] }),
             test: async () => ({ ok: false, message: 'not in this test' }),
+            addRecorder: () => () => undefined,
           },
         }
       : {}),

@@ -31,6 +31,7 @@ import { WritebackHub } from '../writeback/hub.ts';
 import type { WriteEvent } from '../writeback/index.ts';
 import { createHandlers } from './app-handlers.ts';
 import { type EngineOptions, FleetEngine, type LastKnown } from './engine.ts';
+import { timelineDeliveries } from './forward-timeline.ts';
 import { type FleetHost, PushHub, type PushListener } from './host.ts';
 import { missingContexts, monitoredContexts } from './monitored.ts';
 import { mergeReload } from './reload.ts';
@@ -58,7 +59,7 @@ export interface AppCoreOptions {
    * damping, not while paused), so one decision makes the notification and every forwarded message;
    * the window lists its targets and sends a test through it.
    */
-  forwarder?: Pick<Forwarder, 'forward' | 'view' | 'test'>;
+  forwarder?: Pick<Forwarder, 'forward' | 'view' | 'test' | 'addRecorder'>;
   /**
    * The data folder the timeline database is written in (the engine host's, browser mode's); none: no
    * timeline (one-shot tools, most tests).
@@ -108,6 +109,8 @@ export class AppCore implements FleetHost {
     this.handlers = createHandlers(this);
     this.#writeback = new WritebackHub(this.engine, { clock: this.#clock }, opts.onWrite);
     this.timeline = opts.timelineDir === undefined ? null : this.#timeline(opts.timelineDir);
+    // Forwarded messages' outcomes are kept with their alerts in the timeline.
+    if (this.timeline) opts.forwarder?.addRecorder(timelineDeliveries(this.timeline.recorder));
     this.engine.on((event) => {
       if (event.type === 'snapshot') {
         this.#publisher.publish(event.snapshot);

@@ -52,6 +52,7 @@ describe('forwarding in the app core', () => {
       version: 'test',
       engine: { snapshotMs: 10 },
       forwarder,
+      timelineDir: path.join(env.dir, 'timeline'),
     });
     const c = core;
     const seen: string[] = [];
@@ -90,6 +91,11 @@ describe('forwarding in the app core', () => {
     await forwarder.settled();
     expect(ntfy.messages('gpu-alerts')[1]?.message).toContain('omen');
     seen.push(JSON.stringify(await invoke('forward:list')));
+    // The delivery is kept with its alert in the timeline (written in batches: poll for it).
+    const kept = () => c.timeline?.range('sim-admin', '1h').alerts.flatMap((a) => a.deliveries) ?? [];
+    await pollUntil(() => kept().length > 0, 'the delivery in the timeline');
+    expect(kept()[0]).toMatchObject({ channel: 'ntfy:phone', ok: true });
+    seen.push(JSON.stringify(kept()));
     c.stop();
 
     const settingsFiles = fs

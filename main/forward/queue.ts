@@ -202,6 +202,7 @@ export class DeliveryQueue {
     this.#o.recorder.record({
       at: this.#o.clock.now(),
       target: this.#t.id,
+      kind: this.#t.kind,
       eventId: item.message.eventId,
       alertId: item.message.alertId,
       outcome,
