@@ -1,5 +1,6 @@
 import type { LanguageSetting } from './i18n/locales.ts';
 import type { TelemetrySettingsView } from './telemetry.ts';
+import type { TimelineSettingsView } from './timeline.ts';
 
 /** The user-editable settings as the window shows and edits them (no credentials, ever). */
 
@@ -59,6 +60,8 @@ export interface SettingsView {
   language: LanguageSetting;
   /** DCGM telemetry in the background (common/telemetry.ts). */
   telemetry: TelemetrySettingsView;
+  /** The timeline's retention, size cap and energy price (common/timeline.ts). */
+  timeline: TimelineSettingsView;
 }
 
 export type SettingsPatch = Partial<SettingsView>;

@@ -34,6 +34,7 @@ import { contextFingerprint } from '../kube/fingerprint.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { ListWatcherOptions } from '../kube/list-watcher.ts';
 import { shownText } from '../log/redact.ts';
+import type { TelemetryReading } from '../telemetry/context-telemetry.ts';
 import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
 import type { SourceConfig } from './source/monitor-source.ts';
 import { TelemetryHub } from './telemetry-hub.ts';
@@ -50,6 +51,8 @@ export type EngineEvent =
     }
   | { type: 'connection'; context: string; state: ConnectionState }
   | { type: 'alert'; alert: PolicyAlert }
+  /** A DCGM reading of one node (background or on demand), for the timeline; null GPUs: it failed. */
+  | { type: 'telemetry'; reading: TelemetryReading }
   /** The server sent nodes that were refused (invalid names): how many there are now, in a sentence. */
   | { type: 'ignored'; context: string; count: number; message: string }
   | { type: 'snapshot'; snapshot: FleetSnapshot };
@@ -121,6 +124,7 @@ export class FleetEngine {
       snooze: () => this.#snooze,
       gpuNodes: (context) => this.#entries.get(context)?.monitor.inventory?.nodes.map((n) => n.name) ?? [],
       alert: (alert) => this.#emit({ type: 'alert', alert }),
+      reading: (reading) => this.#emit({ type: 'telemetry', reading }),
       changed: () => this.#scheduleSnapshot(),
     });
   }
