@@ -64,7 +64,7 @@ describe('readFreeSummary', () => {
       pending: 0,
     });
     const label = r?.products[0]?.label ?? '';
-    expect(label.includes('\u001b') || label.includes('\n')).toBe(false);
+    expect([label.includes('\u001b'), label.includes('\n')]).toEqual([false, false]);
     expect(label).toContain('A30');
   });
 });
