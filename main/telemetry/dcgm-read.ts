@@ -2,6 +2,10 @@
  * A DCGM exporter's samples as one reading per GPU (pure). Only the counters we show are read; a GPU is
  * keyed by its `gpu` label (the NVML index), a sample without a valid one is ignored. Label strings come
  * from the cluster: they pass `clusterText()` (control characters out, length capped).
+ *
+ * Values are kept only inside what the hardware can report (PLAUSIBLE); anything else (1e308 °C, an
+ * XID of 79.5 or -1) is no reading for that field. This is the one door for readings: what passes it,
+ * the alerts, the window and the settings file all take as it is.
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { Sample } from './prom-text.ts';
@@ -21,7 +25,23 @@ export interface GpuReading {
 /** A node has at most a handful of GPUs; 64 leaves room for MIG-heavy exporters and no more. */
 export const MAX_GPUS = 64;
 
-type NumField = 'util' | 'temp' | 'power' | 'fbUsed' | 'fbFree' | 'xid';
+export type NumField = 'util' | 'temp' | 'power' | 'fbUsed' | 'fbFree' | 'xid';
+
+/** [min, max, whole numbers only] per field. */
+const PLAUSIBLE: Readonly<Record<NumField, readonly [number, number, boolean]>> = {
+  util: [0, 100, false], // %
+  temp: [-60, 250, false], // °C: a GPU is dead long before 250
+  power: [0, 10_000, false], // W: the largest boards draw about 1.2 kW
+  fbUsed: [0, 1 << 24, false], // MiB: 16 TiB
+  fbFree: [0, 1 << 24, false],
+  xid: [0, 0xffff, true], // NVIDIA's XID codes are small whole numbers
+};
+
+/** The value when it is one the hardware can report for `field`, else null. */
+export function plausible(field: NumField, v: number): number | null {
+  const [min, max, whole] = PLAUSIBLE[field];
+  return Number.isFinite(v) && v >= min && v <= max && (!whole || Number.isInteger(v)) ? v : null;
+}
 
 const FIELDS: ReadonlyMap<string, NumField> = new Map([
   ['DCGM_FI_DEV_GPU_UTIL', 'util'],
@@ -78,7 +98,7 @@ export function readGpus(samples: readonly Sample[]): GpuReading[] {
     if (g[field] !== null) continue;
     if (s.labels.UUID !== undefined && g.uuid === null) g.uuid = clusterText(s.labels.UUID, 80);
     if (s.labels.modelName !== undefined && g.model === null) g.model = clusterText(s.labels.modelName, 120);
-    if (Number.isFinite(s.value)) g[field] = s.value;
+    g[field] = plausible(field, s.value);
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }
