@@ -1,6 +1,7 @@
 /** The fleet snapshot: everything the window and the tray show, with no credentials in it. */
 
 import type { ConnectionState } from './connection.ts';
+import type { ClusterFree } from './free-gpus.ts';
 import type { GpuInventoryStatus } from './inventory.ts';
 import type { TelemetrySummary } from './telemetry.ts';
 
@@ -76,6 +77,8 @@ export interface ContextSnapshot {
   telemetry?: TelemetrySummary;
   /** Where the inventory comes from (absent from engines that know only nodes). */
   source?: SourceState;
+  /** Free GPUs by node and product (common/free-gpus.ts); absent while the inventory comes from the controller. */
+  free?: ClusterFree;
 }
 
 /** Worst-first order of the states the tray icon can show. */

@@ -13,7 +13,7 @@ describe('parseDuration', () => {
 
   it('refuses a duration over 24h (Node fires a timer over 2^31-1 ms after 1 ms), with a sentence', () => {
     expect(() => parseDuration('600h', '--retry-period')).toThrow(
-      'duration "600h" for --retry-period is longer than 24h, the longest any of these waits may be',
+      'duration "600h" for --retry-period is longer than 24h, the longest it may be',
     );
     expect(() => parseDuration('86400001ms', '--hold-down')).toThrow(/longer than 24h/);
   });

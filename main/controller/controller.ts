@@ -24,6 +24,7 @@ import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { Logger } from '../log/logger.ts';
 import { WritebackHub, type WritebackSettings } from '../writeback/hub.ts';
 import { CONTROLLER_FIT_LIMITS, type FitLimits, type WriteEvent } from '../writeback/index.ts';
+import { FreeGpusHost } from './free-host.ts';
 import { DEFAULT_TIMING, type ElectionTiming } from './leader-decision.ts';
 import { LeaderElector, type LeadershipEvent } from './leader-election.ts';
 import { leaseLock } from './lease-lock.ts';
@@ -79,14 +80,16 @@ export class Controller {
     const makeClient =
       opts.makeClient ?? ((c: ResolvedContext) => new ContextClient(c, { clock, userAgent }));
     // No DCGM scrapes: the controller writes the inventory, it shows no node detail, and its RBAC
-    // (manifests.ts) grants neither pods nor pods/proxy.
+    // (manifests.ts) grants no pods/proxy. It lists and watches pods for the free GPUs it writes.
     this.#engine = new FleetEngine({
       clock,
       rules: DEFAULT_ALERT_RULES,
       makeClient,
       telemetry: () => NO_TELEMETRY,
     });
-    this.#hub = new WritebackHub(this.#engine, { clock, makeClient }, (e) => this.#onWrite(e));
+    this.#hub = new WritebackHub(new FreeGpusHost(this.#engine), { clock, makeClient }, (e) =>
+      this.#onWrite(e),
+    );
     this.#leaseClient = makeClient(opts.context);
     const timing = opts.timing ?? DEFAULT_TIMING;
     this.#timing = timing;

@@ -2,7 +2,8 @@
  * The controller's deployment manifests, from one source: `gpu-fleet controller manifests` prints them
  * and `deploy/` holds the same files as a kustomize base (a test keeps the two equal). The CRD is
  * write-back's own buildCrd(), and the RBAC grants exactly the requests the controller makes:
- *   cluster-wide: nodes get/list/watch; the `cluster` GpuInventory get/patch/create and its status patch;
+ *   cluster-wide: nodes get/list/watch; pods list/watch (free GPUs: the live GPU pods of every namespace);
+ *     the `cluster` GpuInventory get/patch/create and its status patch;
  *     get of its own CRD (write-back checks the CRD's shape before writing);
  *   in its namespace: the `gpu-node-status` ConfigMap get/patch/create, the `gpu-fleet-controller` Lease
  *     get/update, and Lease create (a POST cannot name its object).
@@ -15,6 +16,7 @@
  * there. Everything else that reaches the pod's IP is dropped by a CNI that enforces policies.
  */
 import { stringify } from 'yaml';
+import { isNamespaceName } from '../../common/k8s-names.ts';
 import { CONTROLLER_LEASE_NAME, DEFAULT_CONTROLLER_NAMESPACE } from '../../common/settings.ts';
 import { buildCrd, CONFIGMAP_NAME, crdName, INVENTORY_OBJECT_NAME } from '../writeback/index.ts';
 import { CONTROLLER_LABELS } from './lease-record.ts';
@@ -53,6 +55,7 @@ function rbac(o: ManifestOptions): Doc[] {
       metadata: meta(NAME),
       rules: [
         { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
         {
           apiGroups: [o.group],
           resources: ['gpuinventories'],
@@ -251,9 +254,8 @@ export function kustomizationYaml(o: ManifestOptions): string {
 
 /** Why the options cannot make valid manifests, or null. */
 export function manifestProblem(o: ManifestOptions): string | null {
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.namespace) || o.namespace.length > 63)
-    return `"${o.namespace}" is not a valid namespace name for --namespace`;
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.metricsNamespace) || o.metricsNamespace.length > 63)
+  if (!isNamespaceName(o.namespace)) return `"${o.namespace}" is not a valid namespace name for --namespace`;
+  if (!isNamespaceName(o.metricsNamespace))
     return `"${o.metricsNamespace}" is not a valid namespace name for --metrics-namespace`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(o.image))
     return `"${o.image}" is not an image reference for --image`;

@@ -3,12 +3,15 @@
  * keyed by its `gpu` label (the NVML index), a sample without a valid one is ignored. Label strings come
  * from the cluster: they pass `clusterText()` (control characters out, length capped).
  *
- * Values are kept only inside what the hardware can report (PLAUSIBLE); anything else (1e308 °C, an
- * XID of 79.5 or -1) is no reading for that field. This is the one door for readings: what passes it,
- * the alerts, the window and the settings file all take as it is.
+ * Values are kept only inside what the hardware can report (PLAUSIBLE; XIDs by wholeXid); anything else
+ * (1e308 °C, 101 % utilisation) is no reading for that field. This is the one door for readings: what
+ * passes it, the alerts, the window and the settings file all take as it is.
  */
 import { clusterText } from '../../common/cluster-text.ts';
+import type { Dict } from '../../common/dict.ts';
+import { dict } from '../../common/dict.ts';
 import type { Sample } from './prom-text.ts';
+import { wholeXid } from './xid.ts';
 
 export interface GpuReading {
   index: number;
@@ -19,28 +22,36 @@ export interface GpuReading {
   power: number | null;
   fbUsed: number | null;
   fbFree: number | null;
+  /** The last XID (DCGM_FI_DEV_XID_ERRORS; 0 and values that are no XID are null). */
   xid: number | null;
+  /**
+   * XID → records in the exporter's window (DCGM_EXP_XID_ERRORS_COUNT); `{}` when exported with none,
+   * null when the exporter does not export it.
+   */
+  xidCounts: Dict<number> | null;
 }
+
+/** The windowed XID count gauge of dcgm-exporter's xid-errors collector (label `xid`). */
+export const XID_COUNT_METRIC = 'DCGM_EXP_XID_ERRORS_COUNT';
 
 /** A node has at most a handful of GPUs; 64 leaves room for MIG-heavy exporters and no more. */
 export const MAX_GPUS = 64;
 
-export type NumField = 'util' | 'temp' | 'power' | 'fbUsed' | 'fbFree' | 'xid';
+type NumField = 'util' | 'temp' | 'power' | 'fbUsed' | 'fbFree' | 'xid';
 
-/** [min, max, whole numbers only] per field. */
-const PLAUSIBLE: Readonly<Record<NumField, readonly [number, number, boolean]>> = {
-  util: [0, 100, false], // %
-  temp: [-60, 250, false], // °C: a GPU is dead long before 250
-  power: [0, 10_000, false], // W: the largest boards draw about 1.2 kW
-  fbUsed: [0, 1 << 24, false], // MiB: 16 TiB
-  fbFree: [0, 1 << 24, false],
-  xid: [0, 0xffff, true], // NVIDIA's XID codes are small whole numbers
+/** [min, max] per measured field. */
+const PLAUSIBLE: Readonly<Record<Exclude<NumField, 'xid'>, readonly [number, number]>> = {
+  util: [0, 100], // %
+  temp: [-60, 250], // °C: a GPU is dead long before 250
+  power: [0, 10_000], // W: the largest boards draw about 1.2 kW
+  fbUsed: [0, 1 << 24], // MiB: 16 TiB
+  fbFree: [0, 1 << 24],
 };
 
 /** The value when it is one the hardware can report for `field`, else null. */
-export function plausible(field: NumField, v: number): number | null {
-  const [min, max, whole] = PLAUSIBLE[field];
-  return Number.isFinite(v) && v >= min && v <= max && (!whole || Number.isInteger(v)) ? v : null;
+export function plausible(field: Exclude<NumField, 'xid'>, v: number): number | null {
+  const [min, max] = PLAUSIBLE[field];
+  return Number.isFinite(v) && v >= min && v <= max ? v : null;
 }
 
 const FIELDS: ReadonlyMap<string, NumField> = new Map([
@@ -70,10 +81,17 @@ export function isDcgmExporterText(text: string, samples: readonly Sample[]): bo
   return hasDcgmSamples(samples) || /^# TYPE DCGM_FI_\w+ /m.test(text);
 }
 
-export function readGpus(samples: readonly Sample[]): GpuReading[] {
+/**
+ * One reading per GPU. `ignored` hears one line per sample dropped because its XID is not a whole
+ * positive XID (the callers log it at debug: an exporter that sends 3.5 or -1 is odd, not an alert).
+ */
+export function readGpus(
+  samples: readonly Sample[],
+  ignored: (line: string) => void = () => undefined,
+): GpuReading[] {
   const byIndex = new Map<number, GpuReading>();
   for (const s of samples) {
-    const field = FIELDS.get(s.name);
+    const field = s.name === XID_COUNT_METRIC ? 'xidCounts' : FIELDS.get(s.name);
     if (field === undefined) continue;
     const raw = s.labels.gpu;
     if (raw === undefined || !/^\d{1,3}$/.test(raw)) continue;
@@ -91,14 +109,43 @@ export function readGpus(samples: readonly Sample[]): GpuReading[] {
         fbUsed: null,
         fbFree: null,
         xid: null,
+        xidCounts: null,
       };
       byIndex.set(index, g);
+    }
+    if (field === 'xidCounts') {
+      readXidCount(g, s, ignored);
+      continue;
     }
     // MIG exporters repeat a GPU per instance (GPU_I_ID); the whole GPU's first sample wins.
     if (g[field] !== null) continue;
     if (s.labels.UUID !== undefined && g.uuid === null) g.uuid = clusterText(s.labels.UUID, 80);
     if (s.labels.modelName !== undefined && g.model === null) g.model = clusterText(s.labels.modelName, 120);
-    g[field] = plausible(field, s.value);
+    if (field === 'xid') readLastXid(g, s, ignored);
+    else g[field] = plausible(field, s.value);
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+function readLastXid(g: GpuReading, s: Sample, ignored: (line: string) => void): void {
+  if (s.value === 0) return;
+  const xid = wholeXid(s.value);
+  if (xid === null)
+    ignored(`GPU ${g.index}: DCGM_FI_DEV_XID_ERRORS ${String(s.value)} is not an XID; ignored`);
+  else g.xid = xid;
+}
+
+/** One series of the count gauge; the series without `xid` (the exporter's "none") only marks it exported. */
+function readXidCount(g: GpuReading, s: Sample, ignored: (line: string) => void): void {
+  g.xidCounts ??= dict<number>();
+  const label = s.labels.xid;
+  if (label === undefined || label === '' || label === '0') return;
+  const xid = /^\d{1,5}$/.test(label) ? wholeXid(Number(label)) : null;
+  if (xid === null || !Number.isInteger(s.value) || s.value < 0) {
+    ignored(
+      `GPU ${g.index}: ${XID_COUNT_METRIC}{xid="${clusterText(label, 20)}"} ${String(s.value)} is not an XID count; ignored`,
+    );
+    return;
+  }
+  if (s.value > 0) g.xidCounts[String(xid)] = Math.max(g.xidCounts[String(xid)] ?? 0, s.value);
 }

@@ -110,6 +110,7 @@ describe('controller manifests', () => {
     const find = (kind: string) => docs.find((d) => d.kind === kind) as Doc & Record<string, unknown>;
     expect(find('ClusterRole').rules).toEqual([
       { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
       {
         apiGroups: ['gpus.example.org'],
         resources: ['gpuinventories'],

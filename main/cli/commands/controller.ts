@@ -213,7 +213,7 @@ function manifests(args: string[], io: CliIo): number {
   return 0;
 }
 
-/** The image `docker build -t gpu-fleet:VERSION -f Containerfile .` makes (see the README). */
+/** The image `docker build -t gpu-fleet:VERSION -f Containerfile .` makes (see docs/controller.md). */
 export function defaultImage(): string {
   return `gpu-fleet:${packageVersion()}`;
 }
