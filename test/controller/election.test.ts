@@ -149,7 +149,11 @@ describe('controller leader election against the sim', () => {
         'app.kubernetes.io/name': 'gpu-fleet',
         'app.kubernetes.io/component': 'controller',
       });
-      expect((await meta()).annotations).toEqual({ note: 'kept' });
+      // Ours (the freshness mark) is set over theirs, theirs kept.
+      expect((await meta()).annotations).toEqual({
+        note: 'kept',
+        'gpufleet.io/status-fresh-at': expect.stringMatching(/\.\d{6}Z$/),
+      });
     }
     // The release and the other replica's acquire are updates too.
     await leader.controller.stop();
@@ -157,7 +161,7 @@ describe('controller leader election against the sim', () => {
     await f.run(5_000, () => next.controller.leading);
     expect((await f.lease()).spec).toMatchObject({ holderIdentity: next.id });
     expect((await meta()).labels).toMatchObject({ team: 'gpu' });
-    expect((await meta()).annotations).toEqual({ note: 'kept' });
+    expect((await meta()).annotations).toMatchObject({ note: 'kept' });
   });
 
   // Two partitions: the network black-holes the leader's connections (requests hang until the client's
