@@ -45,7 +45,7 @@ const node = fc.record({
 /** Every number in the value is an integer the API server stores exactly (int64 and JSON-safe), or a float. */
 function unsafeIntegers(v: unknown, path = 'status', out: string[] = []): string[] {
   if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) out.push(`${path}: ${v}`);
-  else if (Array.isArray(v)) v.forEach((x, i) => unsafeIntegers(x, `${path}[${i}]`, out));
+  else if (Array.isArray(v)) for (const [i, x] of v.entries()) unsafeIntegers(x, `${path}[${i}]`, out);
   else if (v && typeof v === 'object')
     for (const [k, x] of Object.entries(v)) unsafeIntegers(x, `${path}.${k}`, out);
   return out;
