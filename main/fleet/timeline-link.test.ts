@@ -4,9 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { openSettings } from '../settings/store.ts';
-import { recorder, tempDir } from '../timeline/timeline.testkit.ts';
 import { AppCore } from './app-core.ts';
-import { timelineDeliveries } from './timeline-link.ts';
 
 let env: SimContext;
 let core: AppCore | null = null;
@@ -86,41 +84,5 @@ describe('the timeline of the app core', () => {
     const recent = detail.events.filter((e) => e.last !== null && Date.parse(e.last) >= view.from);
     expect(view.events.map((e) => e.reason).sort()).toEqual(recent.map((e) => e.reason).sort());
     expect(view.events.every((e) => e.node === 'nuc1')).toBe(true);
-  });
-
-  it("keeps the forwarder's delivery attempts beside their alert", () => {
-    const t = tempDir();
-    const { rec, clock } = recorder(t.dir);
-    const at = clock.now();
-    rec.alert({
-      id: 'a1',
-      at: new Date(at).toISOString(),
-      context: 'lab',
-      kind: 'ready-drop',
-      nodes: ['nuc1'],
-      title: 't',
-      body: 'b',
-    });
-    const deliveries = timelineDeliveries(rec);
-    const base = { target: 'ntfy-home', eventId: 'e1', alertId: 'a1', attempt: 1 };
-    deliveries.record({
-      ...base,
-      at: at + 1,
-      outcome: 'retrying',
-      detail: 'ntfy answered 503 Service Unavailable',
-    });
-    deliveries.record({ ...base, at: at + 2, outcome: 'delivered', detail: null, attempt: 2 });
-    const view = rec.read({ context: 'lab', from: at - 1, to: at + 10 });
-    rec.stop();
-    t.cleanup();
-    expect(view.alerts[0]?.deliveries).toEqual([
-      {
-        at: at + 1,
-        channel: 'ntfy-home',
-        ok: false,
-        message: 'retrying: ntfy answered 503 Service Unavailable',
-      },
-      { at: at + 2, channel: 'ntfy-home', ok: true, message: null },
-    ]);
   });
 });

@@ -13,7 +13,6 @@ import {
   type TimelineRangeName,
   type TimelineView,
 } from '../../common/timeline.ts';
-import type { DeliveryRecorder } from '../forward/recorder.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { TimelineRecorder } from '../timeline/recorder.ts';
 import { awaySummary } from '../timeline/summary.ts';
@@ -41,22 +40,6 @@ export function eventRows(
     });
   }
   return out;
-}
-
-/**
- * The forwarder's delivery results into the timeline, beside their alerts: every attempt, `ok` only for
- * a delivery that worked, the outcome and its sentence otherwise.
- */
-export function timelineDeliveries(recorder: TimelineRecorder): DeliveryRecorder {
-  return {
-    record: (e) =>
-      recorder.recordDelivery(e.alertId, {
-        at: e.at,
-        channel: e.target,
-        ok: e.outcome === 'delivered',
-        message: e.outcome === 'delivered' ? null : `${e.outcome}${e.detail ? `: ${e.detail}` : ''}`,
-      }),
-  };
 }
 
 export class TimelineLink {

@@ -2,10 +2,8 @@
 import path from 'node:path';
 import type { DemoClusters } from '../../../sim/demo.ts';
 import { AppCore } from '../../fleet/app-core.ts';
-import { timelineDeliveries } from '../../fleet/timeline-link.ts';
 import { Forwarder } from '../../forward/forwarder.ts';
 import { FilePendingStore } from '../../forward/pending-store.ts';
-import type { DeliveryRecorder } from '../../forward/recorder.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { type Demo, demoIfWanted } from '../../shell/demo.ts';
@@ -95,8 +93,6 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     'serve',
   );
   const targets = forwardTargets(flags.forward ?? [], flags, io.env);
-  // Every delivery is kept in the timeline beside its alert (once the app core that owns it is up).
-  let timeline: DeliveryRecorder | null = null;
   // Delivery problems go to the terminal; a delivery that worked is not worth a line.
   const forwarder =
     targets.length === 0
@@ -105,7 +101,6 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
           store: new FilePendingStore(path.join(defaultConfigDir(io.env), SERVE_PENDING_FILE)),
           recorder: {
             record: (e) => {
-              timeline?.record(e);
               if (e.outcome !== 'delivered')
                 io.stderr.write(terminalLine(`forward ${e.target}: ${e.outcome} — ${e.detail ?? ''}`));
             },
@@ -118,7 +113,6 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     { demo: flags.demo ?? false, port, kubeconfig: flags.kubeconfig, env: io.env, forwarder },
     (line) => io.stdout.write(`${line}\n`),
   );
-  if (served.core.timeline) timeline = timelineDeliveries(served.core.timeline.recorder);
   io.stdout.write(
     `GPU Fleet is open at ${served.bridge.url}\n(only this machine can reach it; press Ctrl-C to stop)\n`,
   );
