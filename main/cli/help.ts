@@ -83,7 +83,11 @@ With -o json it prints one JSON object per line: {"type":"inventory","source":"c
   serve: `Serve the app's window in a browser, on 127.0.0.1 only.
 
 Usage:
-  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE]
+  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE] [--stable-token]
+
+The address it prints carries a session token; every start makes a new one. --port P with
+--stable-token keeps one address across restarts (so a bookmark works): the token is kept in the
+file serve-token of the config folder, made 0600; a file others can read is refused.
 `,
   sim: `Run the built-in Kubernetes API simulator in the foreground.
 

@@ -15,6 +15,7 @@ import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { FleetFrames } from './fleet-frames.ts';
 import { checkRequest, cookieName } from './guard.ts';
+import { refusedPage } from './refused-page.ts';
 import { MAX_BODY, parseTarget, readBody } from './request.ts';
 import { DEFAULT_SSE_LIMITS, SseClient, type SseLimits } from './sse.ts';
 import { readStatic } from './static-files.ts';
@@ -104,7 +105,13 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       port,
       token,
     );
-    if (!verdict.ok) return send(res, verdict.status, TEXT, `Refused: ${verdict.reason}.`);
+    if (!verdict.ok) {
+      // A person at the address bar gets how to get back in, in their language; the page's own
+      // requests (/api/…) get the status, which the page words itself.
+      if (verdict.status === 401 && req.method === 'GET' && !url.pathname.startsWith('/api/'))
+        return send(res, 401, 'text/html; charset=utf-8', refusedPage(req.headers['accept-language']));
+      return send(res, verdict.status, TEXT, `Refused: ${verdict.reason}.`);
+    }
     if (verdict.via === 'query' && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
       // Trade the URL token for a cookie, then drop it from the address bar.
       res.writeHead(302, {

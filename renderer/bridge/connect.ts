@@ -4,18 +4,21 @@
  * browser's own notifier. So there is never a second notifier for one alert.
  */
 import { createWebFleet } from './web-fleet.ts';
+import type { WebLink } from './web-link.svelte.ts';
 import { type NotificationBrowser, WebNotifications } from './web-notifications.svelte.ts';
 
 export interface ConnectedHost {
   /** Browser mode's notifier, already listening; null in Electron or without any host. */
   notifications: WebNotifications | null;
+  /** Browser mode's event stream to its server (null in Electron). */
+  link: WebLink | null;
 }
 
 export function connectHost(win: Window, browser?: NotificationBrowser): ConnectedHost {
-  if (win.fleet || win.location.protocol !== 'http:') return { notifications: null };
+  if (win.fleet || win.location.protocol !== 'http:') return { notifications: null, link: null };
   const web = createWebFleet();
   win.fleet = web;
   const notifications = new WebNotifications(web, browser);
   notifications.start();
-  return { notifications };
+  return { notifications, link: web.link };
 }

@@ -117,6 +117,26 @@ export class FleetStore {
     return () => this.stop();
   }
 
+  /**
+   * The host is reachable again after a break (browser mode's server came back, maybe restarted): reads
+   * the snapshot, the app info and the alert log it missed. A new server's snapshot is another epoch,
+   * so the stream takes it whatever its seq.
+   */
+  async resync(): Promise<void> {
+    const api = this.#api;
+    if (!api) return;
+    try {
+      await this.#stream.sync();
+      this.#info = await api.invoke('app:info');
+      this.#error = null;
+      this.#load = 'ready';
+    } catch (e) {
+      this.#addNotice('error', t('errors.resync', { message: invokeErrorText(e) }));
+      return;
+    }
+    this.#loadAlertLog(api);
+  }
+
   stop(): void {
     for (const off of this.#off) off();
     this.#off = [];

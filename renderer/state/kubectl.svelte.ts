@@ -40,12 +40,18 @@ export class KubectlStore {
     const off = api.on('kubectl:contexts', (c) => {
       this.#contexts = c;
     });
+    await this.refresh();
+    return off;
+  }
+
+  /** Reads the list again (browser mode, after its server came back). */
+  async refresh(): Promise<void> {
+    if (!this.#api) return;
     try {
-      this.#contexts = await api.invoke('kubectl:contexts');
+      this.#contexts = await this.#api.invoke('kubectl:contexts');
     } catch (e) {
       this.#message = { ok: false, text: t('kubectl.loadFailed', { reason: invokeErrorText(e) }) };
     }
-    return off;
   }
 
   /** Sets kubectl's current context; true when it was set, else the host's sentence is the message. */

@@ -590,4 +590,18 @@ export const en = {
     c119: 'GSP RPC timeout (the GPU System Processor stopped answering: reset the GPU)',
     c120: 'GSP error',
   },
+  /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
+  browserLink: {
+    live: 'Connected',
+    connecting: 'Connecting…',
+    down: 'Disconnected',
+    downSince:
+      'Disconnected from the GPU Fleet server since {{time}}: what you see is from then. The page reconnects by itself once the server is back.',
+    tokenChanged:
+      'The GPU Fleet server restarted with a new session token, so this page is signed out: open the address the server printed (it ends in ?token=…) to get back in. {{command}} keeps one address across restarts.',
+    refusedPage:
+      "This GPU Fleet server does not know this page's session: it restarted with a new session token, or the address has none. Open the address the server printed (it ends in ?token=…) to get in. {{command}} keeps one address across restarts.",
+    offline: 'Disconnected',
+  },
+  // (end of issue 22, the window)
 } as const;

@@ -561,4 +561,18 @@ export const ja: Catalog = {
     c119: 'GSP RPC タイムアウト（GPU システムプロセッサが応答しない：GPU をリセット）',
     c120: 'GSP エラー',
   },
+  /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
+  browserLink: {
+    live: '接続中',
+    connecting: '接続しています…',
+    down: '切断',
+    downSince:
+      '{{time}} から GPU Fleet サーバーとの接続が切れています。表示はその時点のものです。サーバーが戻るとページは自動で再接続します。',
+    tokenChanged:
+      'GPU Fleet サーバーが新しいセッショントークンで再起動したため、このページはサインアウトされました。サーバーが表示したアドレス（?token=… で終わる）を開くと戻れます。{{command}} を使うと再起動してもアドレスが変わりません。',
+    refusedPage:
+      'この GPU Fleet サーバーはこのページのセッションを知りません。新しいセッショントークンで再起動したか、アドレスにトークンがありません。サーバーが表示したアドレス（?token=… で終わる）を開いてください。{{command}} を使うと再起動してもアドレスが変わりません。',
+    offline: '切断',
+  },
+  // (end of issue 22, the window)
 };

@@ -554,4 +554,18 @@ export const ko: Catalog = {
     c119: 'GSP RPC 시간 초과 (GPU 시스템 프로세서가 응답하지 않음: GPU 리셋)',
     c120: 'GSP 오류',
   },
+  /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
+  browserLink: {
+    live: '연결됨',
+    connecting: '연결 중…',
+    down: '연결 끊김',
+    downSince:
+      '{{time}}부터 GPU Fleet 서버와 연결이 끊겼습니다. 보이는 내용은 그때의 것입니다. 서버가 돌아오면 페이지가 스스로 다시 연결합니다.',
+    tokenChanged:
+      'GPU Fleet 서버가 새 세션 토큰으로 다시 시작되어 이 페이지는 로그아웃되었습니다. 서버가 출력한 주소(?token=…으로 끝남)를 열어 다시 들어오세요. {{command}}를 쓰면 다시 시작해도 주소가 바뀌지 않습니다.',
+    refusedPage:
+      '이 GPU Fleet 서버는 이 페이지의 세션을 모릅니다. 서버가 새 세션 토큰으로 다시 시작되었거나 주소에 토큰이 없습니다. 서버가 출력한 주소(?token=…으로 끝남)를 열어 들어오세요. {{command}}를 쓰면 다시 시작해도 주소가 바뀌지 않습니다.',
+    offline: '연결 끊김',
+  },
+  // (end of issue 22, the window)
 };

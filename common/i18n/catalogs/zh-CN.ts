@@ -549,4 +549,18 @@ export const zhCN: Catalog = {
     c119: 'GSP RPC 超时（GPU 系统处理器不再响应：重置 GPU）',
     c120: 'GSP 错误',
   },
+  /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
+  browserLink: {
+    live: '已连接',
+    connecting: '正在连接…',
+    down: '已断开',
+    downSince:
+      '自 {{time}} 起与 GPU Fleet 服务器断开连接：所见内容停留在那一刻。服务器恢复后页面会自动重新连接。',
+    tokenChanged:
+      'GPU Fleet 服务器已使用新的会话令牌重启，此页面已退出登录：打开服务器打印的地址（以 ?token=… 结尾）即可重新进入。使用 {{command}} 可在重启后保持同一地址。',
+    refusedPage:
+      '此 GPU Fleet 服务器不认识此页面的会话：它已使用新的会话令牌重启，或地址中没有令牌。打开服务器打印的地址（以 ?token=… 结尾）即可进入。使用 {{command}} 可在重启后保持同一地址。',
+    offline: '已断开',
+  },
+  // (end of issue 22, the window)
 };

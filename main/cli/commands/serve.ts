@@ -6,6 +6,7 @@ import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { type Demo, demoIfWanted } from '../../shell/demo.ts';
 import { startWebBridge, type WebBridge } from '../../web/server.ts';
+import { StableTokenError, stableToken } from '../../web/stable-token.ts';
 import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { packageRoot } from '../package-root.ts';
@@ -28,9 +29,23 @@ export async function startServe(
     kubeconfig?: string | undefined;
     env: NodeJS.ProcessEnv;
     staticDir?: string;
+    /** The session token (tests restart a server with the same one); else one per start. */
+    token?: string;
+    /** Keep the token in the config folder's 0600 file (`--stable-token`), so the address survives a restart. */
+    stableToken?: boolean;
   },
   say: (line: string) => void,
 ): Promise<Served> {
+  // Read before anything starts: a refused token file ends the command with its sentence.
+  let token = opts.token;
+  if (opts.stableToken && token === undefined) {
+    try {
+      token = await stableToken(defaultConfigDir(opts.env));
+    } catch (error) {
+      if (error instanceof StableTokenError) throw new CliError(error.message);
+      throw error;
+    }
+  }
   // The simulator is loaded only when the demo is chosen (a dynamic import: no other command links it).
   const chosen = await demoIfWanted(
     opts.demo,
@@ -51,7 +66,12 @@ export async function startServe(
   core.start();
   let bridge: WebBridge;
   try {
-    bridge = await startWebBridge({ host: core, staticDir: opts.staticDir ?? RENDERER_DIR, port: opts.port });
+    bridge = await startWebBridge({
+      host: core,
+      staticDir: opts.staticDir ?? RENDERER_DIR,
+      port: opts.port,
+      ...(token === undefined ? {} : { token }),
+    });
   } catch (error) {
     core.stop();
     await demo?.close();
@@ -74,13 +94,24 @@ export async function startServe(
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(
     args,
-    { demo: { type: 'boolean' }, port: { type: 'string' }, kubeconfig: { type: 'string' } },
+    {
+      demo: { type: 'boolean' },
+      port: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      'stable-token': { type: 'boolean' },
+    },
     'serve',
   );
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
   const served = await startServe(
-    { demo: flags.demo ?? false, port, kubeconfig: flags.kubeconfig, env: io.env },
+    {
+      demo: flags.demo ?? false,
+      port,
+      kubeconfig: flags.kubeconfig,
+      env: io.env,
+      stableToken: flags['stable-token'] ?? false,
+    },
     (line) => io.stdout.write(`${line}\n`),
   );
   io.stdout.write(
