@@ -4,6 +4,8 @@
  * engine, and the typed contract the window talks to. Nothing here imports Electron.
  */
 
+import os from 'node:os';
+import path from 'node:path';
 import type { Alert } from '../../common/alerts.ts';
 import { copyDict, dict, withKey, withoutKey } from '../../common/dict.ts';
 import { KUBECTL_CONTEXTS_MAX, type KubectlContexts } from '../../common/fleet.ts';
@@ -21,7 +23,7 @@ import { type Clock, systemClock } from '../kube/clock.ts';
 import { contextInfos, type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
 import type { KubeconfigLoad, ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { type KubeconfigWatch, watchKubeconfig } from '../kube/kubeconfig-watch.ts';
-import { useContext } from '../kube/use-context.ts';
+import { useContext, useContextFile } from '../kube/use-context.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { WritebackHub } from '../writeback/hub.ts';
 import type { WriteEvent } from '../writeback/index.ts';
@@ -48,6 +50,11 @@ export interface AppCoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** The OS's preferred languages (desktop app), told to the window in `app:info`. */
   systemLanguages?: string[];
+}
+
+/** A path under the home folder as `~/…`, as the user would type it (the window names the file it writes). */
+function homeAsTilde(file: string, home: string = os.homedir()): string {
+  return home !== '' && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
 }
 
 export class AppCore implements FleetHost {
@@ -154,11 +161,13 @@ export class AppCore implements FleetHost {
   /** kubectl's contexts and the current one, as the tray and the window list them. */
   kubectlContexts(): KubectlContexts {
     const names = this.#load.kind === 'loaded' ? this.#load.contexts.map((c) => c.name) : [];
+    const file = this.#load.kind === 'loaded' ? useContextFile(this.#opts.kubeconfig) : null;
     return {
       current: this.#load.kind === 'loaded' ? this.#load.currentContext : null,
       contexts: names.slice(0, KUBECTL_CONTEXTS_MAX),
       more: Math.max(0, names.length - KUBECTL_CONTEXTS_MAX),
       error: this.#kubectlError,
+      ...(file === null ? {} : { file: homeAsTilde(file) }),
     };
   }
 

@@ -50,6 +50,11 @@ export function contextNameProblem(name: string): string | null {
   return null;
 }
 
+/** The file a switch would write now, as kubectl picks it; null when there is none. */
+export function useContextFile(opts: KubeconfigLocateOptions): string | null {
+  return currentContextFile(locateKubeconfigFiles(opts), (f) => fs.existsSync(f));
+}
+
 const shown = (s: string) => `"${clusterText(s, 120)}"`;
 
 export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): UseContextPlan {
@@ -57,7 +62,7 @@ export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): 
   if (problem) throw new UseContextError('invalid', problem);
   const load = loadKubeconfig(opts);
   if (load.kind === 'none') throw new UseContextError('config', load.message);
-  const file = currentContextFile(locateKubeconfigFiles(opts), (f) => fs.existsSync(f));
+  const file = useContextFile(opts);
   if (file === null) throw new UseContextError('config', 'No kubeconfig file to write to.');
   const broken = load.errors.find((e) => e.file === file);
   if (broken) throw new UseContextError('invalid', `${broken.message} Nothing was changed.`);

@@ -15,6 +15,8 @@ export interface TrayContext {
   down: GpuNodeEntry[];
   /** How many GPU nodes are down in all. */
   downCount: number;
+  /** This context's own alert pause (as ContextSnapshot.alertsPausedUntil), null when it has none. */
+  pausedUntil: string | null;
 }
 
 /** The fleet as the tray needs it (trayFleet makes it from a FleetSnapshot). */
@@ -23,6 +25,8 @@ export interface TrayFleet {
   focused: string | null;
   alertsPausedUntil: string | null;
   health: FleetHealth;
+  /** When the snapshot was made (epoch ms): "now" for the pause texts, so the model stays pure. */
+  now: number;
 }
 
 /** Down GPU nodes listed under a context in the menu; the rest are counted. */
@@ -43,6 +47,7 @@ export function trayContext(ctx: ContextSnapshot): TrayContext {
       : null,
     down: down.slice(0, TRAY_DOWN_NODES_MAX),
     downCount: down.length,
+    pausedUntil: ctx.alertsPausedUntil ?? null,
   };
 }
 
@@ -52,5 +57,6 @@ export function trayFleet(snapshot: FleetSnapshot): TrayFleet {
     focused: snapshot.focused,
     alertsPausedUntil: snapshot.alertsPausedUntil,
     health: snapshot.health,
+    now: Date.parse(snapshot.generatedAt),
   };
 }

@@ -167,8 +167,11 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       res.on('close', () => streams.delete(client));
       client.send('', ': connected\n\n');
       // A window that holds an older snapshot than the stream gets a whole one first (fleet-frames.ts).
+      // The page's own reconnection (web-stream.ts opens a new EventSource, which cannot set the
+      // header) names its place as `?lastEventId=`, as EventSource polyfills do.
+      const lastEventId = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
       fleet.catchUp(
-        () => fleetIds.get(client) ?? req.headers['last-event-id'],
+        () => fleetIds.get(client) ?? lastEventId,
         (channel, frame) => client.send(channel, frame),
       );
       return;

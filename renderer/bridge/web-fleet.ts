@@ -32,10 +32,14 @@ export function createWebFleet(base = ''): WebFleet {
   const deliver = <P extends PushChannel>(channel: P, payload: PushEvents[P]) => {
     for (const listener of listeners.get(channel) ?? []) listener(payload as never);
   };
+  /** The id of the last fleet frame heard, so a new stream says where this page is (fleet-frames.ts). */
+  let lastEventId = '';
   const attach = (source: StreamSource) => {
     for (const channel of PUSH_CHANNELS) {
       source.addEventListener(channel, (event) => {
-        deliver(channel, JSON.parse(String((event as { data?: unknown }).data)) as never);
+        const e = event as { data?: unknown; lastEventId?: unknown };
+        if (typeof e.lastEventId === 'string' && e.lastEventId !== '') lastEventId = e.lastEventId;
+        deliver(channel, JSON.parse(String(e.data)) as never);
       });
     }
   };
@@ -48,7 +52,12 @@ export function createWebFleet(base = ''): WebFleet {
     });
   const keeper = new StreamKeeper(
     {
-      open: () => new EventSource(`${base}/api/events`),
+      open: () =>
+        new EventSource(
+          lastEventId === ''
+            ? `${base}/api/events`
+            : `${base}/api/events?lastEventId=${encodeURIComponent(lastEventId)}`,
+        ),
       probe: () =>
         post('app:info', []).then(
           (res) => probeResult(res.status),

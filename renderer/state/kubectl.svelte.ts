@@ -1,7 +1,8 @@
 /**
  * The window's view of kubectl's current context: the list the host sends (after every kubeconfig
- * re-read and switch) and a switch the user asks for. Switching writes the user's kubeconfig, so it is
- * only ever called from the user's own pick.
+ * re-read and switch) and a switch the user asks for. Switching writes the user's kubeconfig (kubectl's
+ * context for every terminal), so a pick only asks (`ask`): the write happens on `confirm`, from the
+ * dialog that names the file and the new context.
  */
 import type { KubectlContexts } from '../../common/fleet.ts';
 import type { FleetApi } from '../../common/ipc.ts';
@@ -18,6 +19,8 @@ export class KubectlStore {
   #contexts = $state.raw<KubectlContexts | null>(null);
   #busy = $state(false);
   #message = $state.raw<KubectlMessage | null>(null);
+  /** The context the user picked and has not confirmed yet. */
+  #asking = $state<string | null>(null);
 
   constructor(api: FleetApi | undefined) {
     this.#api = api;
@@ -31,6 +34,23 @@ export class KubectlStore {
   }
   get message(): KubectlMessage | null {
     return this.#message;
+  }
+  get asking(): string | null {
+    return this.#asking;
+  }
+
+  /** The user picked `name`: ask before writing (nothing is written yet). */
+  ask(name: string): void {
+    if (this.#contexts?.contexts.includes(name) && name !== this.#contexts.current) this.#asking = name;
+  }
+  cancel(): void {
+    this.#asking = null;
+  }
+  /** The user confirmed the dialog: writes the kubeconfig. */
+  async confirm(): Promise<boolean> {
+    const name = this.#asking;
+    this.#asking = null;
+    return name === null ? false : this.use(name);
   }
 
   /** Follows the host's pushes, then loads the list. Returns the unsubscribe. */

@@ -76,7 +76,9 @@ describe('the window in the browser’s language', () => {
         expect(await page.evaluate<string>('document.documentElement.lang')).toBe(locale);
         expect(await tabText(page, 'nodes')).toBe(nodesTab);
         expect(await tabText(page, 'overview')).toBe(tr.t('tabs.overview'));
-        await expect.poll(() => text(page.getByTestId('fleet-health'))).toBe(tr.t('health.fleet.degraded'));
+        await expect
+          .poll(() => text(page.getByTestId('fleet-health')))
+          .toBe(tr.t('clusterPause.nodesDown', { count: 1 }));
         await page.screenshot({ path: `${SHOTS}/overview-${locale}.png` });
 
         await page.getByTestId('tab-alerts').click();
