@@ -18,16 +18,13 @@ import { checkRequest, cookieName } from './guard.ts';
 import { refusedPage } from './refused-page.ts';
 import { MAX_BODY, parseTarget, readBody } from './request.ts';
 import { DEFAULT_SSE_LIMITS, SseClient, type SseLimits } from './sse.ts';
-import { readStatic } from './static-files.ts';
+import { RENDERER_CSP, readStatic } from './static-files.ts';
 
 const HEARTBEAT_MS = 15_000;
 /** After a 413 the rest of the body is read and discarded for this long, then the connection is closed. */
 const DISCARD_MS = 5_000;
-/** The renderer's CSP, also as a header: browsers ignore `frame-ancestors` in a <meta> tag. */
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const SECURITY_HEADERS = {
-  'content-security-policy': CSP,
+  'content-security-policy': RENDERER_CSP,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',

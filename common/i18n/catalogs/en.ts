@@ -635,6 +635,7 @@ export const en = {
     unavailable:
       'The in-cluster controller cannot be read, and the source is set to controller: nodes are not watched.',
     chosenNodes: 'Watching nodes itself, as set in Settings.',
+    namespaceField: 'Lease namespace',
     holder: 'Lease held by {{holder}}',
   },
   fleetHeadline: {

@@ -606,6 +606,7 @@ export const ja: Catalog = {
     unavailable:
       'クラスター内コントローラーを読めず、ソースがコントローラーに設定されているため、ノードは監視していません。',
     chosenNodes: '設定に従いノードを直接監視中。',
+    namespaceField: 'Lease の名前空間',
     holder: 'Lease の保持者：{{holder}}',
   },
   fleetHeadline: {

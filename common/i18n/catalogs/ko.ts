@@ -598,6 +598,7 @@ export const ko: Catalog = {
     unavailable:
       '클러스터 내 컨트롤러를 읽을 수 없고 소스가 컨트롤러로 설정되어 있어 노드를 감시하지 않습니다.',
     chosenNodes: '설정에 따라 노드를 직접 감시 중.',
+    namespaceField: 'Lease 네임스페이스',
     holder: 'Lease 보유자: {{holder}}',
   },
   fleetHeadline: {

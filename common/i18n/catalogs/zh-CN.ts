@@ -592,6 +592,7 @@ export const zhCN: Catalog = {
     fallback: '正在直接监视节点：集群内控制器目前无法使用。',
     unavailable: '无法读取集群内控制器，且来源设为控制器：不监视节点。',
     chosenNodes: '按设置直接监视节点。',
+    namespaceField: 'Lease 命名空间',
     holder: 'Lease 持有者：{{holder}}',
   },
   fleetHeadline: {
