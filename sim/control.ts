@@ -27,6 +27,11 @@ export interface SimControl extends DcgmControl {
   restart(): Promise<void>;
   compact(): void;
   stallWatches(stalled: boolean): void;
+  /**
+   * Half-open: every connection open now (watches, idle kept-alive ones) stops answering without closing;
+   * new connections are answered as usual. Returns how many were frozen.
+   */
+  halfOpenConnections(): number;
   setLatency(ms: number): void;
   revokeToken(user: SimUser): void;
   failNext(count: number, status: number): void;
@@ -136,6 +141,7 @@ export function makeControl(core: Core, server: () => SimServer, restart: () => 
       core.stalled = stalled;
       if (!stalled) for (const f of core.onUnstall) f();
     },
+    halfOpenConnections: () => server().freezeConnections(),
     setLatency: (ms) => {
       core.latencyMs = ms;
     },
@@ -181,6 +187,12 @@ export function controlHandler(control: () => SimControl): (ctx: Ctx) => Promise
     if (verb === 'restart') {
       sendJson(ctx, 200, { result: null });
       ctx.res.on('finish', () => setTimeout(() => void c.restart(), 10));
+      return;
+    }
+    // The answer goes out first: the control request's own connection is frozen too.
+    if (verb === 'halfOpenConnections') {
+      sendJson(ctx, 200, { result: null });
+      ctx.res.on('finish', () => c.halfOpenConnections());
       return;
     }
     try {

@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 export const CLUSTER = 'gpu-fleet-sim';
 
 export function kubeconfigYaml(url: string, caPem: string, tokens: Record<string, string>): string {
-  const users = ['admin', 'readonly', 'revocable'];
+  const users = ['admin', 'readonly', 'revocable', 'nodesonly'];
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',

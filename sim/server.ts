@@ -67,13 +67,16 @@ export class SimServer {
   private server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly held = new Map<Socket, string>();
+  /** Connections made half-open by freezeConnections(): open, but nothing goes either way. */
+  private readonly frozen = new WeakSet<Socket>();
   /** Who is sending the request in flight on each connection (credential and user name): watches, mostly. */
   private readonly inflight = new Map<Socket, [string, string]>();
 
   constructor(
     private readonly core: Core,
     tls: TlsMaterial,
-    private readonly control: ControlHandler,
+    /** The HTTP face of the controls (POST /sim/control/<verb>); null: that path is an ordinary 404. */
+    private readonly control: ControlHandler | null,
   ) {
     this.server = createServer(
       // Go's http.DefaultMaxHeaderBytes (1 MiB), where Node's default would refuse at 16 KiB.
@@ -120,7 +123,8 @@ export class SimServer {
    * Idle kept-alive connections stay: the next request on one is refused by the partition check.
    */
   cutClient(key: string): void {
-    for (const [s, who] of this.inflight) if (who.includes(key)) s.destroy();
+    // A half-open connection (freezeConnections) is already dead to both sides: it stays as it is.
+    for (const [s, who] of this.inflight) if (who.includes(key) && !this.frozen.has(s)) s.destroy();
   }
 
   /** Cuts the connections a 'timeout' partition of `key` is holding. */
@@ -130,6 +134,25 @@ export class SimServer {
       s.destroy();
       this.held.delete(s);
     }
+  }
+
+  /**
+   * Every connection open now stops answering without closing, as when a NAT forgets a connection or the
+   * network under it changes: nothing more is written to it (watch events, bookmarks, the end at
+   * timeoutSeconds) and nothing the client sends on it is read, while the socket stays open. New connections
+   * are served as usual. Returns how many were frozen.
+   */
+  freezeConnections(): number {
+    let n = 0;
+    for (const s of this.sockets) {
+      if (this.frozen.has(s)) continue;
+      this.frozen.add(s);
+      n++;
+      s.pause();
+      s.write = (() => true) as typeof s.write;
+      s.end = (() => s) as typeof s.end;
+    }
+    return n;
   }
 
   dropConnections(): void {
@@ -172,7 +195,7 @@ export class SimServer {
       if (c !== undefined && typeof c !== 'function') countChunk(c);
       return end(c as string, ...rest);
     }) as typeof res.end;
-    const isControl = ctx.path.startsWith('/sim/control/');
+    const isControl = this.control !== null && ctx.path.startsWith('/sim/control/');
     const at = this.core.now();
     let cut = false;
     res.on('close', () => {
@@ -195,7 +218,7 @@ export class SimServer {
       const sock = req.socket;
       this.inflight.set(sock, [ctx.user.credential ?? ctx.user.name, ctx.user.name]);
       res.once('close', () => this.inflight.delete(sock));
-      if (isControl) {
+      if (isControl && this.control !== null) {
         this.requireAdmin(ctx.user);
         await this.control(ctx);
         return;

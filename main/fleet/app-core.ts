@@ -4,8 +4,6 @@
  * engine, and the typed contract the window talks to. Nothing here imports Electron.
  */
 
-import os from 'node:os';
-import path from 'node:path';
 import type { Alert } from '../../common/alerts.ts';
 import { copyDict, dict, withKey, withoutKey } from '../../common/dict.ts';
 import { KUBECTL_CONTEXTS_MAX, type KubectlContexts } from '../../common/fleet.ts';
@@ -13,6 +11,7 @@ import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import {
   controllerNamespaceFor,
+  freeGpusOn,
   sourceFor,
   takeOverOptedIn,
   writeBackOptedIn,
@@ -23,8 +22,9 @@ import { type Clock, systemClock } from '../kube/clock.ts';
 import { contextInfos, type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
 import type { KubeconfigLoad, ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { type KubeconfigWatch, watchKubeconfig } from '../kube/kubeconfig-watch.ts';
-import { useContext, useContextFile } from '../kube/use-context.ts';
+import { shownPath, useContext, useContextFile } from '../kube/use-context.ts';
 import type { SettingsStore } from '../settings/store.ts';
+import { TimelineRecorder } from '../timeline/recorder.ts';
 import { WritebackHub } from '../writeback/hub.ts';
 import type { WriteEvent } from '../writeback/index.ts';
 import { createHandlers } from './app-handlers.ts';
@@ -33,6 +33,7 @@ import { type FleetHost, PushHub, type PushListener } from './host.ts';
 import { missingContexts, monitoredContexts } from './monitored.ts';
 import { mergeReload } from './reload.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
+import { TimelineLink } from './timeline-link.ts';
 
 export interface AppCoreOptions {
   settings: SettingsStore;
@@ -50,12 +51,18 @@ export interface AppCoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** The OS's preferred languages (desktop app), told to the window in `app:info`. */
   systemLanguages?: string[];
+  /**
+   * Every alert that notifies (after the hold-down and flap damping, not while paused): the alert
+   * forwarder's door (main/forward), so one decision makes the notification and every forwarded message.
+   */
+  forward?: (alert: Alert) => void;
+  /**
+   * The data folder the timeline database is written in (the engine host's, browser mode's); none: no
+   * timeline (one-shot tools, most tests).
+   */
+  timelineDir?: string;
 }
 
-/** A path under the home folder as `~/…`, as the user would type it (the window names the file it writes). */
-function homeAsTilde(file: string, home: string = os.homedir()): string {
-  return home !== '' && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
-}
 
 export class AppCore implements FleetHost {
   readonly engine: FleetEngine;
@@ -72,6 +79,10 @@ export class AppCore implements FleetHost {
   #notices: string[] = [];
   /** Why the last kubectl context switch failed, until the next switch or re-read. */
   #kubectlError: string | null = null;
+  /** The engine's events into the timeline database, when the host records one. */
+  readonly timeline: TimelineLink | null;
+  /** A damaged timeline file moved aside: said in the notices for as long as the app runs. */
+  readonly #timelineNotices: string[] = [];
 
   constructor(opts: AppCoreOptions) {
     this.#opts = opts;
@@ -84,6 +95,7 @@ export class AppCore implements FleetHost {
         namespace: controllerNamespaceFor(s.get('controllerNamespace'), ctx.name),
         group: s.get('crdGroup'),
       }),
+      freeGpus: (ctx) => freeGpusOn(s.get('freeGpus'), ctx.name),
       ...opts.engine,
       clock: this.#clock,
       rules: { ...opts.settings.get('alertRules') },
@@ -93,6 +105,7 @@ export class AppCore implements FleetHost {
     this.#load = loadKubeconfig(opts.kubeconfig);
     this.handlers = createHandlers(this);
     this.#writeback = new WritebackHub(this.engine, { clock: this.#clock }, opts.onWrite);
+    this.timeline = opts.timelineDir === undefined ? null : this.#timeline(opts.timelineDir);
     this.engine.on((event) => {
       if (event.type === 'snapshot') {
         this.#publisher.publish(event.snapshot);
@@ -144,6 +157,7 @@ export class AppCore implements FleetHost {
   }
 
   start(): void {
+    this.timeline?.recorder.start();
     this.applyContexts();
     if (this.#opts.watchFiles !== false) {
       this.#watch = watchKubeconfig({ ...this.#opts.kubeconfig, clock: this.#clock }, (load) =>
@@ -167,7 +181,7 @@ export class AppCore implements FleetHost {
       contexts: names.slice(0, KUBECTL_CONTEXTS_MAX),
       more: Math.max(0, names.length - KUBECTL_CONTEXTS_MAX),
       error: this.#kubectlError,
-      ...(file === null ? {} : { file: homeAsTilde(file) }),
+      ...(file === null ? {} : { file: shownPath(file) }),
     };
   }
 
@@ -254,6 +268,7 @@ export class AppCore implements FleetHost {
     this.saveLastKnown();
     this.#writeback.stop();
     this.engine.stop();
+    this.timeline?.recorder.stop();
   }
 
   /** Keeps each context's latest inventory so the next launch shows it (stale) while it connects. */
@@ -264,6 +279,26 @@ export class AppCore implements FleetHost {
         lastKnown[ctx.context] = { at: new Date(this.#clock.now()).toISOString(), inventory: ctx.inventory };
     }
     this.#safeUpdate(() => this.settings.update({ lastKnown }));
+  }
+
+  #timeline(dir: string): TimelineLink {
+    const recorder = new TimelineRecorder({
+      dir,
+      clock: this.#clock,
+      settings: () => this.settings.get('timeline'),
+      onNotice: (message) => {
+        this.#timelineNotices.push(message);
+        this.#refreshNotices();
+        this.#push.emit('app:notice', { level: 'warning', message });
+      },
+      // The monitor runs on; the History view shows the state, and the user is told once per change.
+      onStatus: (s) => {
+        if (s.state === 'recording') return;
+        const message = s.state === 'read-only' ? s.reason : `The timeline is not recording: ${s.reason}.`;
+        this.#push.emit('app:notice', { level: 'warning', message });
+      },
+    });
+    return new TimelineLink(recorder, this.engine, this.#clock);
   }
 
   #monitored() {
@@ -279,7 +314,7 @@ export class AppCore implements FleetHost {
         notices.push(`The monitored context "${name}" is no longer in your kubeconfig.`);
       }
     }
-    this.#notices = notices;
+    this.#notices = [...notices, ...this.#timelineNotices];
   }
 
   #onAlert(alert: PolicyAlert): void {
@@ -289,7 +324,9 @@ export class AppCore implements FleetHost {
     const { suppressed, ...plain } = alert;
     this.#push.emit('alerts:new', plain satisfies Alert);
     // What the Electron notifier would show: browser mode's notifier listens to this one only.
-    if (!suppressed) this.#push.emit('alerts:notify', plain);
+    if (suppressed) return;
+    this.#push.emit('alerts:notify', plain);
+    this.#opts.forward?.(plain);
   }
 
   #scheduleSave(): void {

@@ -6,7 +6,8 @@ import type { SimOptions } from '../../sim/index.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { WatcherRecorder } from '../../test/helpers/watcher-recorder.ts';
-import { ContextClient } from '../kube/context-client.ts';
+import { RECONNECTING_AFTER_MS } from '../kube/connection-tracker.ts';
+import { ContextClient, type ContextClientOptions } from '../kube/context-client.ts';
 import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
 import { NODES, type NodeWatcher, watchContextNodes } from './node-watch.ts';
 
@@ -28,11 +29,16 @@ afterEach(async () => {
   open = [];
 });
 
-async function setup(sim: SimOptions, opts: ListWatcherOptions = {}, context = 'sim-admin') {
+async function setup(
+  sim: SimOptions,
+  opts: ListWatcherOptions = {},
+  context = 'sim-admin',
+  client: ContextClientOptions = {},
+) {
   const s = await startSimContext(sim);
   const clock = new ManualClock();
   const rec = new WatcherRecorder();
-  const w = watchContextNodes(s.context(context), rec.on, { ...FAST, clock, ...opts });
+  const w = watchContextNodes(s.context(context), rec.on, { ...FAST, clock, ...opts, client });
   open.push({ s, w });
   return { s, rec, w, clock, control: s.sim.control };
 }
@@ -64,7 +70,9 @@ async function drive(clock: ManualClock, check: () => boolean, what: string, ste
 
 // The simulator logs a request when its connection closes, so an open watch is not in the log yet.
 const watches = (log: { path: string }[]) => log.filter((r) => r.path.includes('watch=1'));
-const lists = (log: { path: string }[]) => log.filter((r) => r.path.startsWith('/api/v1/nodes?limit='));
+const lists = (log: { path: string }[]) => log.filter((r) => r.path.startsWith('/api/v1/nodes?limit=100'));
+// The one-object list the watcher sends after a silent watch.
+const probes = (log: { path: string }[]) => log.filter((r) => r.path === '/api/v1/nodes?limit=1');
 
 describe('NodeWatcher against the simulator', () => {
   it('lists in pages, swaps the set in whole, then watches from the list resourceVersion', async () => {
@@ -161,19 +169,18 @@ describe('NodeWatcher against the simulator', () => {
     expect(Number(w.resourceVersion)).toBeGreaterThan(Number(rv));
   });
 
-  it('a silent watch is detected on the virtual clock: aborted and watched again', async () => {
+  it('a watch silent while the server answers (stalled) is replaced quietly, and the change arrives', async () => {
     const { rec, w, control, clock } = await setup({ scenario: 'homelab' }, { stallTimeoutMs: 90_000 });
     w.start();
     await rec.waitForPhase('live');
     control.stallWatches(true);
     clock.advance(89_999);
     await new Promise((r) => setImmediate(r));
-    expect(rec.phase).toBe('live');
+    expect(probes(control.requestLog())).toHaveLength(0);
     clock.advance(1);
-    await rec.waitForPhase('reconnecting');
-    expect(rec.states.at(-1)?.message).toMatch(/went silent/);
-    // The aborted watch closes on the server (it logs it then); the next one opens after the backoff.
-    await rec.waitFor(() => watches(control.requestLog()).length === 1, 'the aborted watch in the log');
+    // The silent watch is dropped, the server probed, and a new watch opened: nothing shown.
+    await rec.waitFor(() => probes(control.requestLog()).length === 1, 'the probe');
+    await rec.waitFor(() => watches(control.requestLog()).length === 1, 'the dropped watch in the log');
     control.stallWatches(false);
     control.setNodeLabels('nuc1', { 'nvidia.com/gpu.count': '2' });
     await drive(
@@ -181,8 +188,7 @@ describe('NodeWatcher against the simulator', () => {
       () => rec.cache.view.get('nuc1')?.labels['nvidia.com/gpu.count'] === '2',
       'the change',
     );
-    await rec.waitForPhase('live');
-    expect(rec.phases.slice(0, 4)).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    expect(rec.phases).toEqual(['connecting', 'live']);
     expect(lists(control.requestLog())).toHaveLength(1);
     expect(rec.count('replace')).toBe(1);
   });
@@ -215,8 +221,11 @@ describe('NodeWatcher against the simulator', () => {
     w.start();
     await rec.waitForPhase('live');
     await s.sim.close();
+    const gone = clock.now();
     await drive(clock, () => rec.phase === 'unreachable', 'phase unreachable');
-    expect(rec.phases).toEqual(['connecting', 'live', 'reconnecting', 'reconnecting', 'unreachable']);
+    // Nothing is shown for the first RECONNECTING_AFTER_MS; by then the failures add up to unreachable.
+    expect(rec.phases).toEqual(['connecting', 'live', 'unreachable']);
+    expect(Date.parse(rec.states.at(-1)?.since ?? '')).toBeGreaterThanOrEqual(gone + RECONNECTING_AFTER_MS);
     expect(rec.states.at(-1)?.message).toMatch(/refused the connection/);
     expect(rec.states.at(-1)?.lastLiveAt).not.toBeNull();
     expect(rec.cache.view.size).toBe(8);
@@ -249,5 +258,78 @@ describe('NodeWatcher against the simulator', () => {
     expect(clock.pending).toBe(0);
     expect(rec.count('replace')).toBe(0);
     expect(rec.phases).toEqual(['connecting']);
+  });
+});
+
+describe('silence is not failure (virtual time)', () => {
+  // Request timers so long that only a request that is never answered can reach them: how fast this
+  // machine answers must not decide the test.
+  const PATIENT: ContextClientOptions = { requestTimeoutMs: 3_600_000 };
+  const QUIET: ListWatcherOptions = {
+    stallTimeoutMs: 90_000,
+    probeTimeoutMs: 3_600_000,
+    watchSeconds: [3600, 3600],
+  };
+
+  /** Moves virtual time on by totalMs in steps, with a short real pause after each for the I/O it starts. */
+  async function pass(clock: ManualClock, totalMs: number, stepMs = 2000): Promise<void> {
+    for (let t = 0; t < totalMs; t += stepMs) {
+      clock.advance(stepMs);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  }
+
+  it('30 quiet minutes without a bookmark: the silent watch is replaced again and again, nothing shown', async () => {
+    const { rec, w, control, clock } = await setup({ scenario: 'homelab' }, QUIET, 'sim-admin', PATIENT);
+    w.start();
+    await rec.waitForPhase('live');
+    const rv = w.resourceVersion;
+    await pass(clock, 30 * 60_000);
+    // The sim sent no bookmark (nothing moved), so the stall timer fired about every 90 s.
+    expect(probes(control.requestLog()).length).toBeGreaterThanOrEqual(15);
+    expect(rec.phases).toEqual(['connecting', 'live']);
+    expect(rec.count('replace')).toBe(1);
+    expect(w.resourceVersion).toBe(rv);
+  }, 60_000);
+
+  it('a half-open watch (the connection stops answering, never closes) is detected, replaced, and invisible', async () => {
+    const { rec, w, control, clock } = await setup({ scenario: 'homelab' }, QUIET, 'sim-admin', PATIENT);
+    w.start();
+    await rec.waitForPhase('live');
+    expect(control.halfOpenConnections()).toBeGreaterThan(0);
+    control.setNodeReady('omen2', 'True');
+    await new Promise((r) => setTimeout(r, 50));
+    // The change never reaches the half-open watch.
+    expect(rec.cache.view.get('omen2')?.ready.status).not.toBe('True');
+    await drive(clock, () => rec.cache.view.get('omen2')?.ready.status === 'True', 'the change', 1000);
+    expect(clock.now() - Date.parse(rec.states[1]?.since ?? '')).toBeGreaterThanOrEqual(90_000);
+    expect(probes(control.requestLog())).toHaveLength(1);
+    expect(rec.phases).toEqual(['connecting', 'live']);
+    expect(rec.count('replace')).toBe(1);
+  });
+
+  it('only a recovery that keeps failing is shown, once it has failed for RECONNECTING_AFTER_MS', async () => {
+    const { rec, w, control, clock } = await setup(
+      { scenario: 'homelab' },
+      {
+        ...QUIET,
+        probeTimeoutMs: 10_000,
+      },
+    );
+    w.start();
+    await rec.waitForPhase('live');
+    // The path to the server breaks: the open connections go half-open and new ones are never answered.
+    control.halfOpenConnections();
+    control.partition('sim-admin', 'timeout');
+    const broken = clock.now();
+    await drive(clock, () => rec.phases.length > 2, 'a shown failure', 1000);
+    const shown = rec.states[2];
+    expect(rec.phases.slice(0, 2)).toEqual(['connecting', 'live']);
+    expect(['reconnecting', 'unreachable']).toContain(shown?.phase);
+    // Silence (90 s) + the probe's time (10 s) + the quiet time: nothing was shown before.
+    expect(Date.parse(shown?.since ?? '')).toBeGreaterThanOrEqual(broken + 100_000 + RECONNECTING_AFTER_MS);
+    expect(rec.cache.view.size).toBe(8);
+    control.heal('sim-admin');
+    await drive(clock, () => rec.phase === 'live', 'live again', 1000);
   });
 });

@@ -17,12 +17,14 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     writeBackTakeOver: copyDict(s.writeBackTakeOver),
     source: copyDict(s.source),
     controllerNamespace: copyDict(s.controllerNamespace),
+    freeGpus: copyDict(s.freeGpus),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
     theme: s.theme,
     language: s.language,
     telemetry: { ...s.telemetry },
+    timeline: { ...s.timeline },
   };
 }
 
@@ -34,11 +36,13 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.writeBackTakeOver) out.writeBackTakeOver = copyDict(patch.writeBackTakeOver);
   if (patch.source) out.source = copyDict(patch.source);
   if (patch.controllerNamespace) out.controllerNamespace = copyDict(patch.controllerNamespace);
+  if (patch.freeGpus) out.freeGpus = copyDict(patch.freeGpus);
   if (patch.crdGroup !== undefined) out.crdGroup = patch.crdGroup;
   if (patch.configMapNamespace !== undefined) out.configMapNamespace = patch.configMapNamespace;
   if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;
   if (patch.theme !== undefined) out.theme = patch.theme;
   if (patch.language !== undefined) out.language = patch.language;
   if (patch.telemetry) out.telemetry = { ...patch.telemetry };
+  if (patch.timeline) out.timeline = { ...patch.timeline };
   return out;
 }

@@ -3,6 +3,11 @@
  * as connecting (never live yet) or reconnecting, and become unreachable after `unreachableAfterAttempts`
  * failures in a row or `unreachableAfterMs` since the first of them, whichever comes first; credential,
  * permission and configuration failures show their own phase at once.
+ *
+ * A context that was live stays live while reconnecting has failed for less than `reconnectingAfterMs`:
+ * nothing is emitted for a failure that the next attempt repairs (a watch cut by a proxy, an API-server
+ * restart of a few seconds). Only when failing lasts that long does the state change, to the phase the
+ * rule above gives at that moment (docs/connection.md).
  */
 import type { ConnectionPhase, ConnectionState } from '../../common/connection.ts';
 import type { Clock } from './clock.ts';
@@ -11,11 +16,17 @@ import type { KubeError } from './errors.ts';
 export interface ConnectionThresholds {
   unreachableAfterAttempts: number;
   unreachableAfterMs: number;
+  /** A live context shows a transient failure only once failing has lasted this long. */
+  reconnectingAfterMs: number;
 }
+
+/** How long reconnecting may fail before the user is told (docs/connection.md). */
+export const RECONNECTING_AFTER_MS = 20_000;
 
 export const DEFAULT_THRESHOLDS: ConnectionThresholds = {
   unreachableAfterAttempts: 3,
   unreachableAfterMs: 30_000,
+  reconnectingAfterMs: RECONNECTING_AFTER_MS,
 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -23,6 +34,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export class ConnectionTracker {
   #state: ConnectionState;
   #failingSince: number | null = null;
+  /** Failed attempts in a row, counted also while they are not shown yet. */
+  #attempts = 0;
+  /** The latest failure not shown yet (a live context inside its quiet time), and its timer. */
+  #held: { err: KubeError; retryAt: string | null } | null = null;
+  #timer: unknown = null;
 
   constructor(
     private readonly clock: Clock,
@@ -45,12 +61,12 @@ export class ConnectionTracker {
 
   /** Start (or restart after a config change): connecting, keeping when we were last live. */
   connecting(): void {
-    this.#failingSince = null;
+    this.#recovered();
     this.#set({ phase: 'connecting', message: null, attempt: 0, retryAt: null });
   }
 
   live(): void {
-    this.#failingSince = null;
+    this.#recovered();
     const now = iso(this.clock.now());
     this.#set({ phase: 'live', message: null, attempt: 0, retryAt: null, lastLiveAt: now });
   }
@@ -59,11 +75,48 @@ export class ConnectionTracker {
   failed(err: KubeError, retryInMs: number | null): void {
     const now = this.clock.now();
     this.#failingSince ??= now;
-    const attempt = this.#state.phase === 'live' ? 1 : this.#state.attempt + 1;
+    this.#attempts++;
+    const retryAt = retryInMs === null ? null : iso(now + retryInMs);
+    const quietUntil = this.#failingSince + this.thresholds.reconnectingAfterMs;
+    if (err.transient && this.#state.phase === 'live' && now < quietUntil) {
+      this.#held = { err, retryAt };
+      this.#timer ??= this.clock.setTimeout(() => this.#showHeld(), quietUntil - now);
+      return;
+    }
+    this.#show(err, retryAt);
+  }
+
+  /** Cancels the quiet-time timer (the watcher stopped); nothing is emitted after this. */
+  dispose(): void {
+    this.#recovered();
+  }
+
+  #recovered(): void {
+    this.#failingSince = null;
+    this.#attempts = 0;
+    this.#held = null;
+    this.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #showHeld(): void {
+    this.#timer = null;
+    const held = this.#held;
+    this.#held = null;
+    if (held) this.#show(held.err, held.retryAt);
+  }
+
+  #show(err: KubeError, retryAt: string | null): void {
+    this.clock.clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#held = null;
+    const now = this.clock.now();
+    const since = this.#failingSince ?? now;
+    const attempt = this.#attempts;
     let phase: ConnectionPhase = err.phase;
     if (err.transient) {
       const tooMany = attempt >= this.thresholds.unreachableAfterAttempts;
-      const tooLong = now - this.#failingSince >= this.thresholds.unreachableAfterMs;
+      const tooLong = now - since >= this.thresholds.unreachableAfterMs;
       if (tooMany || tooLong) phase = 'unreachable';
       else phase = this.#state.lastLiveAt === null ? 'connecting' : 'reconnecting';
     }
@@ -72,7 +125,7 @@ export class ConnectionTracker {
       message: err.message,
       ...(err.words ? { words: err.words } : {}),
       attempt,
-      retryAt: retryInMs === null ? null : iso(now + retryInMs),
+      retryAt,
     });
   }
 

@@ -198,6 +198,14 @@ export class ContextClient {
     return req;
   }
 
+  /**
+   * Closes the kept-alive connections no request is using, so the next request opens a new one: after a
+   * watch went silent, an idle connection may be as dead as the watch's was (a NAT that forgot them both).
+   */
+  dropIdleConnections(): void {
+    for (const sockets of Object.values(this.#agent.freeSockets)) for (const s of sockets ?? []) s.destroy();
+  }
+
   /** Cancels every request and stream in flight and closes the kept-alive connections. */
   close(): void {
     for (const cancel of [...this.#inflight]) cancel();

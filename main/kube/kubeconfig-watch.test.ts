@@ -124,6 +124,8 @@ describe('watchKubeconfig', () => {
     const clientsOf = (name: string) => made.filter((m) => m.name === name).map((m) => m.client);
     engine = new FleetEngine({
       clock: new ManualClock(),
+      // One watcher per context here (the pods watch of free GPUs would make a second client of each).
+      freeGpus: () => false,
       makeClient: (ctx) => {
         const client = new RecordedClient(ctx);
         made.push({ name: ctx.name, client });
@@ -131,7 +133,9 @@ describe('watchKubeconfig', () => {
       },
     });
     const monitored = (l: KubeconfigLoad): ResolvedContext[] =>
-      l.kind === 'loaded' ? l.contexts.filter((c) => c.name !== 'sim-revocable') : [];
+      l.kind === 'loaded'
+        ? l.contexts.filter((c) => c.name === 'sim-admin' || c.name === 'sim-readonly')
+        : [];
     const firstLoad: KubeconfigLoad = env.loaded;
     engine.setContexts(monitored(firstLoad));
     expect(made.map((m) => m.name)).toEqual(['sim-admin', 'sim-readonly']);

@@ -28,13 +28,19 @@ export interface ListWatcherOptions extends Partial<ConnectionThresholds> {
   listDeadlineMs?: number;
   /** The server ends each watch after a random time in this range (seconds). */
   watchSeconds?: [number, number];
-  /** No complete line (bookmarks count) for this long: abort and re-watch. Bookmark interval (~60 s) + margin. */
+  /**
+   * No complete line (bookmarks count) for this long: probe the server, then re-watch quietly if it answers
+   * (a quiet cluster sends nothing at all). Bookmark interval (~60 s) + margin.
+   */
   stallTimeoutMs?: number;
+  /** Time allowed for the probe after a silent watch (a one-object list). */
+  probeTimeoutMs?: number;
 }
 
 export function pickThresholds(o: ListWatcherOptions): Partial<ConnectionThresholds> {
   const t: Partial<ConnectionThresholds> = {};
   if (o.unreachableAfterAttempts !== undefined) t.unreachableAfterAttempts = o.unreachableAfterAttempts;
   if (o.unreachableAfterMs !== undefined) t.unreachableAfterMs = o.unreachableAfterMs;
+  if (o.reconnectingAfterMs !== undefined) t.reconnectingAfterMs = o.reconnectingAfterMs;
   return t;
 }

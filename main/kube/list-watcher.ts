@@ -6,8 +6,14 @@
  * reporting the ConnectionState. Failures never
  * empty the set: the last objects stay until the cluster answers again.
  *
+ * Silence is not failure: a real API server sends nothing at all on a quiet cluster (a bookmark only once
+ * its resourceVersion moved). When a watch has sent no line for stallTimeoutMs, the watcher asks the server
+ * for one object with the same credentials on a fresh connection (the probe); if it answers, the silent
+ * watch (quiet, or half-open: a connection that stopped answering without closing) is replaced by a new
+ * one from the same resourceVersion without a word. Only a probe that fails is a failure.
+ *
  * The loop never throws out: every failure of a list or watch (a thrown error, an ERROR event, a 410, a
- * stall, a watch that ends at once) goes to the one error policy (watch-error-policy.ts), which decides
+ * failed probe, a watch that ends at once) goes to the one error policy (watch-error-policy.ts), which decides
  * relist, retry after a backoff, or wait for the user (configuration errors). The connection goes live when a
  * watch opens, but after a failure only with the first event or bookmark (or once the watch has held for
  * LIVE_AFTER_MS), so a server that fails every watch at once never shows as live.
@@ -41,6 +47,8 @@ const MIN_QUIET_WATCH_MS = 10_000;
 const LIVE_AFTER_MS = 5000;
 /** Refused names remembered (each cut to REFUSED_KEY characters); past this the count stops growing. */
 const MAX_REFUSED = 10_000;
+/** The probe after a silent watch: a one-object list gets this long. */
+const PROBE_TIMEOUT_MS = 10_000;
 const REFUSED_KEY = 300;
 
 export class ListWatcher<T> {
@@ -106,6 +114,7 @@ export class ListWatcher<T> {
     this.#wake();
     this.#client?.close();
     this.#client = null;
+    this.#tracker.dispose();
   }
 
   /** Tries again now (also after a configuration error, which waits for this). */
@@ -185,6 +194,7 @@ export class ListWatcher<T> {
     const refused = new Set<string>();
     let nameless = 0;
     const trim = (raw: unknown): T | null => {
+      if (this.resource.skip?.(raw) === true) return null;
       const kept = this.resource.trim(raw);
       if (kept === null) {
         const key = refusedKey(raw);
@@ -239,6 +249,7 @@ export class ListWatcher<T> {
       resource: {
         ...this.resource,
         trim: (raw) => {
+          if (this.resource.skip?.(raw) === true) return null;
           const kept = this.resource.trim(raw);
           const key = kept === null ? refusedKey(raw) : null;
           if (key !== null && this.#refused.size < MAX_REFUSED) {
@@ -274,8 +285,7 @@ export class ListWatcher<T> {
           'expired',
           `The API server expired the ${this.resource.singular} watch on ${host} (410).`,
         );
-      if (outcome === 'stalled')
-        return new KubeError('timeout', `The watch on ${host} went silent; reconnecting.`);
+      if (outcome === 'stalled') return await this.#probe(client, host);
       if (error) return error;
       const lasted = openedAt === null ? 0 : this.#clock.now() - openedAt;
       if (lasted < MIN_WATCH_MS || (!progressed && lasted < MIN_QUIET_WATCH_MS))
@@ -284,6 +294,27 @@ export class ListWatcher<T> {
     } finally {
       this.#clock.clearTimeout(liveTimer);
       if (this.#watch === w) this.#watch = null;
+    }
+  }
+
+  /**
+   * After a silent watch: one object, on a fresh connection, with the same credentials. null (the server
+   * answers: watch again, quietly) or why it does not.
+   */
+  async #probe(client: ContextClient, host: string): Promise<KubeError | null> {
+    client.dropIdleConnections();
+    const q = new URLSearchParams({ limit: '1' });
+    if (this.resource.fieldSelector) q.set('fieldSelector', this.resource.fieldSelector);
+    try {
+      await client.getJson(
+        `${this.resource.path}?${q}`,
+        `checking ${host} after a silent watch`,
+        this.#opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS,
+      );
+      return null;
+    } catch (err) {
+      // The probe's own sentence (e.g. "host did not answer in time"), in the user's language.
+      return this.#asKubeError(err);
     }
   }
 

@@ -16,6 +16,13 @@ import { LineSplitter } from './line-splitter.ts';
  */
 export const MAX_WATCH_LINE_BYTES = 8 << 20;
 
+/**
+ * TCP keep-alive on a watch's socket after this much idle time: the OS then probes the peer, so a server
+ * that vanished (power cut, a NAT that dropped the connection) ends the watch with an error instead of
+ * leaving it open forever. A quiet watch is idle for minutes; the probes cost a few bytes.
+ */
+export const WATCH_KEEPALIVE_MS = 15_000;
+
 export interface StreamHandlers {
   /** Any bytes at all (bookmarks too): what a stall timer listens to. */
   onBytes?: () => void;
@@ -92,6 +99,7 @@ export function openStream(
         req = r;
         if (aborted) return r.destroy();
         r.on('error', (err) => end(classifyNetworkError(err, t.server)));
+        r.on('socket', (socket) => socket.setKeepAlive(true, WATCH_KEEPALIVE_MS));
         r.on('response', (res) => onResponse(t, res, guarded, what, handle, end, opened));
         r.end();
       })

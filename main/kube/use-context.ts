@@ -7,6 +7,8 @@
  */
 
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { clusterText, hasControlChars } from '../../common/cluster-text.ts';
 import { setCurrentContext } from './current-context-edit.ts';
 import { currentContextFile } from './current-context-file.ts';
@@ -48,6 +50,11 @@ export function contextNameProblem(name: string): string | null {
   if (name.length > CONTEXT_NAME_MAX) return `A context name has at most ${CONTEXT_NAME_MAX} characters.`;
   if (hasControlChars(name)) return 'A context name cannot contain control characters.';
   return null;
+}
+
+/** A path under the home folder as `~/…`, as the user would type it (the window names the file it writes). */
+export function shownPath(file: string, home: string = os.homedir()): string {
+  return home !== '' && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
 }
 
 /** The file a switch would write now, as kubectl picks it; null when there is none. */

@@ -5,6 +5,7 @@
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
+import { type TrayFree, trayFree } from './tray-free.ts';
 
 /** One context as the tray shows it: its counts and at most a few down nodes, never the whole list. */
 export interface TrayContext {
@@ -17,6 +18,8 @@ export interface TrayContext {
   downCount: number;
   /** This context's own alert pause (as ContextSnapshot.alertsPausedUntil), null when it has none. */
   pausedUntil: string | null;
+  /** Free GPUs in short (tray-free.ts); null when the snapshot has none (the controller is read). */
+  free: TrayFree | null;
 }
 
 /** The fleet as the tray needs it (trayFleet makes it from a FleetSnapshot). */
@@ -48,6 +51,7 @@ export function trayContext(ctx: ContextSnapshot): TrayContext {
     down: down.slice(0, TRAY_DOWN_NODES_MAX),
     downCount: down.length,
     pausedUntil: ctx.alertsPausedUntil ?? null,
+    free: ctx.free ? trayFree(ctx.free) : null,
   };
 }
 

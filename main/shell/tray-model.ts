@@ -17,6 +17,7 @@ import { kubectlSubmenu } from './kubectl-menu.ts';
 import { pauseSubmenu } from './pause-menu.ts';
 import type { TrayContext, TrayFleet } from './tray-fleet.ts';
 import { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
+import { freeMenu } from './tray-free.ts';
 
 export type { TrayAction, TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
 export { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
@@ -76,8 +77,11 @@ export function buildTrayModel(
   };
   const lines = snapshot.contexts.map(pausedLine);
   const paused = snapshot.alertsPausedUntil !== null;
+  // The headline: free GPUs across every cluster (absent while no context has free-GPU figures).
+  const free = freeMenu(snapshot.contexts, tr);
   const tooltip = [
     tr.t('app.name'),
+    ...(free ? [free.label] : []),
     ...(lines.length ? lines : [tr.t('tray.noneMonitored')]),
     ...(paused
       ? [
@@ -103,6 +107,7 @@ export function buildTrayModel(
     icon: snapshot.health,
     tooltip,
     menu: [
+      ...(free ? [free, { label: '', type: 'separator' as const }] : []),
       ...contextItems,
       { label: '', type: 'separator' },
       { label: tr.t('tray.open'), action: { kind: 'open-window' } },

@@ -43,12 +43,18 @@ interface Lasting {
 
 const LASTING: Lasting[] = [
   {
-    fault: 'a watch that stalls (no bytes, no bookmarks)',
-    opts: { watcher: { ...FAST.watcher, stallTimeoutMs: 400 } },
-    inject: (s) => s.sim.control.stallWatches(true),
-    phase: 'reconnecting',
-    message: /went silent; reconnecting/,
-    heal: (s) => s.sim.control.stallWatches(false),
+    fault: 'a watch that goes half-open while the server is cut off (no answer on any connection)',
+    opts: {
+      makeClient: (ctx) => new ContextClient(ctx, { requestTimeoutMs: 250 }),
+      watcher: { ...FAST.watcher, stallTimeoutMs: 400, probeTimeoutMs: 250 },
+    },
+    inject: (s) => {
+      s.sim.control.halfOpenConnections();
+      s.sim.control.partition('sim-admin', 'timeout');
+    },
+    phase: 'unreachable',
+    message: /did not answer in time/,
+    heal: (s) => s.sim.control.heal('sim-admin'),
   },
   {
     fault: 'responses slower than the request timeout',

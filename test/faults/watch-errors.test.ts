@@ -9,6 +9,7 @@ import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { ConnectionPhase } from '../../common/connection.ts';
 import { NODES, type NodeWatcher } from '../../main/fleet/node-watch.ts';
+import { RECONNECTING_AFTER_MS } from '../../main/kube/connection-tracker.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
 import { MAX_LIST_ITEMS, MAX_LIST_PAGES } from '../../main/kube/list-pages.ts';
 import { ListWatcher } from '../../main/kube/list-watcher.ts';
@@ -260,10 +261,12 @@ describe('watch error policy: broken watch lines', () => {
     await r.run(10_000);
     expect(r.watches()).toBeGreaterThanOrEqual(2);
     expect(r.watches()).toBeLessThanOrEqual(6);
+    // The context was live: the failure shows once reconnecting has failed for RECONNECTING_AFTER_MS.
+    await r.run(RECONNECTING_AFTER_MS);
     expectNamed(r, ['reconnecting', 'unreachable'], /sent a watch line that could not be read/);
   });
 
-  it('bytes that never make a line do not keep a watch alive: the stall timer restarts it', async () => {
+  it('bytes that never make a line do not keep a watch alive: the stall timer replaces it after a probe', async () => {
     const open: http.ServerResponse[] = [];
     const trickle: Answer = (res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
@@ -276,7 +279,9 @@ describe('watch error policy: broken watch lines', () => {
       for (const res of open) if (!res.writableEnded && !res.destroyed) res.write(' ');
     });
     expect(r.watches()).toBe(2);
-    expect(r.rec.states.map((s) => s.message)).toContainEqual(expect.stringMatching(/went silent/));
+    // The probe (a one-object list) answered: the server is there, so nothing is shown.
+    expect(r.api.requests.filter((p) => p === '/api/v1/nodes?limit=1')).toHaveLength(1);
+    expect(r.rec.phases).toEqual(['connecting', 'live']);
   });
 
   it('a server that closes in the middle of a line: a named error, not a silent clean end', async () => {
@@ -313,7 +318,7 @@ describe('watch error policy: broken watch lines', () => {
     expect(r.rec.states.at(-1)?.message).toBeNull();
   });
 
-  it('a watch that stays silent is restarted by the stall timer on the virtual clock', async () => {
+  it('a watch that stays silent is replaced by the stall timer on the virtual clock, without a word', async () => {
     const r = await start({ list: sendJson(LIST), watch: watchLines([]) });
     await r.run(89_000);
     expect(r.watches()).toBe(1);
@@ -321,9 +326,22 @@ describe('watch error policy: broken watch lines', () => {
     await r.run(2_000);
     await settle(() => r.api.requests.length);
     expect(r.watches()).toBe(2);
-    expect(r.rec.states.map((s) => s.message)).toContainEqual(
-      expect.stringMatching(/went silent; reconnecting/),
-    );
+    expect(r.lists()).toBe(2);
+    expect(r.rec.phases).toEqual(['connecting', 'live']);
+  });
+
+  it('a silent watch whose probe is refused is a failure, shown once it has lasted RECONNECTING_AFTER_MS', async () => {
+    let n = 0;
+    const r = await start({
+      list: (res, req) =>
+        (n++ === 0 ? sendJson(LIST) : sendJson(status(503, 'ServiceUnavailable'), 503))(res, req),
+      watch: (res, req) =>
+        n <= 1 ? watchLines([])(res, req) : sendJson(status(503, 'ServiceUnavailable'), 503)(res, req),
+    });
+    await r.run(91_000);
+    expect(r.rec.phases).toEqual(['connecting', 'live']);
+    await r.run(RECONNECTING_AFTER_MS);
+    expectNamed(r, ['reconnecting', 'unreachable'], /simulated ServiceUnavailable/);
   });
 });
 

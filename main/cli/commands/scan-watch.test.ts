@@ -76,6 +76,7 @@ describe('gpu-fleet scan', () => {
       ['sim-admin', 4],
       ['sim-readonly', 4],
       ['sim-revocable', 4],
+      ['sim-nodesonly', 4],
     ]);
   });
 
@@ -136,6 +137,7 @@ describe('gpu-fleet contexts', () => {
       ['*', 'yes'],
       ['sim-readonly', 'no'],
       ['sim-revocable', 'no'],
+      ['sim-nodesonly', 'no'],
     ]);
   });
 });

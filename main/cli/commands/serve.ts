@@ -2,15 +2,22 @@
 import path from 'node:path';
 import type { DemoClusters } from '../../../sim/demo.ts';
 import { AppCore } from '../../fleet/app-core.ts';
+import { Forwarder } from '../../forward/forwarder.ts';
+import { FilePendingStore } from '../../forward/pending-store.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { type Demo, demoIfWanted } from '../../shell/demo.ts';
 import { startWebBridge, type WebBridge } from '../../web/server.ts';
 import { StableTokenError, stableToken } from '../../web/stable-token.ts';
 import { parseFlags } from '../flags.ts';
-import { CliError, type CliIo } from '../io.ts';
+import { FORWARD_FLAGS, forwardTargets } from '../forward-flags.ts';
+import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { packageRoot } from '../package-root.ts';
 import { packageVersion } from '../version.ts';
+import { ensureWindowBuilt } from '../window-build.ts';
+
+/** Browser mode's undelivered messages (apart from the desktop app's and `watch`'s). */
+export const SERVE_PENDING_FILE = 'forward-queue-serve.json';
 
 export const RENDERER_DIR = path.join(packageRoot(), '.vite/renderer/main_window');
 
@@ -33,6 +40,8 @@ export async function startServe(
     token?: string;
     /** Keep the token in the config folder's 0600 file (`--stable-token`), so the address survives a restart. */
     stableToken?: boolean;
+    /** Where notified alerts are also sent (`--forward`); stopped with the rest. */
+    forwarder?: Forwarder | null;
   },
   say: (line: string) => void,
 ): Promise<Served> {
@@ -55,13 +64,17 @@ export async function startServe(
   if (chosen?.reason === 'no-kubeconfig')
     say('No kubeconfig found: starting the built-in demo clusters (home-lab, small-lab).');
   const demo = chosen?.demo ?? null;
-  const settings = openSettings({ cwd: demo ? demo.settingsDir : defaultConfigDir(opts.env) });
+  const dataDir = demo ? demo.settingsDir : defaultConfigDir(opts.env);
+  const settings = openSettings({ cwd: dataDir });
   const core = new AppCore({
     settings,
+    // Browser mode is the app: it records the timeline, unless the desktop app already does (read-only then).
+    timelineDir: dataDir,
     kubeconfig: { explicitPath: demo ? demo.kubeconfigPath : (opts.kubeconfig ?? null), env: opts.env },
     mode: 'browser',
     version: packageVersion(),
     demo: demo !== null,
+    ...(opts.forwarder ? { forward: (alert) => opts.forwarder?.forward(alert) } : {}),
   });
   core.start();
   let bridge: WebBridge;
@@ -74,6 +87,7 @@ export async function startServe(
     });
   } catch (error) {
     core.stop();
+    opts.forwarder?.stop();
     await demo?.close();
     throw new CliError(
       `cannot listen on 127.0.0.1:${opts.port}: ${error instanceof Error ? error.message : String(error)}`,
@@ -86,6 +100,7 @@ export async function startServe(
     close: async () => {
       await bridge.close();
       core.stop();
+      opts.forwarder?.stop();
       await demo?.close();
     },
   };
@@ -99,18 +114,35 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
       port: { type: 'string' },
       kubeconfig: { type: 'string' },
       'stable-token': { type: 'boolean' },
+      ...FORWARD_FLAGS,
     },
     'serve',
   );
+  const targets = forwardTargets(flags.forward ?? [], flags, io.env);
+  // Delivery problems go to the terminal; a delivery that worked is not worth a line.
+  const forwarder =
+    targets.length === 0
+      ? null
+      : new Forwarder(targets, {
+          store: new FilePendingStore(path.join(defaultConfigDir(io.env), SERVE_PENDING_FILE)),
+          recorder: {
+            record: (e) => {
+              if (e.outcome !== 'delivered')
+                io.stderr.write(terminalLine(`forward ${e.target}: ${e.outcome} — ${e.detail ?? ''}`));
+            },
+          },
+        });
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
+  ensureWindowBuilt({ dir: RENDERER_DIR, root: packageRoot() }, (line) => io.stderr.write(`${line}\n`));
   const served = await startServe(
     {
       demo: flags.demo ?? false,
       port,
       kubeconfig: flags.kubeconfig,
       env: io.env,
-      stableToken: flags['stable-token'] ?? false,
+      forwarder,
+      stableToken: flags['stable-token'] === true,
     },
     (line) => io.stdout.write(`${line}\n`),
   );
