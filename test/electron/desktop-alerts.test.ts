@@ -78,12 +78,11 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
       id: expect.stringMatching(new RegExp(`^${context}:ready-drop:`)),
     });
   }
-  // Each context line, then a disabled line naming its down GPU node and why.
-  expect(
-    tray()
-      ?.menu.slice(0, 4)
-      .map((i) => i.label),
-  ).toEqual([
+  // The free-GPU headline first, then each context line with a disabled line naming its down GPU node and why.
+  const labels = tray()?.menu.map((i) => i.label) ?? [];
+  expect(labels[0]).toMatch(/free GPU/i);
+  const first = labels.indexOf('sim-admin — 3/4 ready GPU nodes, 1 GPU');
+  expect(labels.slice(first, first + 4)).toEqual([
     'sim-admin — 3/4 ready GPU nodes, 1 GPU',
     '    omen — NotReady (container runtime is down)',
     'sim-readonly — 3/4 ready GPU nodes, 1 GPU',
