@@ -4,14 +4,15 @@
  * The session cookie the bridge set authenticates every request; nothing secret lives in this script.
  * A failed invoke rejects with `{kind, message}` (common/errors.ts), as Electron's preload does; one the
  * guard refused (the server restarted with another token) says how to get back in, never "HTTP 401".
+ * No runes here (tests run it under plain Node): the page hands in where the link state goes and the
+ * words of that sentence (bridge/connect.ts).
  */
 
 import { STABLE_TOKEN_COMMAND } from '../../common/browser-session.ts';
 import { asErrorInfo, type ErrorInfo } from '../../common/errors.ts';
+import { translator } from '../../common/i18n/translator.ts';
 import { type FleetApi, PUSH_CHANNELS, type PushChannel, type PushEvents } from '../../common/ipc.ts';
-import { t } from '../i18n/i18n.svelte.ts';
-import { WebLink } from './web-link.svelte.ts';
-import { probeResult, StreamKeeper, type StreamSource } from './web-stream.ts';
+import { type LinkStatus, probeResult, StreamKeeper, type StreamSource } from './web-stream.ts';
 
 const disconnected: ErrorInfo = {
   kind: 'disconnected',
@@ -22,13 +23,20 @@ const disconnected: ErrorInfo = {
 export interface WebFleet extends FleetApi {
   /** Hands a push to this page's listeners as if the host had sent it. */
   deliver<P extends PushChannel>(channel: P, payload: PushEvents[P]): void;
-  /** Whether the event stream is open (the header shows it). */
-  readonly link: WebLink;
 }
 
-export function createWebFleet(base = ''): WebFleet {
+export interface WebFleetOptions {
+  /** Hears whether the event stream is open (the header shows it), and each reconnection. */
+  link?: { set(status: LinkStatus): void; back(): void };
+  /** The sentence for a server that restarted with another token, in the window's language. */
+  tokenChanged?: () => string;
+}
+
+export function createWebFleet(base = '', opts: WebFleetOptions = {}): WebFleet {
   const listeners = new Map<PushChannel, Set<(payload: never) => void>>();
-  const link = new WebLink();
+  const tokenChanged =
+    opts.tokenChanged ??
+    (() => translator('en').t('browserLink.tokenChanged', { command: STABLE_TOKEN_COMMAND }));
   const deliver = <P extends PushChannel>(channel: P, payload: PushEvents[P]) => {
     for (const listener of listeners.get(channel) ?? []) listener(payload as never);
   };
@@ -68,12 +76,11 @@ export function createWebFleet(base = ''): WebFleet {
       now: () => Date.now(),
     },
     attach,
-    (status) => link.set(status),
-    () => link.back(),
+    (status) => opts.link?.set(status),
+    () => opts.link?.back(),
   );
   return {
     deliver,
-    link,
     async invoke(channel, ...args) {
       let res: Response;
       try {
@@ -84,7 +91,7 @@ export function createWebFleet(base = ''): WebFleet {
       if (res.status === 401)
         throw {
           kind: 'unauthorized',
-          message: t('browserLink.tokenChanged', { command: STABLE_TOKEN_COMMAND }),
+          message: tokenChanged(),
         } satisfies ErrorInfo;
       const body: unknown = await res.json().catch(() => null);
       const reply = typeof body === 'object' && body !== null ? body : {};
