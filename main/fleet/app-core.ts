@@ -63,7 +63,6 @@ export interface AppCoreOptions {
   timelineDir?: string;
 }
 
-
 export class AppCore implements FleetHost {
   readonly engine: FleetEngine;
   readonly handlers;
