@@ -79,6 +79,8 @@ export interface EngineOptions {
   source?: (ctx: ResolvedContext) => SourceConfig | null;
   /** Per context, whether free GPUs (the pods watch) are on (read at every setContexts); on when absent. */
   freeGpus?: (ctx: ResolvedContext) => boolean;
+  /** Lines for the host's debug log (e.g. a DCGM value that is no XID, ignored), with their context. */
+  debug?: (context: string, line: string) => void;
 }
 
 interface Entry {
@@ -127,6 +129,7 @@ export class FleetEngine {
       alert: (alert) => this.#emit({ type: 'alert', alert }),
       reading: (reading) => this.#emit({ type: 'telemetry', reading }),
       changed: () => this.#scheduleSnapshot(),
+      ...(opts.debug ? { debug: opts.debug } : {}),
     });
   }
 

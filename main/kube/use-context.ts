@@ -9,10 +9,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { clusterText, hasControlChars } from '../../common/cluster-text.ts';
+import { clusterText } from '../../common/cluster-text.ts';
 import { setCurrentContext } from './current-context-edit.ts';
 import { currentContextFile } from './current-context-file.ts';
 import { type KubeconfigLocateOptions, loadKubeconfig, locateKubeconfigFiles } from './kubeconfig.ts';
+import { CONTEXT_NAME_MAX, contextNameProblem } from './kubeconfig-entries.ts';
 import {
   type FileStamp,
   readStamped,
@@ -20,10 +21,8 @@ import {
   writeKubeconfigAtomically,
 } from './kubeconfig-write.ts';
 
-export { UseContextError };
-
-/** The longest context name accepted (the window's contract allows as much; kubeconfigs rarely need 100). */
-export const CONTEXT_NAME_MAX = 253;
+// The one rule for a context name, shared with the loader (kubeconfig-entries.ts).
+export { CONTEXT_NAME_MAX, contextNameProblem, UseContextError };
 
 export interface UseContextPlan {
   name: string;
@@ -42,14 +41,6 @@ export interface UseContextResult {
   file: string;
   previous: string | null;
   changed: boolean;
-}
-
-/** Why `name` cannot be a context name, or null. */
-export function contextNameProblem(name: string): string | null {
-  if (name === '') return 'A context name cannot be empty.';
-  if (name.length > CONTEXT_NAME_MAX) return `A context name has at most ${CONTEXT_NAME_MAX} characters.`;
-  if (hasControlChars(name)) return 'A context name cannot contain control characters.';
-  return null;
 }
 
 /** A path under the home folder as `~/…`, as the user would type it (the window names the file it writes). */
@@ -72,7 +63,11 @@ export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): 
   const file = useContextFile(opts);
   if (file === null) throw new UseContextError('config', 'No kubeconfig file to write to.');
   const broken = load.errors.find((e) => e.file === file);
-  if (broken) throw new UseContextError('invalid', `${broken.message} Nothing was changed.`);
+  if (broken)
+    throw new UseContextError(
+      broken.tooLarge ? 'too-large' : 'invalid',
+      `${broken.message} Nothing was changed.`,
+    );
   if (!load.contexts.some((c) => c.name === name))
     throw new UseContextError(
       'not-found',
