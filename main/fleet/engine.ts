@@ -19,6 +19,7 @@ import { countsAsReachable } from '../alerts/reachability.ts';
 import {
   NO_SNOOZE,
   type OffsetMinutes,
+  pausedUntil,
   pruneSnooze,
   resume,
   type SnoozeState,
@@ -271,18 +272,18 @@ export class FleetEngine {
     const contexts = [...this.#entries.values()].map((e) => {
       const s = e.monitor.snapshot();
       const telemetry = this.#telemetry.summary(e.context.name);
-      return telemetry === null ? s : { ...s, telemetry };
+      const paused = pausedUntil(own(this.#snooze.contexts, e.context.name));
+      return {
+        ...s,
+        ...(telemetry === null ? {} : { telemetry }),
+        ...(paused === null ? {} : { alertsPausedUntil: paused }),
+      };
     });
     const all = this.#snooze.all;
-    const pausedUntil = all
-      ? all.until === null
-        ? 'until resumed'
-        : new Date(all.until).toISOString()
-      : null;
     return {
       contexts,
       focused: this.#focused,
-      alertsPausedUntil: pausedUntil,
+      alertsPausedUntil: pausedUntil(all),
       health: fleetHealth(contexts, all !== null),
       generatedAt: new Date(now).toISOString(),
     };
