@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { ClusterFree } from '../../common/free-gpus.ts';
 import { translator } from '../../common/i18n/translator.ts';
 import { contextSnapshot, fleet, inventory } from '../../test/fixtures/snapshots.ts';
-import { downNodes, fleetNumbers, headerState } from './headline.ts';
+import { downNodes, fleetFree, fleetNumbers, headerState } from './headline.ts';
 
 const en = translator('en');
 const now = Date.parse('2026-11-29T20:00:00Z');
@@ -42,5 +43,40 @@ describe('the header keeps health and the pause apart', () => {
       text: 'All GPU nodes ready',
       pause: null,
     });
+  });
+});
+
+describe('free GPUs in the headline', () => {
+  const free = (over: Partial<ClusterFree>): ClusterFree => ({
+    state: 'known',
+    reason: null,
+    message: null,
+    stale: false,
+    products: [],
+    nodes: [],
+    free_total: 0,
+    pending: { count: 0, pods: [] },
+    overcommitted: [],
+    ...over,
+  });
+  const ctx = (name: string, f: ClusterFree | undefined) =>
+    contextSnapshot(name, 'live', inventory(1, 1), f ? { free: f } : {});
+
+  it('adds the known clusters and counts the unknown ones beside them, never as 0', () => {
+    expect(
+      fleetFree([
+        ctx('a', free({ free_total: 4 })),
+        ctx('b', free({ free_total: 3 })),
+        ctx('c', free({ state: 'unknown', reason: 'forbidden', free_total: null })),
+      ]),
+    ).toEqual({ free: 7, unknown: 1 });
+    const none = fleetFree([ctx('c', free({ state: 'unknown', reason: 'listing', free_total: null }))]);
+    expect(none?.unknown).toBe(1);
+    expect(Number.isNaN(none?.free)).toBe(true);
+  });
+
+  it('leaves out clusters with free GPUs off, and says nothing when no cluster counts them', () => {
+    expect(fleetFree([ctx('a', free({ state: 'unknown', reason: 'off', free_total: null }))])).toBeNull();
+    expect(fleetFree([ctx('a', undefined)])).toBeNull();
   });
 });

@@ -32,6 +32,26 @@ export function fleetNumbers(contexts: readonly ContextSnapshot[]): FleetNumbers
   return n;
 }
 
+/**
+ * Free GPUs across the fleet for the headline: the sum over clusters whose figures are known, and how
+ * many clusters are unknown (pods forbidden, still listing, unreachable). Clusters with free GPUs turned
+ * off count in neither. null when no cluster has figures at all (never shown as 0).
+ */
+export function fleetFree(contexts: readonly ContextSnapshot[]): { free: number; unknown: number } | null {
+  let free = 0;
+  let known = 0;
+  let unknown = 0;
+  for (const c of contexts) {
+    const f = c.free;
+    if (!f || f.reason === 'off') continue;
+    if (f.state === 'known' && f.free_total !== null) {
+      known++;
+      free += f.free_total;
+    } else unknown++;
+  }
+  return known === 0 && unknown === 0 ? null : { free: known === 0 ? Number.NaN : free, unknown };
+}
+
 /** GPU nodes known down now: unreachable contexts' last-known numbers are not counted as down. */
 export function downNodes(contexts: readonly ContextSnapshot[]): number {
   let down = 0;

@@ -774,6 +774,7 @@ export const en = {
     ready: 'GPU nodes ready',
     gpus: 'GPUs',
     clusters: 'Clusters',
+    free: 'Free GPUs',
     unreachable_one: '{{count, number}} not reachable',
     unreachable_other: '{{count, number}} not reachable',
     sparkReady: 'ready',

@@ -736,6 +736,7 @@ export const ja: Catalog = {
     ready: 'Ready の GPU ノード',
     gpus: 'GPU',
     clusters: 'クラスター',
+    free: '空き GPU',
     unreachable_other: '{{count, number}} 件に到達不能',
     sparkReady: 'Ready',
     sparkTotal: 'GPU ノード',

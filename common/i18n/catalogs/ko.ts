@@ -727,6 +727,7 @@ export const ko: Catalog = {
     ready: 'Ready GPU 노드',
     gpus: 'GPU',
     clusters: '클러스터',
+    free: '사용 가능한 GPU',
     unreachable_other: '{{count, number}}개 연결 불가',
     sparkReady: 'Ready',
     sparkTotal: 'GPU 노드',

@@ -721,6 +721,7 @@ export const zhCN: Catalog = {
     ready: 'Ready 的 GPU 节点',
     gpus: 'GPU',
     clusters: '集群',
+    free: '空闲 GPU',
     unreachable_other: '{{count, number}} 个无法访问',
     sparkReady: 'Ready',
     sparkTotal: 'GPU 节点',
