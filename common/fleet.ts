@@ -76,6 +76,11 @@ export interface ContextSnapshot {
   telemetry?: TelemetrySummary;
   /** Where the inventory comes from (absent from engines that know only nodes). */
   source?: SourceState;
+  /**
+   * The other kubeconfig contexts that reach this same cluster (same server and CA): watched once,
+   * through `context`, and shown on its card. Absent when no other context does.
+   */
+  sameCluster?: string[];
 }
 
 /** Worst-first order of the states the tray icon can show. */

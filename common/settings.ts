@@ -57,6 +57,8 @@ export interface SettingsView {
   language: LanguageSetting;
   /** DCGM telemetry in the background (common/telemetry.ts). */
   telemetry: TelemetrySettingsView;
+  /** Contexts that reach the same cluster are one card, one watch and one set of alerts (default true). */
+  mergeSameCluster: boolean;
 }
 
 export type SettingsPatch = Partial<SettingsView>;

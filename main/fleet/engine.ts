@@ -28,6 +28,7 @@ import {
 import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from '../alerts/types.ts';
 import { fetchNodeDetail } from '../diagnosis/detail.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
+import { groupByCluster } from '../kube/cluster-identity.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { KubeError } from '../kube/errors.ts';
 import { contextFingerprint } from '../kube/fingerprint.ts';
@@ -73,12 +74,19 @@ export interface EngineOptions {
   telemetry?: () => TelemetrySettingsView;
   /** Per context, where its inventory comes from (read at every setContexts); nodes when absent. */
   source?: (ctx: ResolvedContext) => SourceConfig | null;
+  /**
+   * Whether contexts that reach the same cluster (kube/cluster-identity.ts) are one monitor, one card and
+   * one set of alerts (read at every setContexts; default true).
+   */
+  mergeSameCluster?: () => boolean;
 }
 
 interface Entry {
   monitor: ContextMonitor;
   fingerprint: string;
   context: ResolvedContext;
+  /** The other contexts that reach the same cluster, watched through `context`. */
+  also: ResolvedContext[];
 }
 
 /** A monitor restarts when its connection settings or its source settings change. */
@@ -98,6 +106,8 @@ export class FleetEngine {
   #policy: PolicyState = INITIAL_POLICY_STATE;
   #snooze: SnoozeState = NO_SNOOZE;
   #focused: string | null = null;
+  /** Every monitored context name → the context whose monitor watches its cluster. */
+  #watchedAs = new Map<string, string>();
   #tickTimer: unknown = null;
   #policyTimer: unknown = null;
   readonly #pendingPolicy = new Map<string, ContextMonitor>();
@@ -130,9 +140,16 @@ export class FleetEngine {
 
   /**
    * Monitors exactly these contexts: new ones start, missing ones stop, and a context whose connection
-   * settings changed (kubeconfig edited) restarts; unchanged healthy contexts are left alone.
+   * settings changed (kubeconfig edited) restarts; unchanged healthy contexts are left alone. Contexts
+   * that reach the same cluster are watched once, through the first of them (unless mergeSameCluster
+   * says no): one monitor, one card naming them all, one set of alerts.
    */
-  setContexts(contexts: readonly ResolvedContext[], lastKnown: Record<string, LastKnown> = {}): void {
+  setContexts(all: readonly ResolvedContext[], lastKnown: Record<string, LastKnown> = {}): void {
+    const merge = this.#opts.mergeSameCluster?.() ?? true;
+    const groups = merge ? groupByCluster(all) : all.map((c) => [c]);
+    const contexts = groups.flatMap((g) => (g[0] ? [g[0]] : []));
+    const also = new Map(groups.map((g) => [g[0]?.name ?? '', g.slice(1)]));
+    this.#watchedAs = new Map(groups.flatMap((g) => g.map((c) => [c.name, g[0]?.name ?? c.name])));
     const wanted = new Map(contexts.map((c) => [c.name, c]));
     for (const [name, entry] of this.#entries) {
       const next = wanted.get(name);
@@ -145,7 +162,11 @@ export class FleetEngine {
       }
     }
     for (const ctx of contexts) {
-      if (this.#entries.has(ctx.name)) continue;
+      const kept = this.#entries.get(ctx.name);
+      if (kept) {
+        kept.also = also.get(ctx.name) ?? [];
+        continue;
+      }
       const previous = own(lastKnown, ctx.name);
       const source = this.#opts.source?.(ctx) ?? null;
       const monitor = new ContextMonitor(
@@ -162,7 +183,12 @@ export class FleetEngine {
         },
         (change, m) => this.#onMonitor(change, m),
       );
-      this.#entries.set(ctx.name, { monitor, fingerprint: entryKey(ctx, source), context: ctx });
+      this.#entries.set(ctx.name, {
+        monitor,
+        fingerprint: entryKey(ctx, source),
+        context: ctx,
+        also: also.get(ctx.name) ?? [],
+      });
       monitor.start();
     }
     this.#telemetry.set(contexts);
@@ -171,7 +197,13 @@ export class FleetEngine {
     this.#scheduleSnapshot();
   }
 
-  focus(context: string): boolean {
+  /** The context whose monitor watches this context's cluster (itself unless merged into another). */
+  watchedAs(context: string): string {
+    return this.#watchedAs.get(context) ?? context;
+  }
+
+  focus(name: string): boolean {
+    const context = this.watchedAs(name);
     if (!this.#entries.has(context)) return false;
     this.#focused = context;
     this.#scheduleSnapshot();
@@ -185,12 +217,18 @@ export class FleetEngine {
 
   /** Pause alerts for one context, or all (`scope` null). */
   snooze(scope: string | null, until: SnoozeUntil): void {
-    this.#snooze = snooze(this.#snooze, scope, until, this.#clock.now(), this.#opts.offset ?? systemOffset);
+    this.#snooze = snooze(
+      this.#snooze,
+      scope === null ? null : this.watchedAs(scope),
+      until,
+      this.#clock.now(),
+      this.#opts.offset ?? systemOffset,
+    );
     this.#scheduleSnapshot();
   }
 
   resume(scope: string | null): void {
-    this.#snooze = resume(this.#snooze, scope);
+    this.#snooze = resume(this.#snooze, scope === null ? null : this.watchedAs(scope));
     this.#scheduleSnapshot();
   }
 
@@ -203,7 +241,7 @@ export class FleetEngine {
   }
 
   setWriteback(context: string, state: WritebackState): void {
-    this.#entries.get(context)?.monitor.setWriteback(state);
+    this.#entries.get(this.watchedAs(context))?.monitor.setWriteback(state);
     this.#scheduleSnapshot();
   }
 
@@ -216,7 +254,8 @@ export class FleetEngine {
    * its own that is closed when the read ends: nothing stays open or watched for a closed panel, and the
    * node cache is not touched. Rejects with one sentence (never a credential) when it cannot be read.
    */
-  async nodeDetail(context: string, node: string): Promise<NodeDetail> {
+  async nodeDetail(name: string, node: string): Promise<NodeDetail> {
+    const context = this.watchedAs(name);
     const entry = this.#entries.get(context);
     const who = clusterText(context, 80);
     if (!entry) throw new Error(`"${who}" is not a monitored context.`);
@@ -225,9 +264,9 @@ export class FleetEngine {
     this.#detailReads++;
     let client: ContextClient | null = null;
     try {
-      client = (this.#opts.makeClient ?? ((c) => new ContextClient(c, { clock: this.#clock })))(
-        entry.context,
-      );
+      // Read with the credentials of the context asked for, even when its cluster is watched through another.
+      const asked = entry.also.find((c) => c.name === name) ?? entry.context;
+      client = (this.#opts.makeClient ?? ((c) => new ContextClient(c, { clock: this.#clock })))(asked);
       const lastSeen = entry.monitor.inventory?.nodes.find((n) => n.name === node)?.last_seen ?? null;
       const detail = await fetchNodeDetail(client, context, node, { now: this.#clock.now(), lastSeen });
       if (detail === null) throw new Error(`${who} has no node named ${clusterText(node, 253)}.`);
@@ -248,7 +287,8 @@ export class FleetEngine {
     const contexts = [...this.#entries.values()].map((e) => {
       const s = e.monitor.snapshot();
       const telemetry = this.#telemetry.summary(e.context.name);
-      return telemetry === null ? s : { ...s, telemetry };
+      const named = e.also.length > 0 ? { ...s, sameCluster: e.also.map((c) => c.name) } : s;
+      return telemetry === null ? named : { ...named, telemetry };
     });
     const all = this.#snooze.all;
     const pausedUntil = all

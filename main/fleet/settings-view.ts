@@ -23,6 +23,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     theme: s.theme,
     language: s.language,
     telemetry: { ...s.telemetry },
+    mergeSameCluster: s.mergeSameCluster,
   };
 }
 
@@ -40,5 +41,6 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.theme !== undefined) out.theme = patch.theme;
   if (patch.language !== undefined) out.language = patch.language;
   if (patch.telemetry) out.telemetry = { ...patch.telemetry };
+  if (patch.mergeSameCluster !== undefined) out.mergeSameCluster = patch.mergeSameCluster;
   return out;
 }

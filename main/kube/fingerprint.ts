@@ -9,13 +9,19 @@ import type { ResolvedContext } from './kubeconfig-types.ts';
 
 const KEY = randomBytes(32);
 
-function fileDigest(file: string | undefined | null): string | null {
+/** A file's content as a keyed digest (null without a file, 'unreadable' when it cannot be read). */
+export function fileDigest(file: string | undefined | null): string | null {
   if (!file) return null;
   try {
     return createHmac('sha256', KEY).update(fs.readFileSync(file)).digest('hex');
   } catch {
     return 'unreadable';
   }
+}
+
+/** Bytes (or text) as a keyed digest, comparable within this process only. */
+export function digest(data: string | Buffer): string {
+  return createHmac('sha256', KEY).update(data).digest('hex');
 }
 
 export function contextFingerprint(ctx: ResolvedContext): string {

@@ -590,4 +590,10 @@ export const en = {
     c119: 'GSP RPC timeout (the GPU System Processor stopped answering: reset the GPU)',
     c120: 'GSP error',
   },
+  /** One cluster reached through several kubeconfig contexts: one card that names them. */
+  sameCluster: {
+    contexts: 'Contexts: {{names}}',
+    contextsTitle:
+      'These kubeconfig contexts reach the same cluster (same server and CA); it is watched once.',
+  },
 } as const;

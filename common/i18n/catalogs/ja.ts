@@ -561,4 +561,9 @@ export const ja: Catalog = {
     c119: 'GSP RPC タイムアウト（GPU システムプロセッサが応答しない：GPU をリセット）',
     c120: 'GSP エラー',
   },
+  sameCluster: {
+    contexts: 'コンテキスト: {{names}}',
+    contextsTitle:
+      'これらの kubeconfig コンテキストは同じクラスター（同じサーバーと CA）につながるため、監視は 1 回だけです。',
+  },
 };

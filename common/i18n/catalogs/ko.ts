@@ -554,4 +554,9 @@ export const ko: Catalog = {
     c119: 'GSP RPC 시간 초과 (GPU 시스템 프로세서가 응답하지 않음: GPU 리셋)',
     c120: 'GSP 오류',
   },
+  sameCluster: {
+    contexts: '컨텍스트: {{names}}',
+    contextsTitle:
+      '이 kubeconfig 컨텍스트들은 같은 클러스터(같은 서버와 CA)에 연결되므로 한 번만 감시합니다.',
+  },
 };

@@ -549,4 +549,8 @@ export const zhCN: Catalog = {
     c119: 'GSP RPC 超时（GPU 系统处理器不再响应：重置 GPU）',
     c120: 'GSP 错误',
   },
+  sameCluster: {
+    contexts: '上下文：{{names}}',
+    contextsTitle: '这些 kubeconfig 上下文连接到同一个集群（相同的服务器和 CA），只监视一次。',
+  },
 };
