@@ -106,6 +106,8 @@ export class FleetEngine {
   #policy: PolicyState = INITIAL_POLICY_STATE;
   #snooze: SnoozeState = NO_SNOOZE;
   #focused: string | null = null;
+  /** The connection state last emitted per context: a monitor may report the same state again. */
+  readonly #emittedConnection = new Map<string, ConnectionState>();
   /** Every monitored context name → the context whose monitor watches its cluster. */
   #watchedAs = new Map<string, string>();
   #tickTimer: unknown = null;
@@ -156,6 +158,7 @@ export class FleetEngine {
       if (!next || entryKey(next, this.#opts.source?.(next) ?? null) !== entry.fingerprint) {
         entry.monitor.stop();
         this.#entries.delete(name);
+        this.#emittedConnection.delete(name);
         // The next monitor may watch another cluster under the same name: comparing its nodes with the
         // old cluster's would raise a false ready-drop. Its alert history starts afresh.
         this.#policy = forgetContext(this.#policy, name);
@@ -340,7 +343,7 @@ export class FleetEngine {
         stale: monitor.snapshot().stale,
         source: monitor.activeSource === 'nodes' ? 'nodes' : 'controller',
       });
-    } else if (change === 'connection') {
+    } else if (change === 'connection' && this.#newConnection(monitor)) {
       this.#emit({ type: 'connection', context: monitor.context, state: monitor.connection });
     }
     // The alert policy runs in a task of its own: after a 5,000-node relist, building the inventory and
@@ -348,6 +351,20 @@ export class FleetEngine {
     this.#pendingPolicy.set(monitor.context, monitor);
     this.#policyTimer ??= this.#clock.setTimeout(() => this.#runPolicy(), 0);
     this.#scheduleSnapshot();
+  }
+
+  /** Whether the monitor's connection state differs from the one last emitted for it (and records it). */
+  #newConnection(monitor: ContextMonitor): boolean {
+    const next = monitor.connection;
+    const prev = this.#emittedConnection.get(monitor.context);
+    this.#emittedConnection.set(monitor.context, next);
+    return !(
+      prev !== undefined &&
+      prev.phase === next.phase &&
+      prev.message === next.message &&
+      prev.attempt === next.attempt &&
+      prev.retryAt === next.retryAt
+    );
   }
 
   #runPolicy(): void {

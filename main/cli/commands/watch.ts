@@ -69,13 +69,33 @@ function writeHumanLine(e: WriteEvent): string {
   );
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The human lines of `watch`: one per inventory change, and one per change of a context's connection
+ * phase or sentence (a retry that fails the same way again, with a new attempt count, prints nothing).
+ */
+export function humanPrinter(): (event: EngineEvent) => string | null {
+  const shown = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'connection') {
+      const { phase, message } = event.state;
+      const key = `${phase}\u0000${message ?? ''}`;
+      if (shown.get(event.context) === key) return null;
+      shown.set(event.context, key);
+    }
+    return humanLine(event);
+  };
+}
+
 function humanLine(event: EngineEvent): string | null {
   const at = new Date().toISOString().slice(11, 19);
   switch (event.type) {
     case 'inventory': {
       const inv = event.inventory;
       const via = event.source === 'controller' ? ' (via in-cluster controller)' : '';
-      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs${via}`;
+      const nodes = inv.total_gpu_nodes === 1 ? 'node' : 'nodes';
+      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU ${nodes}, ${plural(inv.total_gpus, 'GPU', 'GPUs')}${via}`;
       return `${terminalLine(head)}${formatInventoryTable(inv, false)}\n`;
     }
     case 'connection':
@@ -147,9 +167,10 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   const contexts = pickContexts(loadForCli(flags, io), flags);
   const source = sourceFlags(flags);
   const engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs }, source: () => source });
+  const human = humanPrinter();
   engine.on((event) => {
     // Human lines end in their newline (terminalLine); JSON lines get one here.
-    const line = format === 'json' ? eventLine(event) : humanLine(event);
+    const line = format === 'json' ? eventLine(event) : human(event);
     if (line !== null) io.stdout.write(format === 'json' ? `${line}\n` : line);
   });
   if (flags.verbose) logEngine(engine, new Logger({ write: (l) => io.stderr.write(l) }, 'debug', 'cli'));
