@@ -67,10 +67,7 @@ export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): 
   const broken = load.errors.find((e) => e.file === file);
   if (broken) throw new UseContextError('invalid', `${broken.message} Nothing was changed.`);
   if (!load.contexts.some((c) => c.name === name))
-    throw new UseContextError(
-      'not-found',
-      noSuchContext(name, load.files),
-    );
+    throw new UseContextError('not-found', noSuchContext(name, load.files));
   if (load.currentContext === name) return { name, file, previous: name, read: null, text: null };
   const read = readStamped(file);
   const edit = setCurrentContext(read.text, name);
