@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { DemoClusters } from '../../../sim/demo.ts';
 import { AppCore } from '../../fleet/app-core.ts';
+import { type FolderLock, FolderLockedError, lockFolder } from '../../settings/folder-lock.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { type Demo, demoIfWanted } from '../../shell/demo.ts';
@@ -40,7 +41,17 @@ export async function startServe(
   if (chosen?.reason === 'no-kubeconfig')
     say('No kubeconfig found: starting the built-in demo clusters (home-lab, small-lab).');
   const demo = chosen?.demo ?? null;
-  const settings = openSettings({ cwd: demo ? demo.settingsDir : defaultConfigDir(opts.env) });
+  const settingsDir = demo ? demo.settingsDir : defaultConfigDir(opts.env);
+  // One process per settings folder (the desktop app's lock): two would overwrite each other's settings.
+  let lock: FolderLock;
+  try {
+    lock = lockFolder(settingsDir);
+  } catch (error) {
+    await demo?.close();
+    if (error instanceof FolderLockedError) throw new CliError(error.message);
+    throw error;
+  }
+  const settings = openSettings({ cwd: settingsDir });
   const core = new AppCore({
     settings,
     kubeconfig: { explicitPath: demo ? demo.kubeconfigPath : (opts.kubeconfig ?? null), env: opts.env },
@@ -54,6 +65,7 @@ export async function startServe(
     bridge = await startWebBridge({ host: core, staticDir: opts.staticDir ?? RENDERER_DIR, port: opts.port });
   } catch (error) {
     core.stop();
+    lock.release();
     await demo?.close();
     throw new CliError(
       `cannot listen on 127.0.0.1:${opts.port}: ${error instanceof Error ? error.message : String(error)}`,
@@ -66,6 +78,7 @@ export async function startServe(
     close: async () => {
       await bridge.close();
       core.stop();
+      lock.release();
       await demo?.close();
     },
   };
