@@ -25,6 +25,8 @@ export interface SettingsDraft {
   launchAtLogin: boolean;
   theme: Theme;
   language: LanguageSetting;
+  /** Contexts that reach the same cluster are one card (SettingsView.mergeSameCluster). */
+  mergeSameCluster: boolean;
 }
 
 export type FieldErrors = Partial<
@@ -59,6 +61,7 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     launchAtLogin: s.launchAtLogin,
     theme: s.theme,
     language: s.language,
+    mergeSameCluster: s.mergeSameCluster,
   };
 }
 
@@ -147,5 +150,6 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
     launchAtLogin: d.launchAtLogin,
     theme: d.theme,
     language: d.language,
+    mergeSameCluster: d.mergeSameCluster,
   };
 }

@@ -591,6 +591,14 @@ export const en = {
     c120: 'GSP error',
   },
   /** One cluster reached through several kubeconfig contexts: one card that names them. */
+  /** A GPU total that leaves out GPU nodes whose labels are gone: said, not hidden. */
+  gpuLabels: {
+    labelled_one: '{{count, number}} GPU labelled',
+    labelled_other: '{{count, number}} GPUs labelled',
+    unlabeled_one: '{{count, number}} node unlabeled',
+    unlabeled_other: '{{count, number}} nodes unlabeled',
+    why: 'GPUs are counted from node labels; a node that is not Ready often loses them.',
+  },
   sameCluster: {
     contexts: 'Contexts: {{names}}',
     contextsTitle:

@@ -561,6 +561,11 @@ export const ja: Catalog = {
     c119: 'GSP RPC タイムアウト（GPU システムプロセッサが応答しない：GPU をリセット）',
     c120: 'GSP エラー',
   },
+  gpuLabels: {
+    labelled_other: 'ラベルのある GPU {{count, number}} 基',
+    unlabeled_other: 'ラベルのないノード {{count, number}} 台',
+    why: 'GPU はノードのラベルから数えます。Ready でないノードはラベルを失うことがよくあります。',
+  },
   sameCluster: {
     contexts: 'コンテキスト: {{names}}',
     contextsTitle:

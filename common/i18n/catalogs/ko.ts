@@ -554,6 +554,11 @@ export const ko: Catalog = {
     c119: 'GSP RPC 시간 초과 (GPU 시스템 프로세서가 응답하지 않음: GPU 리셋)',
     c120: 'GSP 오류',
   },
+  gpuLabels: {
+    labelled_other: '레이블 있는 GPU {{count, number}}개',
+    unlabeled_other: '레이블 없는 노드 {{count, number}}개',
+    why: 'GPU 수는 노드 레이블에서 셉니다. Ready가 아닌 노드는 레이블을 잃는 경우가 많습니다.',
+  },
   sameCluster: {
     contexts: '컨텍스트: {{names}}',
     contextsTitle:

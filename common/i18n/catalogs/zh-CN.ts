@@ -549,6 +549,11 @@ export const zhCN: Catalog = {
     c119: 'GSP RPC 超时（GPU 系统处理器不再响应：重置 GPU）',
     c120: 'GSP 错误',
   },
+  gpuLabels: {
+    labelled_other: '有标签的 GPU {{count, number}} 个',
+    unlabeled_other: '无标签的节点 {{count, number}} 个',
+    why: 'GPU 按节点标签计数；未 Ready 的节点常会丢失标签。',
+  },
   sameCluster: {
     contexts: '上下文：{{names}}',
     contextsTitle: '这些 kubeconfig 上下文连接到同一个集群（相同的服务器和 CA），只监视一次。',

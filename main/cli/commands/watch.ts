@@ -2,6 +2,7 @@
 
 import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
 import { clusterText as terminalText } from '../../../common/cluster-text.ts';
+import { unlabeledGpuNodes } from '../../../common/inventory-counts.ts';
 import { isNamespaceName } from '../../../common/k8s-names.ts';
 import {
   DEFAULT_CONTROLLER_NAMESPACE,
@@ -95,7 +96,13 @@ function humanLine(event: EngineEvent): string | null {
       const inv = event.inventory;
       const via = event.source === 'controller' ? ' (via in-cluster controller)' : '';
       const nodes = inv.total_gpu_nodes === 1 ? 'node' : 'nodes';
-      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU ${nodes}, ${plural(inv.total_gpus, 'GPU', 'GPUs')}${via}`;
+      // GPUs are counted from labels: say how many GPU nodes lost theirs, or "1 GPU" reads as the whole truth.
+      const unlabeled = unlabeledGpuNodes(inv);
+      const gpus =
+        unlabeled === 0
+          ? plural(inv.total_gpus, 'GPU', 'GPUs')
+          : `${plural(inv.total_gpus, 'GPU', 'GPUs')} labelled · ${plural(unlabeled, 'node', 'nodes')} unlabeled`;
+      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU ${nodes}, ${gpus}${via}`;
       return `${terminalLine(head)}${formatInventoryTable(inv, false)}\n`;
     }
     case 'connection':
