@@ -12,11 +12,15 @@ const GUARDS = {
   'main/writeback/hub.ts': ['WritebackHub.constructor', 'WritebackHub.set'],
   // No-op skip: an inventory equal to what the cluster holds is never re-applied.
   'main/writeback/apply-loop.ts': ['ApplyLoop.want', 'ApplyLoop.#schedule', 'ApplyLoop.#run'],
-  'main/writeback/status-writer.ts': ['statusOf'],
+  // The comparator that decides "same status, skip the write" (statusOf only reads the cluster's object).
+  'main/writeback/status-writer.ts': ['statusesEqual'],
   'main/writeback/configmap-writer.ts': ['ownedDataKeys', 'ownedData', 'dataEqual'],
   'main/inventory/aggregate.ts': ['inventoriesEqual'],
-  // IPC: only our window's webContents may invoke.
+  // IPC: only our window's webContents, and only its top frame showing our origin, may invoke.
   'main/electron/ipc.ts': ['setupIpc'],
+  'main/electron/app-origin.ts': ['isOurFrame'],
+  // Leader election: when a lease is still valid, and whether to acquire, renew or wait.
+  'main/controller/leader-decision.ts': ['leaseValid', 'decide'],
   // Forget on delete: a deleted or relisted-away node's "last seen" labels go.
   'main/inventory/last-seen.ts': ['forgetLabels', 'retainLabels'],
   'main/fleet/context-monitor.ts': ['ContextMonitor.#onWatcher'],

@@ -2,7 +2,7 @@
  * `npm run bench`: every row of issue 8 next to a baseline measured in the same run against the simulator
  * over real HTTPS. Prints a Markdown table (and notes) on stdout, progress on stderr, merges the raw
  * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
- * run that measured them) and regenerates the README's table from it. Asserts nothing.
+ * run that measured them) and regenerates the table of docs/performance.md from it. Asserts nothing.
  *
  *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10]   (4c: row 4c alone)
  */
@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCli, cliIsStale } from '../scripts/cli-build.mjs';
+import { provenance } from './lib/provenance.ts';
 import { type BenchNote, mergeResults, parseResults } from './lib/results.ts';
 import { startSimHost } from './lib/sim-remote.ts';
 import { markdownTable, type Row } from './lib/table.ts';
@@ -25,7 +26,7 @@ import { shellStallRows } from './rows/shell-stall.ts';
 import { syncRows } from './rows/sync.ts';
 import { telemetryRows } from './rows/telemetry.ts';
 import { trafficRows } from './rows/traffic.ts';
-import { writeReadmeTable } from './table-readme.ts';
+import { writeDocsTable } from './table-docs.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
@@ -38,6 +39,8 @@ if (unknown.length > 0) {
 `);
   process.exit(2);
 }
+// Read before measuring: the commit and tree that the figures describe.
+const measuredCode = provenance(ROOT);
 const started = performance.now();
 const startedAt = new Date().toISOString();
 const loadAtStart = os.loadavg();
@@ -202,6 +205,7 @@ const run = {
   groups: [...only].sort(),
   seconds,
   load: { start: loadAtStart, end: loadAtEnd },
+  ...measuredCode,
 };
 const merged = mergeResults(previous, run, rows, notes);
 fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -209,6 +213,6 @@ fs.writeFileSync(out, `${JSON.stringify(merged, null, 2)}\n`);
 log(
   `wrote ${path.relative(ROOT, out)} (${rows.length} rows measured now, ${merged.rows.length - rows.length} kept)`,
 );
-writeReadmeTable(ROOT);
-log('regenerated the README table from it');
+writeDocsTable(ROOT);
+log('regenerated the table of docs/performance.md from it');
 process.exit(0);

@@ -10,11 +10,14 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ALERT_RULES } from '../common/alert-rules.ts';
 import type { ConnectionPhase } from '../common/connection.ts';
 import { syncEngine } from './lib/engine-sync.ts';
+import { provenance } from './lib/provenance.ts';
 import { startSimHost } from './lib/sim-remote.ts';
+import { SOAK_FILE, type SoakSummary } from './lib/soak-summary.ts';
 import { linearFit, ms } from './lib/stats.ts';
 import { HeapSampler } from './soak/heap-sampler.ts';
 import { injectUntil, prng, readyGpuNodes } from './soak/inject.ts';
 import { type Injected, judge, type SeenAlert } from './soak/truth.ts';
+import { writeDocsTable } from './table-docs.ts';
 
 const { values } = parseArgs({
   options: { minutes: { type: 'string' }, seed: { type: 'string' }, 'hold-down-ms': { type: 'string' } },
@@ -104,4 +107,17 @@ const result = {
   samples: sampler.samples,
 };
 fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+// The committed summary docs/performance.md quotes (`npm run bench:table` rewrites the sentence).
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const summary: SoakSummary = {
+  at: result.at,
+  ...provenance(ROOT),
+  minutes,
+  alertsSeen: verdict.seen,
+  alertsExpected: verdict.expected,
+  mismatches: verdict.mismatches.length,
+  heapSlopeMbPerMin: heap.slope,
+};
+fs.writeFileSync(path.join(ROOT, SOAK_FILE), `${JSON.stringify(summary, null, 2)}\n`);
+writeDocsTable(ROOT);
 process.exit(verdict.ok ? 0 : 1);

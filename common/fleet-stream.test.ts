@@ -71,6 +71,21 @@ describe('FleetStream', () => {
     expect(stream.reads).toBe(1);
   });
 
+  it('applies a delta that fits while a read is out (its snapshot stays as new as the pushes)', async () => {
+    const { stream, reads, turn } = harness();
+    stream.delta(delta(1, 'B'));
+    await turn();
+    expect(reads).toHaveLength(1);
+    // The new host's whole snapshot, then its next delta, come before the answer.
+    stream.take(stamped(1, 'B'));
+    stream.delta(delta(1, 'B'));
+    expect(stream.mark).toEqual({ epoch: 'B', seq: 2 });
+    reads[0]?.(stamped(1, 'B'));
+    await turn();
+    expect(stream.mark).toEqual({ epoch: 'B', seq: 2 });
+    expect(stream.reads).toBe(1);
+  });
+
   it('never reads twice at once', async () => {
     const { stream, reads, turn } = harness();
     stream.delta(delta(7));
@@ -146,6 +161,23 @@ describe('FleetStream across an engine host restart', () => {
     for (let i = 0; i < 5; i++) await t.turn();
     expect(t.stream.mark).toEqual({ epoch: 'B', seq: 9 });
     expect(t.reads).toHaveLength(2);
+  });
+
+  it('drops a late delta of a dead host when the answer is not newer than what it holds (no endless read)', async () => {
+    const t = harness();
+    // The new host's snapshot came first (an invoke's answer overtook the dead host's last pushes).
+    t.stream.take(stamped(1, 'B'));
+    t.stream.delta(delta(4, 'A'));
+    // The host has not moved: every answer is B:1, the place the stream already holds.
+    for (let i = 0; i < 4; i++) {
+      await t.turn();
+      t.reads[i]?.(stamped(1, 'B'));
+    }
+    await t.turn();
+    expect(t.stream.reads).toBe(1);
+    expect(t.stream.mark).toEqual({ epoch: 'B', seq: 1 });
+    t.stream.delta(delta(1, 'B'));
+    expect(t.stream.mark).toEqual({ epoch: 'B', seq: 2 });
   });
 });
 

@@ -2,8 +2,9 @@
  * Follows the host's fleet stream (ipc.ts, `PushEvents`), for a window and for the web bridge's own copy:
  * holds the snapshot shown and the place in the stream it is (epoch, seq). A delta from that place is applied; a delta after a gap,
  * of another epoch, or one that does not fit makes it read one `fleet:snapshot` (never two at once),
- * holding the deltas that arrive meanwhile, then applying those after the snapshot it got. Whole
- * snapshots (pushed, or an invoke's answer) are taken unless they are older than what it holds.
+ * holding the deltas meanwhile that do not follow what it holds, then applying those after the snapshot
+ * it got. Whole snapshots (pushed, or an invoke's answer) are taken unless they are older than what it
+ * holds.
  */
 import type { FleetSnapshot } from './fleet.ts';
 import { applyDelta } from './fleet-delta.ts';
@@ -55,27 +56,28 @@ export class FleetStream {
 
   /**
    * A whole snapshot; returns whether it is now the one shown. Held deltas it makes useless (another
-   * epoch's, a dead host's; or already in it) go: kept, they would read again at every replay.
+   * epoch's, a dead host's; or already in it) go, also when it is not newer than the one shown (a read
+   * answered with the place the stream holds): kept, they would read again at every replay.
    */
   take(s: SyncedSnapshot): boolean {
     const m = this.#mark;
+    this.#held = this.#held.filter((d) => d.epoch === s.epoch && d.to > s.seq);
     if (m !== null && s.epoch === m.epoch && s.seq <= m.seq) return false;
     this.#mark = { epoch: s.epoch, seq: s.seq };
-    this.#held = this.#held.filter((d) => d.epoch === s.epoch && d.to > s.seq);
     this.#snapshot = unstamped(s);
     this.#changed(this.#snapshot);
     return true;
   }
 
+  /**
+   * A delta from the place it holds is applied, also while a read is out (the bridge offers this
+   * snapshot to a reconnecting page as the newest: it must be as new as the frames it sent); any other
+   * is held, and reads unless a read is out already.
+   */
   delta(d: FleetDeltaFrame): void {
-    if (this.#reading !== null) {
-      this.#hold(d);
-      return;
-    }
-    if (this.#step(d) === 'gap') {
-      this.#hold(d);
-      this.sync().catch((e: unknown) => this.#failed(e));
-    }
+    if (this.#step(d) !== 'gap') return;
+    this.#hold(d);
+    if (this.#reading === null) this.sync().catch((e: unknown) => this.#failed(e));
   }
 
   /**
@@ -102,7 +104,8 @@ export class FleetStream {
       await Promise.resolve();
       this.#reads++;
       this.take(await this.#read());
-      // The read brought the stream further (its mark changed): only then can another read help.
+      // It succeeded: a gap still among the held deltas reads once more (#replay). The host answers
+      // that read after it pushed every delta held, so its answer covers them (take drops the rest).
       moved = true;
     } finally {
       this.#reading = null;

@@ -1,6 +1,7 @@
 /** The fleet snapshot: everything the window and the tray show, with no credentials in it. */
 
 import type { ConnectionState } from './connection.ts';
+import type { ClusterFree } from './free-gpus.ts';
 import type { GpuInventoryStatus } from './inventory.ts';
 import type { TelemetrySummary } from './telemetry.ts';
 
@@ -81,6 +82,8 @@ export interface ContextSnapshot {
    * through `context`, and shown on its card. Absent when no other context does.
    */
   sameCluster?: string[];
+  /** Free GPUs by node and product (common/free-gpus.ts); absent while the inventory comes from the controller. */
+  free?: ClusterFree;
 }
 
 /** Worst-first order of the states the tray icon can show. */

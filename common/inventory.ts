@@ -74,6 +74,40 @@ export const GpuNodeEntry = Type.Object({
 });
 export type GpuNodeEntry = Static<typeof GpuNodeEntry>;
 
+/** One product's free GPUs in a written GpuInventory (the summary of common/free-gpus.ts ProductFree). */
+export const FreeGpuProduct = Type.Object({
+  label: Type.String(),
+  product: Nullable(Type.String()),
+  /** whole, mig, shared or device. */
+  kind: Type.String(),
+  profile: Nullable(Type.String()),
+  nodes: Type.Integer({ minimum: 0 }),
+  capacity: Type.Integer({ minimum: 0 }),
+  allocatable: Type.Integer({ minimum: 0 }),
+  in_use: Type.Integer({ minimum: 0 }),
+  free: Type.Integer({ minimum: 0 }),
+  max_free_on_one_node: Type.Integer({ minimum: 0 }),
+});
+export type FreeGpuProduct = Static<typeof FreeGpuProduct>;
+
+/** Free GPUs per product, as the in-cluster controller writes them (issue 23). */
+export const FreeGpusSummary = Type.Object(
+  {
+    /** unknown: the pods could not be listed (then free_total is null and products empty), never 0. */
+    state: Type.Union([Type.Literal('known'), Type.Literal('unknown')]),
+    reason: Nullable(Type.String()),
+    free_total: NullableInt,
+    products: Type.Array(FreeGpuProduct, { maxItems: 64, 'x-kubernetes-list-type': 'atomic' }),
+    /** GPU pods the scheduler has not placed. */
+    pending: Type.Integer({ minimum: 0 }),
+  },
+  {
+    description:
+      'Free GPUs per product: free = allocatable minus what live pods request, on Ready uncordoned nodes. Unknown (never 0) when the controller cannot list pods.',
+  },
+);
+export type FreeGpusSummary = Static<typeof FreeGpusSummary>;
+
 export const GpuInventoryStatus = Type.Object({
   /** RFC 3339 time the inventory last changed meaningfully. */
   observed_at: Type.String(),
@@ -95,6 +129,8 @@ export const GpuInventoryStatus = Type.Object({
         'True when the entries carry only name, ready, product, count, memory and workload, because the full entries would exceed the API server size limits.',
     }),
   ),
+  /** Written by the in-cluster controller: free GPUs per product (absent from the app's own inventories). */
+  free_gpus: Type.Optional(FreeGpusSummary),
   /** Written back only: GPU nodes counted in the totals but left out of `nodes` (NotReady nodes are kept first). */
   nodes_omitted: Type.Optional(
     Type.Integer({

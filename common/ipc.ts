@@ -10,9 +10,12 @@ import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { KubeContextInfo, KubectlContexts } from './fleet.ts';
 import type { FleetDeltaFrame, SyncedSnapshot, SyncMark } from './fleet-sync.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
+import { ApiGroupNameSchema, NamespaceNameSchema, NodeNameSchema } from './k8s-names.ts';
 import type { NodeDetail } from './node-detail.ts';
 import type { SettingsView } from './settings.ts';
 import { TelemetrySettingsSchema } from './telemetry-schema.ts';
+import { type AwaySummary, TIMELINE_RANGES, type TimelineView } from './timeline.ts';
+import { TimelineSettingsSchema } from './timeline-schema.ts';
 
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
@@ -26,7 +29,6 @@ const ContextName = Type.String({
   maxLength: 253,
   pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$',
 });
-const Dns = Type.String({ minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' });
 /** A settings change from the window: every field optional, each validated. */
 const SettingsPatchSchema = Type.Object(
   {
@@ -45,6 +47,7 @@ const SettingsPatchSchema = Type.Object(
       ),
     ),
     telemetry: Type.Optional(TelemetrySettingsSchema),
+    timeline: Type.Optional(TimelineSettingsSchema),
     writeBack: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean())),
     writeBackTakeOver: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
@@ -57,16 +60,13 @@ const SettingsPatchSchema = Type.Object(
       ),
     ),
     controllerNamespace: Type.Optional(
-      Type.Record(
-        Type.String({ minLength: 1, maxLength: 253 }),
-        Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
-        { maxProperties: 200 },
-      ),
+      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), NamespaceNameSchema, { maxProperties: 200 }),
     ),
-    crdGroup: Type.Optional(Dns),
-    configMapNamespace: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+    freeGpus: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
     ),
+    crdGroup: Type.Optional(ApiGroupNameSchema),
+    configMapNamespace: Type.Optional(NamespaceNameSchema),
     launchAtLogin: Type.Optional(Type.Boolean()),
     theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
     language: Type.Optional(LanguageSettingSchema),
@@ -99,9 +99,21 @@ export const ARG_SCHEMAS = {
   'settings:update': Type.Tuple([SettingsPatchSchema]),
   'app:info': Type.Tuple([]),
   /** (context name, node name): a Kubernetes node name is a DNS subdomain of at most 253 characters. */
-  'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), Dns]),
+  'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), NodeNameSchema]),
   'kubectl:contexts': Type.Tuple([]),
   'kubectl:use-context': Type.Tuple([ContextName]),
+  /** One context's timeline over a range ending now, optionally one node's only. */
+  'timeline:range': Type.Tuple([
+    Type.Object(
+      {
+        context: ContextName,
+        range: Type.Union(TIMELINE_RANGES.map((r) => Type.Literal(r))),
+        node: Type.Optional(NodeNameSchema),
+      },
+      { additionalProperties: false },
+    ),
+  ]),
+  'timeline:summary': Type.Tuple([]),
 } satisfies ArgSchemas;
 
 /** The shape ARG_SCHEMAS must have: one schema per channel of `InvokeResults`, no more, no fewer. */
@@ -158,6 +170,13 @@ export interface InvokeResults {
    * context does not exist, the file is read-only, unparsable, or changed since it was read).
    */
   'kubectl:use-context': KubectlContexts;
+  /** The recorded timeline of a context (common/timeline.ts); its `status` says whether it is being written. */
+  'timeline:range': TimelineView;
+  /**
+   * The morning summary, one line per monitored context, when the window opens after at least
+   * AWAY_MIN_MS since it was last open (or since the app last ran); an empty list otherwise. Given once.
+   */
+  'timeline:summary': AwaySummary[];
 }
 
 export type InvokeChannel = keyof InvokeResults;

@@ -3,10 +3,20 @@
  * cluster, a flag or a file goes into a request path or is trusted as one.
  */
 
+import { Type } from '@sinclair/typebox';
+
 /** Node names (and pod names) are DNS-1123 subdomains of at most this many characters. */
 export const MAX_NODE_NAME = 253;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** A namespace is a DNS-1123 label of at most this many characters. */
+export const MAX_NAMESPACE_NAME = 63;
+/** The patterns as strings too, for the JSON schemas (TypeBox `pattern`) that must agree with the checks. */
+export const DNS1123_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+/** An API group: a DNS-1123 subdomain with at least one dot (a CRD's group must have one). */
+export const API_GROUP_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$';
+export const DNS1123_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+const DNS1123_SUBDOMAIN = new RegExp(DNS1123_SUBDOMAIN_PATTERN);
+const DNS1123_LABEL = new RegExp(DNS1123_LABEL_PATTERN);
+const API_GROUP = new RegExp(API_GROUP_PATTERN);
 
 /** A DNS-1123 subdomain of at most 253 characters: a Node's (or a Pod's) name. */
 export function isNodeName(name: unknown): name is string {
@@ -20,5 +30,36 @@ export function isNodeName(name: unknown): name is string {
 
 /** A DNS-1123 label of at most 63 characters: a namespace's name. */
 export function isNamespaceName(name: unknown): name is string {
-  return typeof name === 'string' && name.length > 0 && name.length <= 63 && DNS1123_LABEL.test(name);
+  return (
+    typeof name === 'string' &&
+    name.length > 0 &&
+    name.length <= MAX_NAMESPACE_NAME &&
+    DNS1123_LABEL.test(name)
+  );
 }
+
+/** An API group name a CRD can have: a DNS-1123 subdomain with a dot, at most 253 characters. */
+export function isApiGroupName(name: unknown): name is string {
+  return typeof name === 'string' && name.length <= MAX_NODE_NAME && API_GROUP.test(name);
+}
+
+/** The JSON schema of a namespace name (settings file, IPC patch): the same rule as isNamespaceName. */
+export const NamespaceNameSchema = Type.String({
+  minLength: 1,
+  maxLength: MAX_NAMESPACE_NAME,
+  pattern: DNS1123_LABEL_PATTERN,
+});
+
+/** The JSON schema of a node (or pod) name: the same rule as isNodeName. */
+export const NodeNameSchema = Type.String({
+  minLength: 1,
+  maxLength: MAX_NODE_NAME,
+  pattern: DNS1123_SUBDOMAIN_PATTERN,
+});
+
+/** The JSON schema of an API group name: the same rule as isApiGroupName. */
+export const ApiGroupNameSchema = Type.String({
+  minLength: 1,
+  maxLength: MAX_NODE_NAME,
+  pattern: API_GROUP_PATTERN,
+});

@@ -66,6 +66,26 @@ export interface NodeGpuFacts {
   gfdAgeSeconds: number | null;
 }
 
+/**
+ * One reason a GPU node is in trouble, most telling first (main/diagnosis/gpu-why.ts): the GPU health
+ * signals other tools write on the node (NVSentinel, Node Problem Detector, the EKS node monitoring
+ * agent), a cordon, the device plugin withdrawing GPUs, GPU labels gone, Ready, recent Warning events.
+ * `text` is English (the CLI's); `xids` are the XID codes the signal names.
+ */
+export interface WhyLine {
+  source:
+    | 'nvsentinel'
+    | 'node-problem-detector'
+    | 'eks-node-monitoring'
+    | 'cordon'
+    | 'device-plugin'
+    | 'labels'
+    | 'ready'
+    | 'events';
+  text: string;
+  xids: number[];
+}
+
 export interface NodeDetail {
   context: string;
   name: string;
@@ -88,4 +108,6 @@ export interface NodeDetail {
   telemetry: NodeTelemetry | null;
   /** Parts that could not be read, one sentence each (e.g. "events: forbidden"), so the rest still shows. */
   partial: string[];
+  /** Why the node is in trouble, most telling first; empty for a healthy node. */
+  why: WhyLine[];
 }

@@ -1,5 +1,6 @@
 import type { LanguageSetting } from './i18n/locales.ts';
 import type { TelemetrySettingsView } from './telemetry.ts';
+import type { TimelineSettingsView } from './timeline.ts';
 
 /** The user-editable settings as the window shows and edits them (no credentials, ever). */
 
@@ -54,6 +55,8 @@ export interface SettingsView {
   source: Record<string, InventorySource>;
   /** Context name → namespace of the controller's Lease; a context not listed uses DEFAULT_CONTROLLER_NAMESPACE. */
   controllerNamespace: Record<string, string>;
+  /** Context name → false turns the pods watch for free GPUs off there; a context not listed has it on. */
+  freeGpus: Record<string, boolean>;
   crdGroup: string;
   configMapNamespace: string;
   launchAtLogin: boolean;
@@ -64,6 +67,8 @@ export interface SettingsView {
   telemetry: TelemetrySettingsView;
   /** Contexts that reach the same cluster are one card, one watch and one set of alerts (default true). */
   mergeSameCluster: boolean;
+  /** The timeline's retention, size cap and energy price (common/timeline.ts). */
+  timeline: TimelineSettingsView;
 }
 
 export type SettingsPatch = Partial<SettingsView>;
@@ -88,6 +93,11 @@ export function sourceFor(
 ): InventorySource {
   const v = Object.hasOwn(source, context) ? source[context] : undefined;
   return v !== undefined && INVENTORY_SOURCES.includes(v) ? v : DEFAULT_INVENTORY_SOURCE;
+}
+
+/** Whether free GPUs (a watch on the GPU pods) are on for a context: on unless an own `false` says off. */
+export function freeGpusOn(freeGpus: Readonly<Record<string, boolean>>, context: string): boolean {
+  return !(Object.hasOwn(freeGpus, context) && freeGpus[context] === false);
 }
 
 /** A context's controller namespace: an own value, else the default. */

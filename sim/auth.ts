@@ -1,12 +1,13 @@
 // Bearer-token authentication (the sim's fixed users; ServiceAccount tokens through sim/tokens.ts) and the
 // 403 text. What a user may do is RBAC's answer (sim/rbac.ts): admin and revocable are system:masters,
-// readonly is bound to the seeded ClusterRole sim-node-reader (get/list/watch nodes and pods; not pods/proxy).
+// readonly is bound to the seeded ClusterRole sim-node-reader (get/list/watch nodes and pods; not pods/proxy),
+// nodesonly to sim-nodes-only-reader (get/list/watch nodes: pods are forbidden, as for a user given only nodes).
 import { randomBytes } from 'node:crypto';
 import { ApiError, apiError, statusBody } from './errors.ts';
 import type { Attributes } from './rbac.ts';
 import type { JsonObject, User } from './types.ts';
 
-export type SimUser = 'admin' | 'readonly' | 'revocable';
+export type SimUser = 'admin' | 'readonly' | 'revocable' | 'nodesonly';
 
 export const ANONYMOUS: User = { name: 'system:anonymous', uid: '', groups: ['system:unauthenticated'] };
 
@@ -18,6 +19,11 @@ const USERS: Record<SimUser, User> = {
     name: 'sim-readonly',
     uid: 'sim-readonly-uid',
     groups: ['sim:readonly', 'system:authenticated'],
+  },
+  nodesonly: {
+    name: 'sim-nodesonly',
+    uid: 'sim-nodesonly-uid',
+    groups: ['system:authenticated'],
   },
   revocable: {
     name: 'sim-revocable',
@@ -32,7 +38,7 @@ export class Auth {
 
   constructor() {
     const t = () => randomBytes(24).toString('base64url');
-    this.tokens = { admin: t(), readonly: t(), revocable: t() };
+    this.tokens = { admin: t(), readonly: t(), revocable: t(), nodesonly: t() };
   }
 
   revoke(user: SimUser): void {

@@ -6,7 +6,7 @@ import type { Cause } from './errors.ts';
 import { invalid } from './errors.ts';
 import { obj, str } from './json.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
-import { isObj } from './types.ts';
+import { CRUD_VERBS, isObj } from './types.ts';
 
 const CORE_AV = 'v1';
 const EVENTS_AV = 'events.k8s.io/v1';
@@ -117,7 +117,6 @@ export function presentV1(o: KObj): KObj {
 }
 
 const STORAGE = '/events';
-const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 export const EVENT_DEFS: ResourceDef[] = [
   {
@@ -131,7 +130,7 @@ export const EVENT_DEFS: ResourceDef[] = [
     shortNames: ['ev'],
     hasStatus: false,
     builtin: true,
-    verbs: VERBS,
+    verbs: [...CRUD_VERBS],
     generation: false,
     storage: STORAGE,
     present: presentCore,
@@ -147,7 +146,7 @@ export const EVENT_DEFS: ResourceDef[] = [
     shortNames: ['ev'],
     hasStatus: false,
     builtin: true,
-    verbs: VERBS,
+    verbs: [...CRUD_VERBS],
     generation: false,
     storage: STORAGE,
     present: presentV1,

@@ -25,12 +25,18 @@ export interface SimOptions {
   limits?: Partial<SizeLimits>;
   /** The sim's clock (epoch ms), e.g. a test's ManualClock; Date.now by default (advanceClock adds to it). */
   now?: () => number;
+  /**
+   * Serve the fault-injection controls over HTTP (POST /sim/control/<verb>, admin token) for a test or
+   * bench in another process. Off by default: the demo the product starts has no such endpoint (a real
+   * API server answers that path 404), and in-process callers use the typed `control` object instead.
+   */
+  httpControls?: boolean;
 }
 
 export interface RunningSim {
   url: string;
   caPem: string;
-  tokens: { admin: string; readonly: string; revocable: string };
+  tokens: { admin: string; readonly: string; revocable: string; nodesonly: string };
   kubeconfigYaml(): string;
   writeKubeconfig(path: string): Promise<void>;
   control: SimControl;
@@ -74,21 +80,14 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
   seed(core, scenario);
   const tls = await makeTls();
   let control: SimControl | undefined;
-  let server = new SimServer(
-    core,
-    tls,
-    controlHandler(() => control as SimControl),
-  );
+  const handler = options.httpControls === true ? controlHandler(() => control as SimControl) : null;
+  let server = new SimServer(core, tls, handler);
   const port = await server.listen(options.port ?? 0, host);
   const restart = async () => {
     const failures = server.failures;
     const log = server.log;
     await server.close();
-    server = new SimServer(
-      core,
-      tls,
-      controlHandler(() => control as SimControl),
-    );
+    server = new SimServer(core, tls, handler);
     server.failures = failures;
     server.log.push(...log);
     await server.listen(port, host);

@@ -2,7 +2,7 @@
 import { stringify } from 'yaml';
 
 export const CLUSTER = 'gpu-fleet-sim';
-const USERS = ['admin', 'readonly', 'revocable'];
+const USERS = ['admin', 'readonly', 'revocable', 'nodesonly'];
 /** The kubeconfig's contexts, one per sim user; the first is the current one. */
 export const SIM_CONTEXTS: readonly string[] = USERS.map((u) => `sim-${u}`);
 

@@ -247,6 +247,13 @@ const BOOTSTRAP: { name: string; rules: JsonObject[]; groups: string[]; users?: 
     groups: [],
     users: ['sim-readonly'],
   },
+  {
+    name: 'sim-nodes-only-reader',
+    // Nodes only: listing pods is forbidden (free GPUs are then unknown, never 0).
+    rules: [rule(['get', 'list', 'watch'], [''], ['nodes'])],
+    groups: [],
+    users: ['sim-nodesonly'],
+  },
 ];
 
 /** Stores the bootstrap ClusterRoles and their ClusterRoleBindings. */

@@ -75,7 +75,8 @@ export class SimServer {
   constructor(
     private readonly core: Core,
     tls: TlsMaterial,
-    private readonly control: ControlHandler,
+    /** The HTTP face of the controls (POST /sim/control/<verb>); null: that path is an ordinary 404. */
+    private readonly control: ControlHandler | null,
   ) {
     this.server = createServer(
       // Go's http.DefaultMaxHeaderBytes (1 MiB), where Node's default would refuse at 16 KiB.
@@ -194,7 +195,7 @@ export class SimServer {
       if (c !== undefined && typeof c !== 'function') countChunk(c);
       return end(c as string, ...rest);
     }) as typeof res.end;
-    const isControl = ctx.path.startsWith('/sim/control/');
+    const isControl = this.control !== null && ctx.path.startsWith('/sim/control/');
     const at = this.core.now();
     let cut = false;
     res.on('close', () => {
@@ -217,7 +218,7 @@ export class SimServer {
       const sock = req.socket;
       this.inflight.set(sock, [ctx.user.credential ?? ctx.user.name, ctx.user.name]);
       res.once('close', () => this.inflight.delete(sock));
-      if (isControl) {
+      if (isControl && this.control !== null) {
         this.requireAdmin(ctx.user);
         await this.control(ctx);
         return;

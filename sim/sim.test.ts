@@ -3,6 +3,7 @@ import { request } from 'node:https';
 import { PassThrough } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { rawExchange } from '../test/faults/raw-http.ts';
 import { runSimCommand } from './cli.ts';
 import { startSim } from './index.ts';
 import { parseLabelSelector } from './selectors.ts';
@@ -140,5 +141,36 @@ describe('cli', () => {
     const sim = await runSimCommand({ scenario: 'empty' }, out);
     await sim.close();
     expect(text).toBe(`GPU Fleet simulator (scenario empty) listening on ${sim.url}\n`);
+  });
+});
+
+describe('HTTP controls are opt-in', () => {
+  const post = (sim: Awaited<ReturnType<typeof startSim>>) =>
+    rawExchange(
+      { port: Number(new URL(sim.url).port), tls: true },
+      `POST /sim/control/listNodeNames HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sim.tokens.admin}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]`,
+    );
+
+  it('a sim started as the demo is started has no /sim/control endpoint (404, like a real server)', async () => {
+    const sim = await startSim({ scenario: 'homelab' });
+    try {
+      const answer = await post(sim);
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+      // The in-process controls still work.
+      expect(sim.control.listNodeNames()).toContain('nuc1');
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('with httpControls the admin can drive it over HTTP', async () => {
+    const sim = await startSim({ scenario: 'homelab', httpControls: true });
+    try {
+      const answer = await post(sim);
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+      expect(answer).toContain('nuc1');
+    } finally {
+      await sim.close();
+    }
   });
 });

@@ -13,6 +13,9 @@ export interface BenchRun {
   seconds: number;
   /** os.loadavg() (1, 5, 15 min) when the run started and when it ended; 2 cores shared = noisy figures. */
   load: { start: number[]; end: number[] };
+  /** The commit measured and whether main/ or common/ had uncommitted changes (null: not recorded). */
+  commit: string | null;
+  dirty: boolean | null;
 }
 
 export interface ResultRow extends Row {
@@ -60,9 +63,18 @@ function isRun(v: unknown): v is BenchRun {
     typeof v.seconds === 'number' &&
     isObj(v.load) &&
     isNums(v.load.start) &&
-    isNums(v.load.end)
+    isNums(v.load.end) &&
+    (v.commit === undefined || v.commit === null || (isStr(v.commit) && /^[0-9a-f]{40}$/.test(v.commit))) &&
+    (v.dirty === undefined || v.dirty === null || typeof v.dirty === 'boolean')
   );
 }
+
+/** Runs written before the commit was recorded read as "not recorded". */
+const withProvenance = (r: BenchRun): BenchRun => ({
+  ...r,
+  commit: r.commit ?? null,
+  dirty: r.dirty ?? null,
+});
 
 /** Parses latest.json; throws one sentence naming what is wrong. */
 export function parseResults(text: string): BenchResults {
@@ -75,7 +87,7 @@ export function parseResults(text: string): BenchResults {
   const notes = Array.isArray(v.notes) ? v.notes : [];
   if (!notes.every((n) => isObj(n) && isStr(n.group) && isStr(n.text)))
     throw new Error('bench/results/latest.json: "notes" is not a list of {group, text}.');
-  return { at: v.at, runs: v.runs, rows: v.rows, notes: notes as BenchNote[] };
+  return { at: v.at, runs: v.runs.map(withProvenance), rows: v.rows, notes: notes as BenchNote[] };
 }
 
 const byId = (x: Row, y: Row) => x.id.localeCompare(y.id, 'en', { numeric: true });

@@ -27,6 +27,8 @@ const out: HostedSim[] = [];
 for (const [i, scenario] of args.scenarios.entries()) {
   const sim = await startSim({
     scenario,
+    // The bench drives these simulators from another process, through their HTTP controls.
+    httpControls: true,
     ...(args.bookmarkIntervalMs ? { bookmarkIntervalMs: args.bookmarkIntervalMs } : {}),
   });
   const kubeconfigPath = path.join(args.dir, `sim-${i}.yaml`);

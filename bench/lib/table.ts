@@ -16,7 +16,7 @@ export interface Row {
 const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 export function markdownTable(rows: readonly Row[]): string {
-  const head = '| # | Measure | GPU Fleet | Baseline (same run) | Target | Met |\n|---|---|---|---|---|---|';
+  const head = '| # | Measure | GPU Fleet | Baseline | Target | Met |\n|---|---|---|---|---|---|';
   const lines = rows.map((r) => {
     const met = r.met === null ? '–' : r.met ? 'yes' : '**no**';
     return `| ${r.id} | ${cell(r.measure)} | ${cell(r.ours)} | ${cell(r.baseline)} | ${cell(r.target)} | ${met} |`;

@@ -51,6 +51,10 @@ export function fixedHost() {
     'kubectl:use-context': () => {
       throw new Error('not used');
     },
+    'timeline:range': () => {
+      throw new Error('not used');
+    },
+    'timeline:summary': () => [],
   } as InvokeHandlers;
   const host: FleetHost = { handlers, onPush: (l) => push.on(l) };
   const flipped = (i: number) => {

@@ -69,7 +69,7 @@ export async function shellStallRows(
   const hostRss = shell.runs.map((r) => r.host?.rssBytes ?? Number.NaN);
   const row: Row = {
     id: '4c',
-    measure: `Longest stall of the process that owns the tray and IPC while ${sims.length} contexts of 5,000 nodes sync (engine in a utility process; cold start, then the median warm start); the engine host's own beside it`,
+    measure: `Longest stall of the process that owns the tray and IPC while ${sims.length} contexts of 5,000 nodes sync (the built main bundle under the Electron double, no real Electron; engine in a forked host process; cold start, then the median warm start); the engine host's own beside it`,
     ours: `shell ${coldWarm(shell.runs, stall)}, worst ${ms(worst)}, at most ${ms(busiest(shell.runs))} of its own CPU in one gap; slowest messages: notify ${ms(slowest(shell.runs, 'notify'))}, tray ${ms(slowest(shell.runs, 'tray'))}, push ${ms(slowest(shell.runs, 'push'))}; engine host ${coldWarm(shell.runs, hostStall)}; all synced in ${seconds(median(shell.runs.map((r) => r.ms)))}`,
     baseline: `engine in the tray's process: ${coldWarm(inProcess.runs, stall)}, at most ${ms(busiest(inProcess.runs))} of its CPU in one gap; all synced in ${seconds(median(inProcess.runs.map((r) => r.ms)))}`,
     target: `≤ ${SHELL_STALL_TARGET_MS} ms (one frame)`,

@@ -17,7 +17,8 @@ const gpu = (index: number, over: Partial<GpuReading> = {}): GpuReading => ({
   power: 300,
   fbUsed: 1000,
   fbFree: 80_000,
-  xid: 0,
+  xid: null,
+  xidCounts: null,
   ...over,
 });
 
@@ -34,29 +35,72 @@ function run(readings: [number, GpuReading[] | null][], snoozeState = NO_SNOOZE)
 }
 
 describe('GPU alert policy', () => {
-  it('an XID that is not benign alerts once per node until it clears, then again', () => {
-    const x = [gpu(0, { xid: 79 }), gpu(1)];
+  it('the last XID (never reset): a change alerts, the same value again does not, nor the one seen first', () => {
+    const x = (xid: number | null) => [gpu(0, { xid }), gpu(1)];
     const alerts = run([
-      [0, [gpu(0), gpu(1)]],
-      [10_000, x],
-      [20_000, x],
+      [0, x(null)],
+      [10_000, x(79)],
+      [20_000, x(79)],
       [30_000, null],
-      [40_000, x],
-      [50_000, [gpu(0), gpu(1)]],
-      [60_000, x],
+      [40_000, x(79)],
+      [50_000, x(48)],
+      [60_000, x(79)],
     ]);
-    expect(alerts.map((a) => [a.kind, a.at])).toEqual([
-      ['gpu-xid', new Date(10_000).toISOString()],
-      ['gpu-xid', new Date(60_000).toISOString()],
+    expect(alerts.map((a) => [a.kind, a.at, a.words])).toEqual([
+      [
+        'gpu-xid',
+        new Date(10_000).toISOString(),
+        expect.objectContaining({ hits: [expect.objectContaining({ xid: 79 })] }),
+      ],
+      [
+        'gpu-xid',
+        new Date(50_000).toISOString(),
+        expect.objectContaining({ hits: [expect.objectContaining({ xid: 48 })] }),
+      ],
+      [
+        'gpu-xid',
+        new Date(60_000).toISOString(),
+        expect.objectContaining({ hits: [expect.objectContaining({ xid: 79 })] }),
+      ],
     ]);
     expect(alerts[0]?.title).toBe('lab: XID 79 on n1');
     expect(alerts[0]?.body).toBe(
       'n1 GPU 0 (NVIDIA H100 80GB HBM3, GPU-0): XID 79: GPU has fallen off the bus (the GPU is no longer reachable: reboot the node; check power and PCIe).',
     );
+    // Already there when the GPU is first seen: where it stands (it may be months old), not news.
+    expect(
+      run([
+        [0, x(79)],
+        [10_000, x(79)],
+      ]),
+    ).toEqual([]);
+  });
+
+  it('the windowed count (DCGM_EXP_XID_ERRORS_COUNT) is preferred: a rise alerts, also of the same XID', () => {
+    const c = (counts: Record<string, number> | null, xid: number | null = 79) => [
+      gpu(0, { xid, xidCounts: counts }),
+    ];
+    const alerts = run([
+      [0, c({ '79': 1 })],
+      [10_000, c({ '79': 1 })],
+      [20_000, c({ '79': 2 })],
+      [30_000, c({})],
+      [40_000, c({ '79': 1, '13': 4 })],
+    ]);
+    expect(
+      alerts.map((a) => [a.at, (a.words as { hits: { xid: number }[] }).hits.map((h) => h.xid)]),
+    ).toEqual([
+      [new Date(0).toISOString(), [79]],
+      [new Date(20_000).toISOString(), [79]],
+      [new Date(40_000).toISOString(), [79]],
+    ]);
   });
 
   it('the window words a logged XID 79 alert in Korean: node, GPU and the meaning kept from its facts', () => {
-    const [a] = run([[0, [gpu(0, { xid: 79 })]]]);
+    const [a] = run([
+      [0, [gpu(0)]],
+      [10_000, [gpu(0, { xid: 79 })]],
+    ]);
     expect(a?.words).toEqual({
       kind: 'gpu-xid',
       hits: [{ gpu: { index: 0, uuid: 'GPU-0', model: 'NVIDIA H100 80GB HBM3' }, xid: 79 }],
@@ -84,9 +128,22 @@ describe('GPU alert policy', () => {
     );
   });
 
-  it('a known-benign XID (13, 31, 43, 45, 63) raises nothing', () => {
-    for (const xid of [13, 31, 43, 45, 63]) expect(run([[0, [gpu(0, { xid })]]])).toEqual([]);
-    expect(run([[0, [gpu(0, { xid: 48 })]]]).map((a) => a.kind)).toEqual(['gpu-xid']);
+  it('application XIDs (13, 31, 43, 45) and a retired page (63) raise nothing, by either metric', () => {
+    for (const xid of [13, 31, 43, 45, 63]) {
+      expect(
+        run([
+          [0, [gpu(0)]],
+          [10_000, [gpu(0, { xid })]],
+        ]),
+      ).toEqual([]);
+      expect(run([[0, [gpu(0, { xidCounts: { [String(xid)]: 3 } })]]])).toEqual([]);
+    }
+    expect(
+      run([
+        [0, [gpu(0)]],
+        [10_000, [gpu(0, { xid: 48 })]],
+      ]).map((a) => a.kind),
+    ).toEqual(['gpu-xid']);
   });
 
   it('a GPU gone from the exporter for the hold-down alerts once; a failed scrape is not "gone"', () => {
@@ -133,7 +190,13 @@ describe('GPU alert policy', () => {
 
   it('while alerts are paused, they are decided but suppressed (logged, not notified)', () => {
     const paused = snooze(NO_SNOOZE, null, { kind: 'until-resumed' }, 0);
-    const alerts = run([[0, [gpu(0, { xid: 79 })]]], paused);
+    const alerts = run(
+      [
+        [0, [gpu(0)]],
+        [10_000, [gpu(0, { xid: 79 })]],
+      ],
+      paused,
+    );
     expect(alerts.map((a) => [a.kind, a.suppressed])).toEqual([['gpu-xid', true]]);
   });
 });

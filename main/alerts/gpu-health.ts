@@ -1,8 +1,10 @@
 /**
  * The alert policy of DCGM telemetry (pure, epoch ms passed in): per node and kind at most one alert
  * until the condition clears, whatever the number of scrapes.
- * - gpu-xid: a GPU reports an XID that is not known-benign (main/telemetry/xid.ts); at once, since the
- *   exporter's gauge holds the last XID (it does not blink).
+ * - gpu-xid: a GPU reports a new XID that is not known-benign (main/telemetry/xid.ts `newXids`): a rise
+ *   of the windowed count when the exporter has it, else a change of the last XID, which never resets
+ *   (the value a GPU already shows when first seen is not news, and a repeated identical XID cannot be
+ *   seen there). At once: an XID does not blink.
  * - gpu-gone: a GPU seen on this node before is missing from a successful scrape for the hold-down.
  * - gpu-hot: a GPU above `rules.gpuHotC` for the hold-down.
  * A failed scrape changes nothing (a node that is down is the ready-drop alert's business). Alerts decided
@@ -12,7 +14,7 @@ import type { AlertRules } from '../../common/alert-rules.ts';
 import { ALERT_GPUS_MAX, type AlertKind, type AlertWords, type GpuRef } from '../../common/alerts.ts';
 import { type Dict, dict, own, withKey, withoutKey } from '../../common/dict.ts';
 import type { GpuReading } from '../telemetry/dcgm-read.ts';
-import { isBenignXid } from '../telemetry/xid.ts';
+import { isBenignXid, newXids, type XidSeen } from '../telemetry/xid.ts';
 import { isSnoozed, type SnoozeState } from './snooze.ts';
 import { englishWords, makeAlert } from './text.ts';
 import type { PolicyAlert } from './types.ts';
@@ -20,7 +22,8 @@ import type { PolicyAlert } from './types.ts';
 export interface NodeGpuPolicy {
   /** Every GPU seen on the node, by index (to name one that is gone). */
   known: Dict<GpuRef>;
-  xidAlerted: boolean;
+  /** What each GPU (by index) last said of XIDs, to tell a new one from the one that stays. */
+  xids: Dict<XidSeen>;
   goneSince: number | null;
   goneAlerted: boolean;
   hotSince: number | null;
@@ -45,7 +48,7 @@ const refOf = (g: GpuReading): GpuRef => ({ index: g.index, uuid: g.uuid, model:
 function fresh(): NodeGpuPolicy {
   return {
     known: dict(),
-    xidAlerted: false,
+    xids: dict(),
     goneSince: null,
     goneAlerted: false,
     hotSince: null,
@@ -63,7 +66,7 @@ export function evaluateGpus(
   const { context, node, at, gpus } = obs;
   const nodes = own(state, context) ?? dict<NodeGpuPolicy>();
   const prev = own(nodes, node);
-  const p: NodeGpuPolicy = prev ? { ...prev, known: { ...prev.known } } : fresh();
+  const p: NodeGpuPolicy = prev ? { ...prev, known: { ...prev.known }, xids: { ...prev.xids } } : fresh();
   const facts: {
     kind: AlertKind;
     words: AlertWords;
@@ -71,13 +74,20 @@ export function evaluateGpus(
     after: number | null;
   }[] = [];
 
-  const xids = gpus.filter((g) => g.xid !== null && g.xid !== 0 && !isBenignXid(g.xid));
-  if (xids.length === 0) p.xidAlerted = false;
-  else if (!p.xidAlerted) {
-    p.xidAlerted = true;
-    const hits = xids.slice(0, ALERT_GPUS_MAX).map((g) => ({ gpu: refOf(g), xid: g.xid as number }));
-    facts.push({ kind: 'gpu-xid', words: { kind: 'gpu-xid', hits }, before: null, after: null });
+  const hits: { gpu: GpuRef; xid: number }[] = [];
+  for (const g of gpus) {
+    const seen: XidSeen = { last: g.xid, counts: g.xidCounts };
+    for (const xid of newXids(own(p.xids, String(g.index)), seen))
+      if (!isBenignXid(xid)) hits.push({ gpu: refOf(g), xid });
+    p.xids[String(g.index)] = seen;
   }
+  if (hits.length > 0)
+    facts.push({
+      kind: 'gpu-xid',
+      words: { kind: 'gpu-xid', hits: hits.slice(0, ALERT_GPUS_MAX) },
+      before: null,
+      after: null,
+    });
 
   const present = new Set(gpus.map((g) => g.index));
   const gone = prev ? Object.values(p.known).filter((g) => !present.has(g.index)) : [];

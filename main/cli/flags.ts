@@ -25,13 +25,28 @@ function flagMessage(error: unknown): string {
   return text.replace(/^Unknown option/, 'unknown flag');
 }
 
-/** Durations like kubectl's: `30s`, `2m`, `1h`, `500ms`, or bare seconds. */
-export function parseDuration(value: string, flag: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+/** Durations like kubectl's: `30s`, `2m`, `1h`, `500ms`, or bare seconds; `7d` for days. */
+export function parseDuration(
+  value: string,
+  flag: string,
+  max: { ms: number; label: string } = { ms: MAX_DURATION_MS, label: '24h' },
+): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
   if (!match)
-    throw new CliError(`invalid duration "${value}" for ${flag}: use a number with ms, s, m or h (e.g. 30s)`);
+    throw new CliError(
+      `invalid duration "${value}" for ${flag}: use a number with ms, s, m, h or d (e.g. 30s)`,
+    );
   const n = Number(match[1]);
   const unit = match[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
-  return Math.round(n * factor);
+  const factor =
+    unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : unit === 'h' ? 3_600_000 : 86_400_000;
+  const ms = Math.round(n * factor);
+  // A duration that reaches a timer must stay under Node's limit: a timer over 2^31-1 ms (24.8 days)
+  // fires after 1 ms. Flags that only name a span of time (history's --since) pass their own cap.
+  if (ms > max.ms)
+    throw new CliError(`duration "${value}" for ${flag} is longer than ${max.label}, the longest it may be`);
+  return ms;
 }
+
+/** The longest duration a flag accepts: a day, well under Node's timer limit. */
+export const MAX_DURATION_MS = 24 * 3_600_000;

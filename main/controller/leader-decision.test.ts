@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TIMING, decide, leaseValid, releaseRecord, timingProblem } from './leader-decision.ts';
+import {
+  DEFAULT_TIMING,
+  decide,
+  leaseValid,
+  nextTransitions,
+  releaseRecord,
+  timingProblem,
+} from './leader-decision.ts';
 import type { LeaderRecord } from './lease-record.ts';
 
 const T0 = Date.UTC(2026, 11, 1, 12, 0, 0);
@@ -112,7 +119,32 @@ describe('timingProblem', () => {
       { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 0 },
       'the retry period must be positive',
     ],
+    // Node would fire these timers after 1 ms: --retry-period 600h --renew-deadline 700h --lease-duration 800h.
+    [
+      { leaseDurationMs: 800 * 3_600_000, renewDeadlineMs: 700 * 3_600_000, retryPeriodMs: 600 * 3_600_000 },
+      'the lease duration, renew deadline and retry period must each be 24h or less',
+    ],
+    [
+      { leaseDurationMs: 25 * 3_600_000, renewDeadlineMs: 10_000, retryPeriodMs: 2000 },
+      'the lease duration, renew deadline and retry period must each be 24h or less',
+    ],
   ])('%o → %s', (t, problem) => {
     expect(timingProblem(t)).toBe(problem);
+  });
+});
+
+describe('the edges of what a Lease holds', () => {
+  it('a takeover at leaseTransitions 2147483647 (int32 max) wraps the count to 0, never past what the server takes', () => {
+    const d = decide(held('b', { leaseTransitions: 2 ** 31 - 1 }), T0 - 20_000, 'a', T0, DEFAULT_TIMING);
+    expect(d).toMatchObject({ kind: 'write', acquiring: true, record: { leaseTransitions: 0 } });
+    expect(nextTransitions(5)).toBe(6);
+  });
+
+  it('a holder whose first 253 characters are our id is someone else', () => {
+    const id = 'a'.repeat(253);
+    expect(decide(held(`${id}-other`), T0, id, T0, DEFAULT_TIMING)).toEqual({
+      kind: 'held',
+      holder: `${id}-other`,
+    });
   });
 });

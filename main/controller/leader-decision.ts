@@ -20,9 +20,24 @@ export const DEFAULT_TIMING: ElectionTiming = {
   retryPeriodMs: 2_000,
 };
 
+const MAX_TIMING_MS = 24 * 3_600_000;
+
+/**
+ * The transition count after one more hand-over. LeaseSpec.leaseTransitions is an int32 the API server
+ * refuses below 0; client-go's int32() conversion would wrap 2147483647 + 1 to -2147483648 and every
+ * takeover would then be refused, so the count wraps to 0 instead.
+ */
+export function nextTransitions(t: number): number {
+  return t >= INT32_MAX ? 0 : t + 1;
+}
+const INT32_MAX = 2 ** 31 - 1;
+
 /** Why a timing would let a leader write after its lease can expire, or null when it is sound. */
 export function timingProblem(t: ElectionTiming): string | null {
   if (!(t.retryPeriodMs > 0)) return 'the retry period must be positive';
+  // Node fires a timer over 2^31-1 ms after 1 ms; no election needs a day.
+  if (Math.max(t.leaseDurationMs, t.renewDeadlineMs, t.retryPeriodMs) > MAX_TIMING_MS)
+    return 'the lease duration, renew deadline and retry period must each be 24h or less';
   if (t.renewDeadlineMs <= t.retryPeriodMs) return 'the renew deadline must be longer than the retry period';
   if (t.leaseDurationMs <= t.renewDeadlineMs)
     return 'the lease duration must be longer than the renew deadline';
@@ -76,7 +91,7 @@ export function decide(
     };
   return {
     kind: 'write',
-    record: { ...mine, leaseTransitions: observed.leaseTransitions + 1 },
+    record: { ...mine, leaseTransitions: nextTransitions(observed.leaseTransitions) },
     acquiring: true,
   };
 }

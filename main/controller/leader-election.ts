@@ -12,12 +12,17 @@
  *
  * `stop()` gives the lease up (client-go's ReleaseOnCancel): holder emptied, so a rollout hands over
  * on the next candidate's try instead of after a lease duration.
+ *
+ * Beyond client-go: a Lease proves only this loop, so the caller may veto leadership (`veto`: the node
+ * watch or the writes have failed too long). A vetoed leader stops leading and releases the lease (so
+ * trays and the other replicas see it free at once); a vetoed candidate only reads the Lease. Every write
+ * of the Lease carries the caller's `annotations` (the freshness mark trays judge the status by).
  */
 import type { Clock } from '../kube/clock.ts';
 import { KubeError } from '../kube/errors.ts';
 import { DEFAULT_TIMING, decide, type ElectionTiming, leaseValid, releaseRecord } from './leader-decision.ts';
 import type { LeaseLock } from './lease-lock.ts';
-import type { ObservedLease } from './lease-record.ts';
+import type { LeaseAnnotations, ObservedLease } from './lease-record.ts';
 
 /**
  * Candidates wait retryPeriod × (1 + random × JITTER). client-go uses 1.2; a smaller spread keeps a
@@ -41,6 +46,10 @@ export interface ElectorOptions {
   /** In [0, 1); the jitter of candidates' retries. */
   random?: () => number;
   onEvent: (e: LeadershipEvent) => void;
+  /** Why this replica must not lead now (asked before every try), or null. */
+  veto?: (leading: boolean) => string | null;
+  /** Set over the Lease's own on every write of it. */
+  annotations?: () => LeaseAnnotations;
 }
 
 export class LeaderElector {
@@ -124,8 +133,10 @@ export class LeaderElector {
   async #round(): Promise<void> {
     const sent = this.#o.clock.now();
     let ok = false;
+    const veto = this.#o.veto?.(this.#leading) ?? null;
+    if (veto !== null && this.#leading) this.#lose(veto);
     try {
-      ok = await this.#tryAcquireOrRenew(sent);
+      ok = veto === null ? await this.#tryAcquireOrRenew(sent) : await this.#giveUp();
       this.#lastError = null;
     } catch (e) {
       const message = describe(e);
@@ -189,6 +200,22 @@ export class LeaderElector {
     this.#observedAt = this.#o.clock.now();
   }
 
+  /**
+   * A vetoed round: read the Lease (so the leader this replica reports stays current) and release it if
+   * it is still ours. Always false: nothing of ours was renewed. Throws KubeError.
+   */
+  async #giveUp(): Promise<false> {
+    const got = await this.#o.lock.get();
+    if (this.#stopped || got === null) return false;
+    if (got.raw !== this.#observed?.raw) this.#observe(got);
+    else this.#observed = got;
+    if (got.record.holderIdentity === this.#o.identity) {
+      this.#observe(await this.#o.lock.update(releaseRecord(got.record, this.#o.clock.now()), got));
+      this.#emit({ type: 'released' });
+    }
+    return false;
+  }
+
   /** One try, as client-go's tryAcquireOrRenew: true when our record was written. Throws KubeError. */
   async #tryAcquireOrRenew(now: number): Promise<boolean> {
     const { lock, identity } = this.#o;
@@ -198,7 +225,7 @@ export class LeaderElector {
       const d = decide(seen.record, this.#observedAt, identity, now, this.#t);
       if (d.kind === 'write') {
         try {
-          this.#observe(await lock.update(d.record, seen));
+          this.#observe(await lock.update(d.record, seen, this.#o.annotations?.()));
           return true;
         } catch {
           // Fall through to the slow path, which reads the Lease first (client-go does the same).
@@ -210,14 +237,14 @@ export class LeaderElector {
     if (got === null) {
       const d = decide(null, 0, identity, now, this.#t);
       if (d.kind !== 'write') return false;
-      this.#observe(await lock.create(d.record));
+      this.#observe(await lock.create(d.record, this.#o.annotations?.()));
       return true;
     }
     if (got.raw !== this.#observed?.raw) this.#observe(got);
     else this.#observed = got; // same record, maybe a newer resourceVersion: keep the expiry clock running
     const d = decide(got.record, this.#observedAt, identity, now, this.#t);
     if (d.kind === 'held') return false;
-    this.#observe(await lock.update(d.record, got));
+    this.#observe(await lock.update(d.record, got, this.#o.annotations?.()));
     return true;
   }
 }

@@ -12,24 +12,29 @@ import { errorFromResponse } from '../kube/error-classify.ts';
 import { KubeError } from '../kube/errors.ts';
 import {
   type LeaderRecord,
+  type LeaseAnnotations,
   leaseBody,
   leaseUpdateBody,
   type ObservedLease,
   parseLease,
 } from './lease-record.ts';
 
-/** A Lease answer is small; anything bigger is not ours to read. */
-const LEASE_BODY_MAX = 64 << 10;
+/**
+ * Above the largest object the API server stores (etcd's 1.5 MiB request limit): a Lease others made
+ * big (annotations up to 256 KiB, a long holderIdentity) must still be read, or no replica could ever
+ * take it over.
+ */
+export const LEASE_BODY_MAX = 2 << 20;
 
 export interface LeaseLock {
   /** The Lease, or null when it does not exist. Throws KubeError. */
   get(): Promise<ObservedLease | null>;
-  create(record: LeaderRecord): Promise<ObservedLease>;
+  create(record: LeaderRecord, annotations?: LeaseAnnotations): Promise<ObservedLease>;
   /**
    * Writes `record` into the Lease as it was `seen` (only the spec replaced, the rest of the object kept).
    * Throws a KubeError of kind `conflict` when the Lease changed since `seen`'s resourceVersion.
    */
-  update(record: LeaderRecord, seen: ObservedLease): Promise<ObservedLease>;
+  update(record: LeaderRecord, seen: ObservedLease, annotations?: LeaseAnnotations): Promise<ObservedLease>;
   /** `namespace/name`, for log lines. */
   readonly description: string;
 }
@@ -68,13 +73,13 @@ export function leaseLock(client: ContextClient, namespace: string, timeoutMs: n
       if (res.status === 404) return null;
       return ok(res, what);
     },
-    async create(record) {
+    async create(record, annotations) {
       const what = `creating Lease ${description}`;
-      return ok(await call('POST', leasesPath(namespace), leaseBody(namespace, record)), what);
+      return ok(await call('POST', leasesPath(namespace), leaseBody(namespace, record, annotations)), what);
     },
-    async update(record, seen) {
+    async update(record, seen, annotations) {
       const what = `updating Lease ${description}`;
-      const body = leaseUpdateBody(seen, record);
+      const body = leaseUpdateBody(seen, record, annotations);
       return ok(await call('PUT', lease, body), what);
     },
   };

@@ -1,5 +1,13 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { leaseBody, leaseUpdateBody, microTime, parseLease } from './lease-record.ts';
+import {
+  defaultIdentity,
+  identityProblem,
+  leaseBody,
+  leaseUpdateBody,
+  microTime,
+  parseLease,
+} from './lease-record.ts';
 
 const lease = (spec: Record<string, unknown>, rv: unknown = '42') => ({
   apiVersion: 'coordination.k8s.io/v1',
@@ -100,8 +108,47 @@ describe('lease record', () => {
     expect(parseLease(body)).toBe(problem);
   });
 
-  it('caps a hostile holder identity', () => {
+  it('keeps a hostile holder identity whole (the read is capped by size), so it is compared whole', () => {
     const got = parseLease(lease({ holderIdentity: 'x'.repeat(10_000) }));
-    expect(typeof got === 'string' ? got : got.record.holderIdentity.length).toBe(253);
+    expect(typeof got === 'string' ? got : got.record.holderIdentity.length).toBe(10_000);
+  });
+});
+
+describe('identityProblem: only ids the request headers can carry', () => {
+  it.each([
+    'gpu-fleet-controller-7d9f8b-x2k4q',
+    'host_0b6f7c1e-8f5e-4b8e-9b8a-2f0c6d1e3a4b',
+    'a'.repeat(253),
+  ])('takes %s', (id) => {
+    expect(identityProblem(id)).toBeNull();
+  });
+
+  it.each([
+    ['', '""'],
+    ['控制器-0', '"\\u63a7\\u5236\\u5668-0"'],
+    ['pod\u202eevil', '"pod\\u202eevil"'],
+    ['pod é', '"pod \\u00e9"'],
+    ['pod 0', '"pod 0"'],
+    ['a'.repeat(254), `"${'a'.repeat(80)}\\u2026"`],
+  ])('refuses %j with a sentence', (id, quoted) => {
+    expect(identityProblem(id)).toBe(
+      `${quoted} cannot be used as --id: use the pod name (1-253 printable ASCII characters, no spaces; it is sent in request headers)`,
+    );
+  });
+
+  it('an identity the server holds is read whole, however long', () => {
+    const holder = `${'a'.repeat(253)}-someone-else`;
+    const got = parseLease(lease({ holderIdentity: holder, leaseDurationSeconds: 15 }));
+    expect(typeof got === 'string' ? got : got.record.holderIdentity).toBe(holder);
+  });
+});
+
+describe('defaultIdentity', () => {
+  it('is the host name, "_" and a random UUID: two controllers on one host never share it, and it passes identityProblem', () => {
+    const a = defaultIdentity();
+    const b = defaultIdentity();
+    expect(a).not.toBe(b);
+    expect(a).toMatch(new RegExp(`^${os.hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_[0-9a-f-]{36}$`));
+    expect(identityProblem(a)).toBeNull();
   });
 });

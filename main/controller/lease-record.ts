@@ -3,13 +3,40 @@
  * LeaderElectionRecord ↔ LeaseSpec), read from a hostile answer and written back as a Lease body.
  * Times are MicroTime: RFC 3339 with exactly six fractional digits, in UTC.
  */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { asRecord, isObj, str } from '../../common/json-guards.ts';
 import { CONTROLLER_LEASE_NAME } from '../../common/settings.ts';
 
 export const LEASE_API = 'coordination.k8s.io/v1';
 
-/** Identities are pod names (≤ 253) in practice; a longer one from the server is cut, never trusted whole. */
+/** Our own identity's longest (a pod name's); one from the server is kept whole, so a longer one is never ours. */
 const IDENTITY_MAX = 253;
+
+/**
+ * client-go's default identity: the host name, "_" and a random UUID, so two controllers on one host
+ * (or two pods given the same host name) never share an id and both believe they lead.
+ */
+export function defaultIdentity(): string {
+  return `${os.hostname()}_${randomUUID()}`;
+}
+
+/** `id` quoted with everything but printable ASCII escaped (an id may carry a bidi override), capped. */
+function shown(id: string): string {
+  const q = JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id);
+  return q.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Why `id` cannot be this replica's identity, or null. It goes into the Lease and into the User-Agent
+ * header of every request, and Node refuses a header with characters outside Latin-1 or with controls
+ * ("Invalid character in header content"), so only printable ASCII is taken.
+ */
+export function identityProblem(id: string): string | null {
+  if (id === '' || id.length > IDENTITY_MAX || !/^[\x21-\x7e]+$/.test(id))
+    return `${shown(id)} cannot be used as --id: use the pod name (1-${IDENTITY_MAX} printable ASCII characters, no spaces; it is sent in request headers)`;
+  return null;
+}
 
 export interface LeaderRecord {
   /** Empty: no one holds the lease (never acquired, or released). */
@@ -70,7 +97,7 @@ export function parseLease(body: unknown): ObservedLease | string {
     spec.leaseTransitions === undefined ? 0 : nonNegativeInt(spec.leaseTransitions, 2 ** 31 - 1);
   if (transitions === null) return 'the Lease leaseTransitions is not a non-negative integer';
   const record: LeaderRecord = {
-    holderIdentity: holder.slice(0, IDENTITY_MAX),
+    holderIdentity: holder,
     leaseDurationSeconds: duration,
     acquireTime: parseTime(spec.acquireTime),
     renewTime: parseTime(spec.renewTime),
@@ -96,25 +123,47 @@ export const CONTROLLER_LABELS = {
   'app.kubernetes.io/component': 'controller',
 } as const;
 
+/** Annotations the leader sets on every write of the Lease (its freshness mark), over the Lease's own. */
+export type LeaseAnnotations = Readonly<Record<string, string>>;
+
 /** The Lease body for create. */
-export function leaseBody(namespace: string, r: LeaderRecord): Record<string, unknown> {
+export function leaseBody(
+  namespace: string,
+  r: LeaderRecord,
+  annotations: LeaseAnnotations = {},
+): Record<string, unknown> {
   return {
     apiVersion: LEASE_API,
     kind: 'Lease',
-    metadata: { name: CONTROLLER_LEASE_NAME, namespace, labels: { ...CONTROLLER_LABELS } },
+    metadata: {
+      name: CONTROLLER_LEASE_NAME,
+      namespace,
+      labels: { ...CONTROLLER_LABELS },
+      ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
+    },
     spec: leaseSpec(r),
   };
 }
 
 /**
  * The body of an update: the Lease as it was read (its metadata, resourceVersion included, kept whole)
- * with the spec replaced and our labels set over its own (client-go's LeaseLock.Update with Labels).
+ * with the spec replaced and our labels and annotations set over its own (client-go's LeaseLock.Update
+ * with Labels).
  */
-export function leaseUpdateBody(seen: ObservedLease, r: LeaderRecord): Record<string, unknown> {
+export function leaseUpdateBody(
+  seen: ObservedLease,
+  r: LeaderRecord,
+  annotations: LeaseAnnotations = {},
+): Record<string, unknown> {
   const meta = asRecord(seen.object.metadata);
+  const merged = { ...asRecord(meta.annotations), ...annotations };
   return {
     ...seen.object,
-    metadata: { ...meta, labels: { ...asRecord(meta.labels), ...CONTROLLER_LABELS } },
+    metadata: {
+      ...meta,
+      labels: { ...asRecord(meta.labels), ...CONTROLLER_LABELS },
+      ...(Object.keys(merged).length > 0 ? { annotations: merged } : {}),
+    },
     spec: leaseSpec(r),
   };
 }

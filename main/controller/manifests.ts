@@ -2,7 +2,8 @@
  * The controller's deployment manifests, from one source: `gpu-fleet controller manifests` prints them
  * and `deploy/` holds the same files as a kustomize base (a test keeps the two equal). The CRD is
  * write-back's own buildCrd(), and the RBAC grants exactly the requests the controller makes:
- *   cluster-wide: nodes get/list/watch; the `cluster` GpuInventory get/patch/create and its status patch;
+ *   cluster-wide: nodes get/list/watch; pods list/watch (free GPUs: the live GPU pods of every namespace);
+ *     the `cluster` GpuInventory get/patch/create and its status patch;
  *     get of its own CRD (write-back checks the CRD's shape before writing);
  *   in its namespace: the `gpu-fleet-controller` Lease get/update, and Lease create (a POST cannot name
  *     its object);
@@ -10,8 +11,14 @@
  *     `gpu-node-status` ConfigMap get/patch/create, nothing else there.
  * The create on the ConfigMap and the GpuInventory is for server-side apply: an apply that creates its
  * object is authorized as create as well, with the URL's name, so resourceNames narrows it.
+ *
+ * A NetworkPolicy admits to the ops port only pods of the metrics scraper's namespace; the kubelet's
+ * probes need no rule, because a NetworkPolicy always allows traffic from the node the pod runs on
+ * (Kubernetes' NetworkPolicy semantics, which every enforcing CNI follows) and the kubelet probes from
+ * there. Everything else that reaches the pod's IP is dropped by a CNI that enforces policies.
  */
 import { stringify } from 'yaml';
+import { isNamespaceName } from '../../common/k8s-names.ts';
 import {
   CONTROLLER_LEASE_NAME,
   DEFAULT_CONFIGMAP_NAMESPACE,
@@ -25,7 +32,12 @@ export interface ManifestOptions {
   image: string;
   group: string;
   replicas: number;
+  /** The namespace whose pods may scrape /metrics (the NetworkPolicy's one source). */
+  metricsNamespace: string;
 }
+
+/** Where kube-prometheus-stack and most Prometheus installs run. */
+export const DEFAULT_METRICS_NAMESPACE = 'monitoring';
 
 /** The namespace the tray reads the controller's Lease from unless told otherwise. */
 export const DEFAULT_NAMESPACE = DEFAULT_CONTROLLER_NAMESPACE;
@@ -49,6 +61,7 @@ function rbac(o: ManifestOptions): Doc[] {
       metadata: meta(NAME),
       rules: [
         { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
         {
           apiGroups: [o.group],
           resources: ['gpuinventories'],
@@ -201,6 +214,28 @@ function deployment(o: ManifestOptions): Doc {
   };
 }
 
+function networkPolicy(o: ManifestOptions): Doc {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: meta(NAME, o.namespace),
+    spec: {
+      podSelector: { matchLabels: { ...CONTROLLER_LABELS } },
+      // Ingress only: the controller must still reach the API server.
+      policyTypes: ['Ingress'],
+      ingress: [
+        {
+          // `kubernetes.io/metadata.name` is set on every namespace by the API server itself.
+          from: [
+            { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': o.metricsNamespace } } },
+          ],
+          ports: [{ protocol: 'TCP', port: 'metrics' }],
+        },
+      ],
+    },
+  };
+}
+
 /** The kustomize base: file name → its documents, in apply order (namespace and CRD first). */
 export function manifestFiles(o: ManifestOptions): [string, Doc[]][] {
   return [
@@ -212,6 +247,7 @@ export function manifestFiles(o: ManifestOptions): [string, Doc[]][] {
     ],
     ['rbac.yaml', rbac(o)],
     ['deployment.yaml', [deployment(o)]],
+    ['networkpolicy.yaml', [networkPolicy(o)]],
   ];
 }
 
@@ -238,8 +274,9 @@ export function kustomizationYaml(o: ManifestOptions): string {
 
 /** Why the options cannot make valid manifests, or null. */
 export function manifestProblem(o: ManifestOptions): string | null {
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.namespace) || o.namespace.length > 63)
-    return `"${o.namespace}" is not a valid namespace name for --namespace`;
+  if (!isNamespaceName(o.namespace)) return `"${o.namespace}" is not a valid namespace name for --namespace`;
+  if (!isNamespaceName(o.metricsNamespace))
+    return `"${o.metricsNamespace}" is not a valid namespace name for --metrics-namespace`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(o.image))
     return `"${o.image}" is not an image reference for --image`;
   if (!Number.isInteger(o.replicas) || o.replicas < 1 || o.replicas > 10)

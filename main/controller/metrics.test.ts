@@ -79,3 +79,21 @@ describe('ControllerMetrics', () => {
     expect(text).toContain('gpu_fleet_gpus 40000');
   });
 });
+
+describe('ControllerMetrics.rendered', () => {
+  it('is rendered on change, not per call: the last change shows once settled, and calls return the same buffer', async () => {
+    const m = new ControllerMetrics();
+    await m.settled();
+    expect(m.rendered().body.toString()).toMatch(/^gpu_fleet_leader 0$/m);
+    m.leader(true);
+    m.synced(true);
+    m.leader(false);
+    m.leader(true);
+    await m.settled();
+    const a = m.rendered();
+    expect(a.body.toString()).toMatch(/^gpu_fleet_leader 1$/m);
+    expect(a.body.toString()).toMatch(/^gpu_fleet_synced 1$/m);
+    expect(a.contentType).toMatch(/^text\/plain/);
+    expect(m.rendered().body).toBe(a.body);
+  });
+});

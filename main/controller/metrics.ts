@@ -2,6 +2,9 @@
  * The controller's Prometheus metrics (prom-client, a registry of its own so two controllers in one
  * test process never share series): the same facts the GpuInventory holds, write-back outcomes, watch
  * restarts and whether this replica leads. Names follow Prometheus conventions (`_total` counters).
+ *
+ * The text is rendered when a value changes (coalesced), never per request: the ops server answers a
+ * scrape from `rendered()` synchronously, so a flood of scrapes costs no rendering and no queue.
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { ConnectionPhase } from '../../common/connection.ts';
@@ -60,6 +63,9 @@ export class ControllerMetrics {
     registers: [this.registry],
   });
   #lastPhase: ConnectionPhase | null = null;
+  #rendered = Buffer.alloc(0);
+  #rendering: Promise<void> | null = null;
+  #again = false;
 
   constructor() {
     for (const state of NODE_STATES) this.#nodes.set({ state }, 0);
@@ -67,6 +73,37 @@ export class ControllerMetrics {
       for (const outcome of ['written', 'skipped', 'failed']) this.#writes.inc({ target, outcome }, 0);
     this.#leader.set(0);
     this.#synced.set(0);
+    this.#changed();
+  }
+
+  /** Renders again once the render in progress (if any) is done: the last change always shows. */
+  #changed(): void {
+    if (this.#rendering) {
+      this.#again = true;
+      return;
+    }
+    this.#rendering = this.registry
+      .metrics()
+      .then((text) => {
+        this.#rendered = Buffer.from(text);
+      })
+      .finally(() => {
+        this.#rendering = null;
+        if (this.#again) {
+          this.#again = false;
+          this.#changed();
+        }
+      });
+  }
+
+  /** The text as last rendered. */
+  rendered(): { contentType: string; body: Buffer } {
+    return { contentType: this.registry.contentType, body: this.#rendered };
+  }
+
+  /** Resolves once every change so far is in `rendered()`. */
+  async settled(): Promise<void> {
+    while (this.#rendering) await this.#rendering;
   }
 
   inventory(inv: GpuInventoryStatus): void {
@@ -92,23 +129,30 @@ export class ControllerMetrics {
     this.#gpus.set(inv.total_gpus);
     this.#capacity.set(capacity);
     this.#allocatable.set(allocatable);
+    this.#changed();
   }
 
   write(e: WriteEvent): void {
     this.#writes.inc({ target: e.target, outcome: e.action });
+    this.#changed();
   }
 
   connection(phase: ConnectionPhase): void {
-    if (this.#lastPhase === 'live' && phase !== 'live') this.#restarts.inc();
+    if (this.#lastPhase === 'live' && phase !== 'live') {
+      this.#restarts.inc();
+      this.#changed();
+    }
     this.#lastPhase = phase;
   }
 
   leader(leading: boolean): void {
     this.#leader.set(leading ? 1 : 0);
+    this.#changed();
   }
 
   synced(synced: boolean): void {
     this.#synced.set(synced ? 1 : 0);
+    this.#changed();
   }
 
   text(): Promise<string> {

@@ -93,6 +93,9 @@ export function formatDescribe(d: NodeDetail, now: number): string {
   ];
   if (ready !== undefined && ready.status !== 'True')
     lines.push(field('Not ready for', shortAge(ready.since, now)));
+  // The GPU health signals of other tools first: they name the fault where Ready only says NotReady.
+  if (d.why.length > 0)
+    lines.push('Why (most telling first):', ...d.why.map((w) => `  - ${clusterText(w.text, 600)}`));
   const taints = d.taints.map((t) => `${t.key}${t.value === null ? '' : `=${t.value}`}:${t.effect}`);
   lines.push(field('Taints', taints[0] ?? NONE), ...taints.slice(1).map((t) => `${''.padEnd(20)}${t}`));
   lines.push(field('Unschedulable', String(d.unschedulable)));

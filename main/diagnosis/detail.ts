@@ -17,7 +17,15 @@ import {
   PODS_LIMIT,
 } from '../kube/node-detail-requests.ts';
 import { readEvents, readGpuPods } from './events-pods.ts';
-import { readConditions, readGpuFacts, readSystem, readTaints, readUnschedulable } from './node-parts.ts';
+import { gpuWhy } from './gpu-why.ts';
+import {
+  readConditions,
+  readGpuFacts,
+  readQuarantine,
+  readSystem,
+  readTaints,
+  readUnschedulable,
+} from './node-parts.ts';
 
 export interface DetailOptions {
   /** Epoch ms the detail is read at (ages are relative to it). */
@@ -58,20 +66,34 @@ export function assembleDetail(
   if (!pods.ok) partial.push(partSentence('pods', pods.error));
   if (events.ok && hasMore(events.list)) partial.push(`events: only the first ${EVENTS_LIMIT} were read`);
   if (pods.ok && hasMore(pods.list)) partial.push(`pods: only the first ${PODS_LIMIT} were read`);
+  const gpu = facts !== null && isGpuNode(facts) ? deriveEntry(facts, opts.lastSeen ?? null) : null;
+  const conditions = readConditions(node);
+  const taints = readTaints(node);
+  const unschedulable = readUnschedulable(node);
+  const nodeEvents = events.ok ? readEvents(events.list) : [];
   return {
     context,
     name,
     fetchedAt: new Date(opts.now).toISOString(),
-    gpu: facts !== null && isGpuNode(facts) ? deriveEntry(facts, opts.lastSeen ?? null) : null,
+    gpu,
     gpuFacts: readGpuFacts(node, opts.now),
-    conditions: readConditions(node),
-    taints: readTaints(node),
-    unschedulable: readUnschedulable(node),
+    conditions,
+    taints,
+    unschedulable,
     system: readSystem(node),
-    events: events.ok ? readEvents(events.list) : [],
+    events: nodeEvents,
     pods: pods.ok ? readGpuPods(pods.list) : [],
     telemetry: null,
     partial,
+    why: gpuWhy({
+      conditions,
+      taints,
+      unschedulable,
+      quarantine: readQuarantine(node),
+      gpu,
+      events: nodeEvents,
+      now: opts.now,
+    }),
   };
 }
 

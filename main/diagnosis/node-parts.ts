@@ -12,6 +12,7 @@ import type {
   NodeTaintView,
 } from '../../common/node-detail.ts';
 import { shownText } from '../log/redact.ts';
+import type { Quarantine } from './gpu-why.ts';
 
 const text = (v: unknown, max?: number): string | null => {
   const t = shownText(v, max);
@@ -123,4 +124,28 @@ export function readGpuFacts(node: unknown, now: number): NodeGpuFacts {
     migState: label(labels, 'nvidia.com/mig.config.state'),
     gfdAgeSeconds: age !== null && age >= 0 ? age : null,
   };
+}
+
+/** NVSentinel's record of a quarantine: the annotation names the health event that cordoned the node. */
+export const QUARANTINE_ANNOTATION = 'quarantineHealthEvent';
+
+/**
+ * What NVSentinel's fault quarantine wrote on the node, or null: the annotation holds the health event
+ * as JSON (its `checkName` and `message`); one that does not parse still says the node is quarantined.
+ */
+export function readQuarantine(node: unknown): Quarantine | null {
+  const meta = isObj(node) && isObj(node.metadata) ? node.metadata : {};
+  const annotations = isObj(meta.annotations) ? meta.annotations : {};
+  const raw = annotations[QUARANTINE_ANNOTATION];
+  if (typeof raw !== 'string') return null;
+  let event: unknown = null;
+  try {
+    event = raw.length <= 64 * 1024 ? JSON.parse(raw) : null;
+  } catch {
+    event = null;
+  }
+  // A list of events (newer NVSentinel) or one event: the first names the cause.
+  const first: unknown = Array.isArray(event) ? event[0] : event;
+  const e: JsonRecord = isObj(first) ? first : {};
+  return { checkName: text(e.checkName, 80), message: text(e.message, 300) };
 }

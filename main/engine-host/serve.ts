@@ -107,6 +107,8 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
       systemLanguages: init.systemLanguages,
       demo: demo !== null,
       clock,
+      // The demo's clusters are not the user's: their timeline lives in the demo's own folder.
+      timelineDir: demo ? demo.settingsDir : init.settingsDir,
     });
     logEngine(core.engine, logger);
     const r: Running = {
@@ -210,6 +212,7 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
         return;
       case 'window':
         windowOpen = message.open;
+        if (!message.open) running?.core.timeline?.windowClosed();
         return;
       case 'stats': {
         const max = loop.max / 1e6;

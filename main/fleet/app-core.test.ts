@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import type { Alert } from '../../common/alerts.ts';
 import type { FleetSnapshot } from '../../common/fleet.ts';
 import { applyDelta } from '../../common/fleet-delta.ts';
 import type { PushEvents } from '../../common/ipc.ts';
@@ -28,8 +29,14 @@ afterEach(async () => {
 });
 
 /** `made` records the context name of every client the engine makes (a restarted monitor makes one). */
-function makeCore(settingsDir = path.join(env.dir, 'settings'), clock?: ManualClock, made?: string[]) {
+function makeCore(
+  settingsDir = path.join(env.dir, 'settings'),
+  clock?: ManualClock,
+  made?: string[],
+  forward?: (alert: Alert) => void,
+) {
   core = new AppCore({
+    ...(forward ? { forward } : {}),
     settings: openSettings({ cwd: settingsDir }),
     kubeconfig: { explicitPath: env.kubeconfigPath },
     mode: 'browser',
@@ -216,8 +223,9 @@ describe('AppCore', () => {
     expect(c.settings.get('alertLog').map((a) => a.kind)).toContain('ready-drop');
   });
 
-  it('pushes alerts:notify only for alerts the desktop notifier would show (none while paused)', async () => {
-    const c = makeCore();
+  it('pushes alerts:notify only for alerts the desktop notifier would show (none while paused), and forwards those', async () => {
+    const forwarded: string[][] = [];
+    const c = makeCore(undefined, undefined, undefined, (a) => forwarded.push(a.nodes));
     await c.handlers['settings:update']({
       alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
     });
@@ -239,6 +247,7 @@ describe('AppCore', () => {
       { channel: 'alerts:new', nodes: ['omen'] },
       { channel: 'alerts:notify', nodes: ['omen'] },
     ]);
+    expect(forwarded).toEqual([['omen']]);
   });
 
   it('writes back only where the user turned it on, reports a missing CRD, and installs it on request', async () => {

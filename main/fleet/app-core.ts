@@ -11,6 +11,7 @@ import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import {
   controllerNamespaceFor,
+  freeGpusOn,
   sourceFor,
   takeOverOptedIn,
   writeBackOptedIn,
@@ -23,6 +24,7 @@ import type { KubeconfigLoad, ResolvedContext } from '../kube/kubeconfig-types.t
 import { type KubeconfigWatch, watchKubeconfig } from '../kube/kubeconfig-watch.ts';
 import { useContext } from '../kube/use-context.ts';
 import type { SettingsStore } from '../settings/store.ts';
+import { TimelineRecorder } from '../timeline/recorder.ts';
 import { WritebackHub } from '../writeback/hub.ts';
 import type { WriteEvent } from '../writeback/index.ts';
 import { createHandlers } from './app-handlers.ts';
@@ -31,6 +33,7 @@ import { type FleetHost, PushHub, type PushListener } from './host.ts';
 import { missingContexts, monitoredContexts } from './monitored.ts';
 import { mergeReload } from './reload.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
+import { TimelineLink } from './timeline-link.ts';
 
 export interface AppCoreOptions {
   settings: SettingsStore;
@@ -48,6 +51,16 @@ export interface AppCoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** The OS's preferred languages (desktop app), told to the window in `app:info`. */
   systemLanguages?: string[];
+  /**
+   * Every alert that notifies (after the hold-down and flap damping, not while paused): the alert
+   * forwarder's door (main/forward), so one decision makes the notification and every forwarded message.
+   */
+  forward?: (alert: Alert) => void;
+  /**
+   * The data folder the timeline database is written in (the engine host's, browser mode's); none: no
+   * timeline (one-shot tools, most tests).
+   */
+  timelineDir?: string;
 }
 
 export class AppCore implements FleetHost {
@@ -65,6 +78,10 @@ export class AppCore implements FleetHost {
   #notices: string[] = [];
   /** Why the last kubectl context switch failed, until the next switch or re-read. */
   #kubectlError: string | null = null;
+  /** The engine's events into the timeline database, when the host records one. */
+  readonly timeline: TimelineLink | null;
+  /** A damaged timeline file moved aside: said in the notices for as long as the app runs. */
+  readonly #timelineNotices: string[] = [];
 
   constructor(opts: AppCoreOptions) {
     this.#opts = opts;
@@ -77,6 +94,7 @@ export class AppCore implements FleetHost {
         namespace: controllerNamespaceFor(s.get('controllerNamespace'), ctx.name),
         group: s.get('crdGroup'),
       }),
+      freeGpus: (ctx) => freeGpusOn(s.get('freeGpus'), ctx.name),
       mergeSameCluster: () => s.get('mergeSameCluster'),
       ...opts.engine,
       clock: this.#clock,
@@ -87,6 +105,7 @@ export class AppCore implements FleetHost {
     this.#load = loadKubeconfig(opts.kubeconfig);
     this.handlers = createHandlers(this);
     this.#writeback = new WritebackHub(this.engine, { clock: this.#clock }, opts.onWrite);
+    this.timeline = opts.timelineDir === undefined ? null : this.#timeline(opts.timelineDir);
     this.engine.on((event) => {
       if (event.type === 'snapshot') {
         this.#publisher.publish(event.snapshot);
@@ -138,6 +157,7 @@ export class AppCore implements FleetHost {
   }
 
   start(): void {
+    this.timeline?.recorder.start();
     this.applyContexts();
     if (this.#opts.watchFiles !== false) {
       this.#watch = watchKubeconfig({ ...this.#opts.kubeconfig, clock: this.#clock }, (load) =>
@@ -248,6 +268,7 @@ export class AppCore implements FleetHost {
     this.saveLastKnown();
     this.#writeback.stop();
     this.engine.stop();
+    this.timeline?.recorder.stop();
   }
 
   /** Keeps each context's latest inventory so the next launch shows it (stale) while it connects. */
@@ -258,6 +279,26 @@ export class AppCore implements FleetHost {
         lastKnown[ctx.context] = { at: new Date(this.#clock.now()).toISOString(), inventory: ctx.inventory };
     }
     this.#safeUpdate(() => this.settings.update({ lastKnown }));
+  }
+
+  #timeline(dir: string): TimelineLink {
+    const recorder = new TimelineRecorder({
+      dir,
+      clock: this.#clock,
+      settings: () => this.settings.get('timeline'),
+      onNotice: (message) => {
+        this.#timelineNotices.push(message);
+        this.#refreshNotices();
+        this.#push.emit('app:notice', { level: 'warning', message });
+      },
+      // The monitor runs on; the History view shows the state, and the user is told once per change.
+      onStatus: (s) => {
+        if (s.state === 'recording') return;
+        const message = s.state === 'read-only' ? s.reason : `The timeline is not recording: ${s.reason}.`;
+        this.#push.emit('app:notice', { level: 'warning', message });
+      },
+    });
+    return new TimelineLink(recorder, this.engine, this.#clock);
   }
 
   #monitored() {
@@ -273,7 +314,7 @@ export class AppCore implements FleetHost {
         notices.push(`The monitored context "${name}" is no longer in your kubeconfig.`);
       }
     }
-    this.#notices = notices;
+    this.#notices = [...notices, ...this.#timelineNotices];
   }
 
   #onAlert(alert: PolicyAlert): void {
@@ -283,7 +324,9 @@ export class AppCore implements FleetHost {
     const { suppressed, ...plain } = alert;
     this.#push.emit('alerts:new', plain satisfies Alert);
     // What the Electron notifier would show: browser mode's notifier listens to this one only.
-    if (!suppressed) this.#push.emit('alerts:notify', plain);
+    if (suppressed) return;
+    this.#push.emit('alerts:notify', plain);
+    this.#opts.forward?.(plain);
   }
 
   #scheduleSave(): void {

@@ -8,6 +8,7 @@ import { validateGroup } from '../writeback/crd.ts';
 import type { FleetEngine } from './engine.ts';
 import type { InvokeHandlers } from './host.ts';
 import { fromViewPatch, toSettingsView } from './settings-view.ts';
+import type { TimelineLink } from './timeline-link.ts';
 
 /**
  * What the handlers need of the app core, declared here so this file does not import app-core.ts (which
@@ -26,7 +27,10 @@ export interface HandlerCore {
   setTakeOver(context: string, on: boolean): void;
   kubectlContexts(): KubectlContexts;
   useKubectlContext(name: string): KubectlContexts;
+  readonly timeline: TimelineLink | null;
 }
+
+const NO_TIMELINE = 'This GPU Fleet records no timeline (it runs without a data folder).';
 
 export function createHandlers(core: HandlerCore): InvokeHandlers {
   // With nothing saved, the current context is monitored: the window shows that, not an empty choice.
@@ -112,5 +116,11 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     'node:detail': (context, node) => core.engine.nodeDetail(context, node),
     'kubectl:contexts': () => core.kubectlContexts(),
     'kubectl:use-context': (name) => core.useKubectlContext(name),
+    'timeline:range': ({ context, range, node }) => {
+      if (!core.timeline) throw new Error(NO_TIMELINE);
+      return core.timeline.range(context, range, node);
+    },
+    'timeline:summary': () =>
+      core.timeline?.summary(core.engine.snapshot().contexts.map((c) => c.context)) ?? [],
   };
 }

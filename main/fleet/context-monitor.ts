@@ -6,9 +6,12 @@
 import { clusterText, SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, HistoryPoint, SourceState, WritebackState } from '../../common/fleet.ts';
+import type { ClusterFree } from '../../common/free-gpus.ts';
 import { translator } from '../../common/i18n/translator.ts';
 import type { GpuInventoryStatus, LastSeenLabels } from '../../common/inventory.ts';
 import { displayServerUrl } from '../../common/server-url.ts';
+import { unknownFree } from '../inventory/free-gpus.ts';
+import { freeFromSummary } from '../inventory/free-summary.ts';
 import {
   appendHistory,
   buildInventory,
@@ -22,6 +25,7 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
 import { ObjectCache } from '../kube/object-cache.ts';
+import { FreeGpuFeed } from './free-gpu-feed.ts';
 import { NODES, type NodeWatcher, type NodeWatcherEvent } from './node-watch.ts';
 import { ControllerFeed } from './source/controller-feed.ts';
 import { type SourceConfig, sourceState } from './source/monitor-source.ts';
@@ -40,17 +44,24 @@ export interface ContextMonitorOptions {
   lastKnown?: { inventory: GpuInventoryStatus; history: HistoryPoint[] } | null;
   /** Where the inventory comes from (source/); nodes when absent. */
   source?: SourceConfig | undefined;
+  /** Watch the GPU pods for free GPUs while the nodes are watched (the per-context setting); on when absent. */
+  freeGpus?: boolean;
 }
 
-export type MonitorChange = 'inventory' | 'connection' | 'ignored';
+export type MonitorChange = 'inventory' | 'connection' | 'ignored' | 'free';
 
 const FRESH: ReadonlySet<ConnectionState['phase']> = new Set(['live', 'connecting']);
 const OFF: WritebackState = { phase: 'off', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
+const OFF_FREE = unknownFree('off');
 
 export class ContextMonitor {
   readonly #opts: ContextMonitorOptions;
   readonly #cache = new ObjectCache(NODES);
   readonly #watcher: NodeWatcher;
+  /** The controller's free-GPU summary as figures, kept while the summary object is the same. */
+  #fromController: { summary: object; free: ClusterFree } | null = null;
+  /** The GPU pods and the free GPUs made from them; null when the setting turned them off. */
+  readonly #free: FreeGpuFeed | null;
   /** Follows the in-cluster controller (source auto or controller); null for source nodes. */
   readonly #feed: ControllerFeed | null;
   /** What is read now: the node watch, the controller's GpuInventory, or nothing (controller stale). */
@@ -81,6 +92,12 @@ export class ContextMonitor {
       clock: opts.clock,
     });
     this.#connection = this.#watcher.connection;
+    this.#free =
+      opts.freeGpus === false
+        ? null
+        : new FreeGpuFeed({ makeClient: opts.makeClient, clock: opts.clock, watcher: opts.watcher }, () =>
+            this.onChange('free', this),
+          );
     this.#throttle = new Throttle(opts.clock, opts.coalesceMs ?? 100, () => this.#recompute());
     const source = opts.source;
     this.#feed =
@@ -126,19 +143,37 @@ export class ContextMonitor {
     else {
       this.#active = 'nodes';
       this.#watcher.start();
+      this.#free?.start();
     }
   }
 
   stop(): void {
     this.#feed?.stop();
     this.#watcher.stop();
+    this.#free?.stop();
     this.#throttle.cancel();
   }
 
   /** Skip the backoff wait (the user pressed "retry", or the machine woke from sleep). */
   retryNow(): void {
     this.#feed?.retryNow();
-    if (this.#active === 'nodes') this.#watcher.retryNow();
+    if (this.#active === 'nodes') {
+      this.#watcher.retryNow();
+      this.#free?.retryNow();
+    }
+  }
+
+  /** Free GPUs as the snapshot shows them: from the controller's status while it is read (absent if it has none). */
+  get free(): ClusterFree | undefined {
+    if (this.#active === 'controller') {
+      const summary = this.#inventory?.free_gpus;
+      if (summary === undefined) return undefined;
+      if (this.#fromController?.summary !== summary)
+        this.#fromController = { summary, free: freeFromSummary(summary) };
+      return this.#fromController.free;
+    }
+    if (this.#active !== 'nodes') return undefined;
+    return this.#free === null ? OFF_FREE : this.#free.free(this.#cache.view);
   }
 
   /** The write-back state as the window shows it: its message (often the server's words) and owners through the text gate. */
@@ -168,6 +203,7 @@ export class ContextMonitor {
       // The controller writes the GpuInventory while the tray reads it: the tray does not write back then.
       writeback: this.#active === 'controller' && this.#writeback.phase !== 'off' ? OFF : this.#writeback,
       source: this.#sourceState(),
+      ...(this.free ? { free: this.free } : {}),
       ...(this.#ignored > 0
         ? { ignoredNodes: { count: this.#ignored, message: ignoredSentence(this.#ignored) } }
         : {}),
@@ -190,8 +226,10 @@ export class ContextMonitor {
       if (next === 'nodes') {
         this.#connection = this.#watcher.connection;
         this.#watcher.start();
+        this.#free?.start();
       } else {
         this.#watcher.stop();
+        this.#free?.stop();
         this.#throttle.cancel();
         if (this.#feed) this.#connection = this.#feed.connection;
         if (next === 'controller') this.#adoptController();
@@ -264,7 +302,11 @@ export class ContextMonitor {
     const next = buildInventory(this.#cache.view.values(), this.#lastSeen, now);
     const merged = this.#inventory ? withObservedAt(next, this.#inventory) : next;
     // An unchanged inventory is news once: when the first list confirms the last-known one (no longer stale).
-    if (merged === this.#inventory && this.#confirmed) return;
+    if (merged === this.#inventory && this.#confirmed) {
+      // A node change the inventory does not show (a taint) may still change the free GPUs.
+      if (this.#free !== null) this.onChange('free', this);
+      return;
+    }
     this.#confirmed = true;
     this.#inventory = merged;
     this.#history = appendHistory(this.#history, merged, now, this.#opts.historyMax ?? 2000);

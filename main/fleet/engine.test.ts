@@ -82,7 +82,8 @@ it('keeps what a node last had through a relist (410), for the nodes the relist 
   const env = await startSimContext({ scenario: 'homelab' });
   sims.push(env);
   const clock = new ManualClock();
-  const e = new FleetEngine({ clock });
+  // Only the node watch: failNext must hit its request, not the pods watch's of free GPUs.
+  const e = new FleetEngine({ clock, freeGpus: () => false });
   engine = e;
   const nuc1 = () => e.snapshot().contexts[0]?.inventory?.nodes.find((n) => n.name === 'nuc1');
   e.setContexts([env.context('sim-admin')]);

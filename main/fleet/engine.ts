@@ -35,6 +35,7 @@ import { contextFingerprint } from '../kube/fingerprint.ts';
 import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { ListWatcherOptions } from '../kube/list-watcher.ts';
 import { shownText } from '../log/redact.ts';
+import type { TelemetryReading } from '../telemetry/context-telemetry.ts';
 import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
 import type { SourceConfig } from './source/monitor-source.ts';
 import { TelemetryHub } from './telemetry-hub.ts';
@@ -51,6 +52,8 @@ export type EngineEvent =
     }
   | { type: 'connection'; context: string; state: ConnectionState }
   | { type: 'alert'; alert: PolicyAlert }
+  /** A DCGM reading of one node (background or on demand), for the timeline; null GPUs: it failed. */
+  | { type: 'telemetry'; reading: TelemetryReading }
   /** The server sent nodes that were refused (invalid names): how many there are now, in a sentence. */
   | { type: 'ignored'; context: string; count: number; message: string }
   | { type: 'snapshot'; snapshot: FleetSnapshot };
@@ -74,6 +77,8 @@ export interface EngineOptions {
   telemetry?: () => TelemetrySettingsView;
   /** Per context, where its inventory comes from (read at every setContexts); nodes when absent. */
   source?: (ctx: ResolvedContext) => SourceConfig | null;
+  /** Per context, whether free GPUs (the pods watch) are on (read at every setContexts); on when absent. */
+  freeGpus?: (ctx: ResolvedContext) => boolean;
   /**
    * Whether contexts that reach the same cluster (kube/cluster-identity.ts) are one monitor, one card and
    * one set of alerts (read at every setContexts; default true).
@@ -89,9 +94,9 @@ interface Entry {
   also: ResolvedContext[];
 }
 
-/** A monitor restarts when its connection settings or its source settings change. */
-const entryKey = (ctx: ResolvedContext, source: SourceConfig | null) =>
-  `${contextFingerprint(ctx)}\u0000${JSON.stringify(source)}`;
+/** A monitor restarts when its connection settings, its source or its free-GPU setting change. */
+const entryKey = (ctx: ResolvedContext, source: SourceConfig | null, freeGpus: boolean) =>
+  `${contextFingerprint(ctx)}\u0000${JSON.stringify(source)}\u0000${freeGpus}`;
 
 /** Detail reads in flight at once, across contexts (a window refreshing a panel needs one). */
 const MAX_DETAIL_READS = 8;
@@ -131,6 +136,7 @@ export class FleetEngine {
       snooze: () => this.#snooze,
       gpuNodes: (context) => this.#entries.get(context)?.monitor.inventory?.nodes.map((n) => n.name) ?? [],
       alert: (alert) => this.#emit({ type: 'alert', alert }),
+      reading: (reading) => this.#emit({ type: 'telemetry', reading }),
       changed: () => this.#scheduleSnapshot(),
     });
   }
@@ -155,7 +161,10 @@ export class FleetEngine {
     const wanted = new Map(contexts.map((c) => [c.name, c]));
     for (const [name, entry] of this.#entries) {
       const next = wanted.get(name);
-      if (!next || entryKey(next, this.#opts.source?.(next) ?? null) !== entry.fingerprint) {
+      if (
+        !next ||
+        entryKey(next, this.#opts.source?.(next) ?? null, this.#freeGpus(next)) !== entry.fingerprint
+      ) {
         entry.monitor.stop();
         this.#entries.delete(name);
         this.#emittedConnection.delete(name);
@@ -172,6 +181,7 @@ export class FleetEngine {
       }
       const previous = own(lastKnown, ctx.name);
       const source = this.#opts.source?.(ctx) ?? null;
+      const freeGpus = this.#freeGpus(ctx);
       const monitor = new ContextMonitor(
         {
           context: ctx.name,
@@ -183,12 +193,13 @@ export class FleetEngine {
           ...(this.#opts.historyMax !== undefined ? { historyMax: this.#opts.historyMax } : {}),
           lastKnown: previous ? { inventory: previous.inventory, history: previous.history ?? [] } : null,
           ...(source ? { source } : {}),
+          freeGpus,
         },
         (change, m) => this.#onMonitor(change, m),
       );
       this.#entries.set(ctx.name, {
         monitor,
-        fingerprint: entryKey(ctx, source),
+        fingerprint: entryKey(ctx, source, freeGpus),
         context: ctx,
         also: also.get(ctx.name) ?? [],
       });
@@ -198,6 +209,10 @@ export class FleetEngine {
     if (this.#focused === null || !this.#entries.has(this.#focused))
       this.#focused = contexts[0]?.name ?? null;
     this.#scheduleSnapshot();
+  }
+
+  #freeGpus(ctx: ResolvedContext): boolean {
+    return this.#opts.freeGpus?.(ctx) ?? true;
   }
 
   /** The context whose monitor watches this context's cluster (itself unless merged into another). */
@@ -324,6 +339,10 @@ export class FleetEngine {
   }
 
   #onMonitor(change: MonitorChange, monitor: ContextMonitor): void {
+    if (change === 'free') {
+      this.#scheduleSnapshot();
+      return;
+    }
     if (change === 'ignored') {
       const ignored = monitor.snapshot().ignoredNodes;
       this.#emit({

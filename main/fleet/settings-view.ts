@@ -17,6 +17,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     writeBackTakeOver: copyDict(s.writeBackTakeOver),
     source: copyDict(s.source),
     controllerNamespace: copyDict(s.controllerNamespace),
+    freeGpus: copyDict(s.freeGpus),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -24,6 +25,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     language: s.language,
     telemetry: { ...s.telemetry },
     mergeSameCluster: s.mergeSameCluster,
+    timeline: { ...s.timeline },
   };
 }
 
@@ -35,6 +37,7 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.writeBackTakeOver) out.writeBackTakeOver = copyDict(patch.writeBackTakeOver);
   if (patch.source) out.source = copyDict(patch.source);
   if (patch.controllerNamespace) out.controllerNamespace = copyDict(patch.controllerNamespace);
+  if (patch.freeGpus) out.freeGpus = copyDict(patch.freeGpus);
   if (patch.crdGroup !== undefined) out.crdGroup = patch.crdGroup;
   if (patch.configMapNamespace !== undefined) out.configMapNamespace = patch.configMapNamespace;
   if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;
@@ -42,5 +45,6 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.language !== undefined) out.language = patch.language;
   if (patch.telemetry) out.telemetry = { ...patch.telemetry };
   if (patch.mergeSameCluster !== undefined) out.mergeSameCluster = patch.mergeSameCluster;
+  if (patch.timeline) out.timeline = { ...patch.timeline };
   return out;
 }

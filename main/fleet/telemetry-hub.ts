@@ -28,6 +28,8 @@ export interface TelemetryHubOptions {
   /** The context's GPU node names now (from its inventory). */
   gpuNodes: (context: string) => readonly string[];
   alert: (a: PolicyAlert) => void;
+  /** Every reading as it came (the timeline records them). */
+  reading?: (r: TelemetryReading) => void;
   changed: () => void;
 }
 
@@ -139,6 +141,7 @@ export class TelemetryHub {
     const out = evaluateGpus(this.#health, r, this.#o.rules(), this.#o.snooze());
     this.#health = out.state;
     for (const a of out.alerts) this.#o.alert(a);
+    this.#o.reading?.(r);
     this.#o.changed();
   }
 }

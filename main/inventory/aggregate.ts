@@ -53,7 +53,7 @@ function entryOf(facts: NodeFacts, lastSeen: LastSeenLabels | null): GpuNodeEntr
   return entry;
 }
 
-/** Equal in everything but `observed_at` and the order of `nodes`. Null is "no inventory yet". */
+/** Equal in everything but `observed_at` and the order of `nodes` (free_gpus too, when there). Null is "no inventory yet". */
 export function inventoriesEqual(a: GpuInventoryStatus | null, b: GpuInventoryStatus | null): boolean {
   if (a === b) return true;
   if (a === null || b === null) return false;
@@ -61,7 +61,8 @@ export function inventoriesEqual(a: GpuInventoryStatus | null, b: GpuInventorySt
     a.total_gpu_nodes !== b.total_gpu_nodes ||
     a.ready_gpu_nodes !== b.ready_gpu_nodes ||
     a.total_gpus !== b.total_gpus ||
-    a.nodes.length !== b.nodes.length
+    a.nodes.length !== b.nodes.length ||
+    !jsonEqual(a.free_gpus, b.free_gpus)
   ) {
     return false;
   }

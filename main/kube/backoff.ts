@@ -27,6 +27,22 @@ export const DEFAULT_BACKOFF: BackoffOptions = {
   resetAfterMs: 120_000,
 };
 
+/** The schedule of a backoff without jitter or state: the k-th step (0-based) of initial × factor^k, capped. */
+export interface BackoffSchedule {
+  initialMs: number;
+  maxMs: number;
+  factor: number;
+}
+
+/**
+ * The un-jittered wait for step `k` (0-based: the first retry waits initialMs). The one formula every
+ * retry in the app uses: the watchers (Backoff below), telemetry's per-pod retries, the engine host's
+ * restarts. The exponent is capped so a long streak cannot overflow to Infinity.
+ */
+export function backoffStep(s: BackoffSchedule, k: number): number {
+  return Math.min(s.maxMs, s.initialMs * s.factor ** Math.min(Math.max(0, k), 64));
+}
+
 export class Backoff {
   readonly options: BackoffOptions;
   #attempt = 0;
@@ -47,8 +63,7 @@ export class Backoff {
 
   /** The un-jittered step for the next failure. */
   baseDelay(): number {
-    const { initialMs, maxMs, factor } = this.options;
-    return Math.min(maxMs, initialMs * factor ** Math.min(this.#attempt, 64));
+    return backoffStep(this.options, this.#attempt);
   }
 
   /** Records a failure and returns how long to wait before the next try. */

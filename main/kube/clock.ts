@@ -20,15 +20,34 @@ export interface Clock {
   sleep(ms: number): Promise<void>;
 }
 
+/** Node fires a timer of more than this many ms after 1 ms (with a warning), not when asked. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A background timer that may wait longer than MAX_TIMER_MS: it re-arms itself until it is due. */
+interface LongTimer {
+  t: ReturnType<typeof setTimeout>;
+}
+
+function backgroundTimer(fn: () => void, ms: number): LongTimer {
+  const handle = {} as LongTimer;
+  const arm = (left: number) => {
+    handle.t = setTimeout(
+      () => (left > MAX_TIMER_MS ? arm(left - MAX_TIMER_MS) : fn()),
+      Math.min(left, MAX_TIMER_MS),
+    );
+    // A pending retry or stall timer must never keep a CLI process alive on its own.
+    handle.t.unref?.();
+  };
+  arm(Math.max(0, ms));
+  return handle;
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    // A pending retry or stall timer must never keep a CLI process alive on its own.
-    t.unref?.();
-    return t;
+  setTimeout: (fn, ms) => backgroundTimer(fn, ms),
+  clearTimeout: (handle) => {
+    if (handle !== null && typeof handle === 'object' && 't' in handle) clearTimeout((handle as LongTimer).t);
   },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   // Not unref'd: someone is awaiting it.
   sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
 };

@@ -126,6 +126,8 @@ describe('watchKubeconfig', () => {
       clock: new ManualClock(),
       // sim-admin and sim-readonly reach one cluster: kept apart here, each with a monitor and client of its own.
       mergeSameCluster: () => false,
+      // One watcher per context here (the pods watch of free GPUs would make a second client of each).
+      freeGpus: () => false,
       makeClient: (ctx) => {
         const client = new RecordedClient(ctx);
         made.push({ name: ctx.name, client });
@@ -133,7 +135,9 @@ describe('watchKubeconfig', () => {
       },
     });
     const monitored = (l: KubeconfigLoad): ResolvedContext[] =>
-      l.kind === 'loaded' ? l.contexts.filter((c) => c.name !== 'sim-revocable') : [];
+      l.kind === 'loaded'
+        ? l.contexts.filter((c) => c.name === 'sim-admin' || c.name === 'sim-readonly')
+        : [];
     const firstLoad: KubeconfigLoad = env.loaded;
     engine.setContexts(monitored(firstLoad));
     expect(made.map((m) => m.name)).toEqual(['sim-admin', 'sim-readonly']);

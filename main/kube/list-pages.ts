@@ -42,7 +42,7 @@ export const LIST_DEADLINE_MS = 5 * 60_000;
 /** The words and path of the collection, and the trim each item goes through (null: refused, not kept). */
 export type ListedResource<T> = Pick<
   WatchedResource<T>,
-  'path' | 'singular' | 'plural' | 'trim' | 'fieldSelector'
+  'path' | 'singular' | 'plural' | 'trim' | 'fieldSelector' | 'maxItems'
 >;
 
 export async function listObjects<T>(
@@ -51,6 +51,7 @@ export async function listObjects<T>(
   o: ListOptions,
 ): Promise<ListResult<T> | null> {
   const { path, singular, plural, trim } = resource;
+  const maxItems = resource.maxItems ?? MAX_LIST_ITEMS;
   const host = new URL(client.server).host;
   const deadlineMs = o.deadlineMs ?? LIST_DEADLINE_MS;
   const startedAt = o.clock.now();
@@ -88,8 +89,8 @@ export async function listObjects<T>(
     pages++;
     const { items: raw, resourceVersion, next } = readPage(page, host, singular);
     items += raw.length;
-    if (items > MAX_LIST_ITEMS) {
-      throw new KubeError('server', `${host} listed more than ${MAX_LIST_ITEMS} ${plural}; stopped listing.`);
+    if (items > maxItems) {
+      throw new KubeError('server', `${host} listed more than ${maxItems} ${plural}; stopped listing.`);
     }
     for (const r of raw) {
       const item = trim(r);

@@ -194,6 +194,7 @@ export class ListWatcher<T> {
     const refused = new Set<string>();
     let nameless = 0;
     const trim = (raw: unknown): T | null => {
+      if (this.resource.skip?.(raw) === true) return null;
       const kept = this.resource.trim(raw);
       if (kept === null) {
         const key = refusedKey(raw);
@@ -248,6 +249,7 @@ export class ListWatcher<T> {
       resource: {
         ...this.resource,
         trim: (raw) => {
+          if (this.resource.skip?.(raw) === true) return null;
           const kept = this.resource.trim(raw);
           const key = kept === null ? refusedKey(raw) : null;
           if (key !== null && this.#refused.size < MAX_REFUSED) {

@@ -22,7 +22,7 @@ export type WatchOutcome = 'ended' | 'expired' | 'stalled' | 'stopped';
 export interface WatchStreamParams<T> {
   client: ContextClient;
   /** The collection watched and the words for it; trim refuses an object by returning null (not reported). */
-  resource: Pick<WatchedResource<T>, 'path' | 'plural' | 'trim' | 'fieldSelector'>;
+  resource: Pick<WatchedResource<T>, 'path' | 'plural' | 'trim' | 'fieldSelector' | 'keyOfMeta'>;
   clock: Clock;
   resourceVersion: string;
   timeoutSeconds: number;
@@ -102,7 +102,8 @@ export function watchObjects<T>(p: WatchStreamParams<T>): RunningWatch {
       const object = p.resource.trim(obj);
       if (object !== null) p.onChange({ type: 'upsert', object });
     } else if (type === 'DELETED') {
-      if (meta && typeof meta.name === 'string') p.onChange({ type: 'delete', name: meta.name });
+      const key = meta === null ? null : p.resource.keyOfMeta ? p.resource.keyOfMeta(meta) : meta.name;
+      if (typeof key === 'string') p.onChange({ type: 'delete', name: key });
     } else if (type !== 'BOOKMARK') {
       return fail(
         new KubeError('protocol', `${new URL(p.client.server).host} sent a watch event of an unknown type.`),

@@ -17,6 +17,18 @@ export interface WatchedResource<T> {
   /** The object's name: its key in the cache. */
   readonly nameOf: (object: T) => string;
   /**
+   * The cache key of a raw object's metadata, for DELETED events (which are not trimmed); the name when
+   * absent. Namespaced objects are keyed `namespace/name`.
+   */
+  readonly keyOfMeta?: (metadata: Record<string, unknown>) => string | null;
+  /**
+   * Objects the caller does not want at all (e.g. pods that request no GPU): not kept and, unlike what
+   * trim refuses, not counted as refused. Checked before trim.
+   */
+  readonly skip?: (raw: unknown) => boolean;
+  /** Items one list may hold before it is refused as too large (list-pages.ts MAX_LIST_ITEMS by default). */
+  readonly maxItems?: number;
+  /**
    * True when `b` says nothing new over `a` (e.g. only its resourceVersion moved): the cache stores it but
    * does not count it as a change.
    */

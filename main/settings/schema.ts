@@ -13,6 +13,7 @@ import {
 import { ALERT_GPUS_MAX, type AlertKind, type AlertWords } from '../../common/alerts.ts';
 import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
+import { ApiGroupNameSchema, NamespaceNameSchema } from '../../common/k8s-names.ts';
 // The defaults come from common/: settings sit below alerts and write-back and import neither.
 import {
   DEFAULT_CONFIGMAP_NAMESPACE,
@@ -22,6 +23,8 @@ import {
 } from '../../common/settings.ts';
 import { DEFAULT_TELEMETRY } from '../../common/telemetry.ts';
 import { TelemetrySettingsSchema } from '../../common/telemetry-schema.ts';
+import { DEFAULT_TIMELINE } from '../../common/timeline.ts';
+import { TimelineSettingsSchema } from '../../common/timeline-schema.ts';
 
 export const SETTINGS_VERSION = 2;
 export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
@@ -29,7 +32,7 @@ export { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP };
 const closed = { additionalProperties: false } as const;
 const ContextName = Type.String({ minLength: 1, maxLength: 253 });
 const Int0 = Type.Integer({ minimum: 0 });
-const Namespace = Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });
+const Namespace = NamespaceNameSchema;
 const SourceSchema = Type.Union(INVENTORY_SOURCES.map((s) => Type.Literal(s)));
 
 export const AlertRulesSchema = Type.Object(
@@ -216,11 +219,10 @@ export const SettingsSchema = Type.Object(
     source: Type.Record(ContextName, SourceSchema),
     /** Context name → namespace of the in-cluster controller's Lease; not listed: gpu-fleet. Added within version 2. */
     controllerNamespace: Type.Record(ContextName, Namespace),
-    crdGroup: Type.String({
-      maxLength: 253,
-      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$',
-    }),
-    configMapNamespace: Type.String({ maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+    /** Context name → false turns free GPUs (the pods watch) off there; not listed: on. Added within version 2. */
+    freeGpus: Type.Record(ContextName, Type.Boolean()),
+    crdGroup: ApiGroupNameSchema,
+    configMapNamespace: NamespaceNameSchema,
     launchAtLogin: Type.Boolean(),
     theme: Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')]),
     /** Added within version 2: files without it get 'auto' (follow the OS). */
@@ -242,6 +244,8 @@ export const SettingsSchema = Type.Object(
      * (true), or each on its own (false). Added within version 2: files without it get true.
      */
     mergeSameCluster: Type.Boolean(),
+    /** The timeline database (issue 24): retention, size cap, price per kWh. Added within version 2. */
+    timeline: TimelineSettingsSchema,
   },
   closed,
 );
@@ -256,6 +260,7 @@ export function defaultSettings(): Settings {
     writeBackTakeOver: {},
     source: {},
     controllerNamespace: {},
+    freeGpus: {},
     crdGroup: DEFAULT_CRD_GROUP,
     configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE,
     launchAtLogin: false,
@@ -268,6 +273,7 @@ export function defaultSettings(): Settings {
     alertsPaused: { all: null, contexts: {} },
     telemetry: { ...DEFAULT_TELEMETRY },
     mergeSameCluster: true,
+    timeline: { ...DEFAULT_TIMELINE },
   };
 }
 

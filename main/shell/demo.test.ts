@@ -41,7 +41,7 @@ describe('the demo', () => {
     const byName = new Map(c.engine.snapshot().contexts.map((x) => [x.context, x.inventory]));
     expect(byName.get('home-lab')).toMatchObject({ total_gpu_nodes: 4, ready_gpu_nodes: 0 });
     const small = byName.get('small-lab');
-    expect(small?.total_gpu_nodes).toBe(3);
+    expect(small?.total_gpu_nodes).toBe(4);
     expect(small?.nodes.find((n) => n.name === 'lab-a100')?.mig?.strategy).toBe('mixed');
     expect(small?.nodes.find((n) => n.name === 'lab-4090')?.sharing).toMatchObject({
       strategy: 'time-slicing',

@@ -20,6 +20,7 @@ import {
 import type { PushChannel } from '../../common/ipc.ts';
 import type { DesktopNotice } from '../../common/notification.ts';
 import type { TrayModel } from '../../common/tray-menu.ts';
+import { backoffStep } from '../kube/backoff.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { EngineHostState } from './engine-line.ts';
 
@@ -65,7 +66,7 @@ export const INVOKE_WAIT_MAX = 200;
 
 /** The delay before restart number `n` (1-based) of a streak of quick exits. */
 export function restartDelayMs(n: number): number {
-  return Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** Math.max(0, Math.min(n - 1, 16)));
+  return backoffStep({ initialMs: RESTART_FIRST_MS, maxMs: RESTART_MAX_MS, factor: 2 }, n - 1);
 }
 
 interface Pending {

@@ -5,6 +5,7 @@
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
+import { type TrayFree, trayFree } from './tray-free.ts';
 
 /** One context as the tray shows it: its counts and at most a few down nodes, never the whole list. */
 export interface TrayContext {
@@ -15,6 +16,8 @@ export interface TrayContext {
   down: GpuNodeEntry[];
   /** How many GPU nodes are down in all. */
   downCount: number;
+  /** Free GPUs in short (tray-free.ts); null when the snapshot has none (the controller is read). */
+  free: TrayFree | null;
 }
 
 /** The fleet as the tray needs it (trayFleet makes it from a FleetSnapshot). */
@@ -43,6 +46,7 @@ export function trayContext(ctx: ContextSnapshot): TrayContext {
       : null,
     down: down.slice(0, TRAY_DOWN_NODES_MAX),
     downCount: down.length,
+    free: ctx.free ? trayFree(ctx.free) : null,
   };
 }
 

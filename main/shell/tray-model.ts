@@ -15,6 +15,7 @@ import { type EngineHostState, engineLine } from './engine-line.ts';
 import { kubectlSubmenu } from './kubectl-menu.ts';
 import type { TrayContext, TrayFleet } from './tray-fleet.ts';
 import { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
+import { freeMenu } from './tray-free.ts';
 
 export type { TrayAction, TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
 export { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
@@ -69,8 +70,11 @@ export function buildTrayModel(
 ): TrayModel {
   const lines = snapshot.contexts.map((ctx) => contextLine(ctx, tr));
   const paused = snapshot.alertsPausedUntil !== null;
+  // The headline: free GPUs across every cluster (absent while no context has free-GPU figures).
+  const free = freeMenu(snapshot.contexts, tr);
   const tooltip = [
     tr.t('app.name'),
+    ...(free ? [free.label] : []),
     ...(lines.length ? lines : [tr.t('tray.noneMonitored')]),
     ...(paused ? [tr.t('tray.alertsPaused')] : []),
   ].join('\n');
@@ -100,6 +104,7 @@ export function buildTrayModel(
     icon: snapshot.health,
     tooltip,
     menu: [
+      ...(free ? [free, { label: '', type: 'separator' as const }] : []),
       ...contextItems,
       { label: '', type: 'separator' },
       { label: tr.t('tray.open'), action: { kind: 'open-window' } },

@@ -11,6 +11,7 @@
  * Failures are one sentence in the node's `NodeTelemetry`, never thrown to the caller.
  */
 import type { GpuSample, GpuTelemetry, NodeTelemetry, TelemetrySummary } from '../../common/telemetry.ts';
+import { type BackoffSchedule, backoffStep } from '../kube/backoff.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { type GpuReading, isDcgmExporterText, readGpus } from './dcgm-read.ts';
@@ -34,8 +35,8 @@ export const DISCOVERY_TTL_MS = 5 * 60_000;
 export const ON_DEMAND_MIN_MS = 5_000;
 export const BACKGROUND_MIN_MS = 60_000;
 export const FORBIDDEN_PAUSE_MS = 30 * 60_000;
-const BACKOFF_FIRST_MS = 60_000;
-const BACKOFF_MAX_MS = 30 * 60_000;
+/** A pod whose scrape failed is retried after 1 min, doubling to 30 min. */
+const SCRAPE_RETRY: BackoffSchedule = { initialMs: 60_000, maxMs: 30 * 60_000, factor: 2 };
 /** Sparkline points per GPU: 30 at the 10 s detail refresh is the last five minutes. */
 export const HISTORY_POINTS = 30;
 /** Nodes remembered at once (a 5,000-node cluster scraped in the background stays bounded). */
@@ -216,7 +217,7 @@ export class ContextTelemetry {
     const scrapedAt = new Date(at).toISOString();
     if (gpus === null) {
       st.failures++;
-      const wait = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.min(10, st.failures - 1));
+      const wait = backoffStep(SCRAPE_RETRY, st.failures - 1);
       st.retryAt = at + (transient ? wait : Math.max(wait, 10 * 60_000));
       st.view = { state: 'unavailable', message: failure ?? NO_EXPORTER, scrapedAt };
     } else {

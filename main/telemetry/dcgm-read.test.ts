@@ -39,4 +39,44 @@ describe('DCGM reading', () => {
     expect(hasDcgmSamples(samples)).toBe(true);
     expect(readGpus(samples)).toMatchObject([{ index: 0, uuid: 'GPU-1', temp: 41 }]);
   });
+
+  it('reads the windowed XID count per GPU and XID; the series without xid only says it is exported', () => {
+    const text = [
+      'DCGM_EXP_XID_ERRORS_COUNT{gpu="0",UUID="GPU-1",xid="79",window_size_in_ms="300000"} 2',
+      'DCGM_EXP_XID_ERRORS_COUNT{gpu="0",UUID="GPU-1",xid="13",window_size_in_ms="300000"} 5',
+      'DCGM_EXP_XID_ERRORS_COUNT{gpu="1",UUID="GPU-2",window_size_in_ms="300000"} 0',
+      'DCGM_FI_DEV_XID_ERRORS{gpu="0",UUID="GPU-1"} 79',
+      'DCGM_FI_DEV_XID_ERRORS{gpu="1",UUID="GPU-2"} 0',
+    ].join('\n');
+    expect(readGpus(parsePromText(text)).map((g) => [g.index, g.xid, g.xidCounts])).toEqual([
+      [0, 79, { '13': 5, '79': 2 }],
+      [1, null, {}],
+    ]);
+    expect(readGpus(parsePromText(GPU0))[0]?.xidCounts).toBeNull();
+  });
+
+  it.each([
+    [
+      'a fractional last XID',
+      'DCGM_FI_DEV_XID_ERRORS{gpu="0"} 3.5',
+      'DCGM_FI_DEV_XID_ERRORS 3.5 is not an XID',
+    ],
+    ['a negative last XID', 'DCGM_FI_DEV_XID_ERRORS{gpu="0"} -1', 'DCGM_FI_DEV_XID_ERRORS -1 is not an XID'],
+    [
+      'an XID label that is no number',
+      'DCGM_EXP_XID_ERRORS_COUNT{gpu="0",xid="abc"} 1',
+      'xid="abc"} 1 is not an XID count',
+    ],
+    [
+      'a fractional count',
+      'DCGM_EXP_XID_ERRORS_COUNT{gpu="0",xid="79"} 0.5',
+      'xid="79"} 0.5 is not an XID count',
+    ],
+  ])('ignores %s with a debug line', (_what, text, line) => {
+    const lines: string[] = [];
+    const [g] = readGpus(parsePromText(text), (l) => lines.push(l));
+    expect([g?.xid, Object.keys(g?.xidCounts ?? {})]).toEqual([null, []]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(line);
+  });
 });

@@ -4,7 +4,10 @@
  * from the cluster: they pass `clusterText()` (control characters out, length capped).
  */
 import { clusterText } from '../../common/cluster-text.ts';
+import type { Dict } from '../../common/dict.ts';
+import { dict } from '../../common/dict.ts';
 import type { Sample } from './prom-text.ts';
+import { wholeXid } from './xid.ts';
 
 export interface GpuReading {
   index: number;
@@ -15,8 +18,17 @@ export interface GpuReading {
   power: number | null;
   fbUsed: number | null;
   fbFree: number | null;
+  /** The last XID (DCGM_FI_DEV_XID_ERRORS; 0 and values that are no XID are null). */
   xid: number | null;
+  /**
+   * XID → records in the exporter's window (DCGM_EXP_XID_ERRORS_COUNT); `{}` when exported with none,
+   * null when the exporter does not export it.
+   */
+  xidCounts: Dict<number> | null;
 }
+
+/** The windowed XID count gauge of dcgm-exporter's xid-errors collector (label `xid`). */
+export const XID_COUNT_METRIC = 'DCGM_EXP_XID_ERRORS_COUNT';
 
 /** A node has at most a handful of GPUs; 64 leaves room for MIG-heavy exporters and no more. */
 export const MAX_GPUS = 64;
@@ -50,10 +62,17 @@ export function isDcgmExporterText(text: string, samples: readonly Sample[]): bo
   return hasDcgmSamples(samples) || /^# TYPE DCGM_FI_\w+ /m.test(text);
 }
 
-export function readGpus(samples: readonly Sample[]): GpuReading[] {
+/**
+ * One reading per GPU. `ignored` hears one line per sample dropped because its XID is not a whole
+ * positive XID (the callers log it at debug: an exporter that sends 3.5 or -1 is odd, not an alert).
+ */
+export function readGpus(
+  samples: readonly Sample[],
+  ignored: (line: string) => void = () => undefined,
+): GpuReading[] {
   const byIndex = new Map<number, GpuReading>();
   for (const s of samples) {
-    const field = FIELDS.get(s.name);
+    const field = s.name === XID_COUNT_METRIC ? 'xidCounts' : FIELDS.get(s.name);
     if (field === undefined) continue;
     const raw = s.labels.gpu;
     if (raw === undefined || !/^\d{1,3}$/.test(raw)) continue;
@@ -71,14 +90,43 @@ export function readGpus(samples: readonly Sample[]): GpuReading[] {
         fbUsed: null,
         fbFree: null,
         xid: null,
+        xidCounts: null,
       };
       byIndex.set(index, g);
+    }
+    if (field === 'xidCounts') {
+      readXidCount(g, s, ignored);
+      continue;
     }
     // MIG exporters repeat a GPU per instance (GPU_I_ID); the whole GPU's first sample wins.
     if (g[field] !== null) continue;
     if (s.labels.UUID !== undefined && g.uuid === null) g.uuid = clusterText(s.labels.UUID, 80);
     if (s.labels.modelName !== undefined && g.model === null) g.model = clusterText(s.labels.modelName, 120);
-    if (Number.isFinite(s.value)) g[field] = s.value;
+    if (field === 'xid') readLastXid(g, s, ignored);
+    else if (Number.isFinite(s.value)) g[field] = s.value;
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+function readLastXid(g: GpuReading, s: Sample, ignored: (line: string) => void): void {
+  if (s.value === 0) return;
+  const xid = wholeXid(s.value);
+  if (xid === null)
+    ignored(`GPU ${g.index}: DCGM_FI_DEV_XID_ERRORS ${String(s.value)} is not an XID; ignored`);
+  else g.xid = xid;
+}
+
+/** One series of the count gauge; the series without `xid` (the exporter's "none") only marks it exported. */
+function readXidCount(g: GpuReading, s: Sample, ignored: (line: string) => void): void {
+  g.xidCounts ??= dict<number>();
+  const label = s.labels.xid;
+  if (label === undefined || label === '' || label === '0') return;
+  const xid = /^\d{1,5}$/.test(label) ? wholeXid(Number(label)) : null;
+  if (xid === null || !Number.isInteger(s.value) || s.value < 0) {
+    ignored(
+      `GPU ${g.index}: ${XID_COUNT_METRIC}{xid="${clusterText(label, 20)}"} ${String(s.value)} is not an XID count; ignored`,
+    );
+    return;
+  }
+  if (s.value > 0) g.xidCounts[String(xid)] = Math.max(g.xidCounts[String(xid)] ?? 0, s.value);
 }

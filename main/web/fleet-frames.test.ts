@@ -9,10 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FleetSnapshot } from '../../common/fleet.ts';
+import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import { context, fleet, inventory, node } from '../../renderer/fixtures/homelab.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { type InvokeHandlers, PushHub } from '../fleet/host.ts';
 import { SnapshotPublisher } from '../fleet/snapshot-publisher.ts';
+import { FleetFrames } from './fleet-frames.ts';
 import { cookieName } from './guard.ts';
 import { startWebBridge, type WebBridge } from './server.ts';
 
@@ -101,5 +103,31 @@ describe('the fleet stream over server-sent events', () => {
     set(lab(true));
     await until(() => current.frames().length === 1);
     expect(current.frames()).toEqual([{ id: 'epoch1:3', event: 'fleet:delta' }]);
+  });
+});
+
+describe('the bridge while its own read is out', () => {
+  it('catches a reconnection up to the last frame it sent, not to where its read began', async () => {
+    const answers: ((s: SyncedSnapshot) => void)[] = [];
+    const handlers = {
+      'fleet:snapshot': () => new Promise<SyncedSnapshot>((resolve) => answers.push(resolve)),
+    } as unknown as InvokeHandlers;
+    const frames = new FleetFrames({ handlers, onPush: () => () => undefined });
+    const publisher = new SnapshotPublisher((c, p) => frames.frame(c, p), 'epoch1');
+    const sent: string[] = [];
+    const send = (_c: string, frame: string) => sent.push(frame.split('\n')[0] ?? '');
+    // The first page connected before any snapshot: the bridge reads one, and that read is slow.
+    frames.catchUp(() => undefined, send);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(answers).toHaveLength(1);
+    publisher.publish(lab(true));
+    publisher.publish(lab(false));
+    // A page whose last frame was the first snapshot reconnects: it needs epoch1:2.
+    frames.catchUp(() => 'epoch1:1', send);
+    expect(sent).toEqual(['id: epoch1:2']);
+    // The first page hears the place once the read is answered.
+    answers[0]?.(publisher.publish(lab(false)));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent).toEqual(['id: epoch1:2', 'id: epoch1:2']);
   });
 });

@@ -4,6 +4,7 @@
  * point the app at it.
  */
 import { GpuInventoryStatus } from '../../common/inventory.ts';
+import { isApiGroupName } from '../../common/k8s-names.ts';
 import { DEFAULT_CRD_GROUP } from '../../common/settings.ts';
 import { toOpenApi } from './openapi.ts';
 
@@ -15,10 +16,8 @@ export const CRD_PLURAL = 'gpuinventories';
 /** One object per cluster. */
 export const INVENTORY_OBJECT_NAME = 'cluster';
 
-const GROUP_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/;
-
 export function validateGroup(group: string): string | null {
-  if (group.length > 253 || !GROUP_PATTERN.test(group)) {
+  if (!isApiGroupName(group)) {
     return `"${group}" is not a valid API group: use a lowercase DNS name with at least one dot, like ${DEFAULT_CRD_GROUP}`;
   }
   return null;

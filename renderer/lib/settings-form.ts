@@ -4,6 +4,7 @@ import { copyDict } from '../../common/dict.ts';
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 import type { LanguageSetting } from '../../common/i18n/locales.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
+import { isApiGroupName, isNamespaceName } from '../../common/k8s-names.ts';
 import type { InventorySource, SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
 import { TELEMETRY_LIMITS, type TelemetrySettingsView } from '../../common/telemetry.ts';
 
@@ -20,6 +21,8 @@ export interface SettingsDraft {
   /** Context → inventory source (absent: auto) and the namespace of its controller's Lease (absent: gpu-fleet). */
   source: Record<string, InventorySource>;
   controllerNamespace: Record<string, string>;
+  /** Context → false: free GPUs off there (absent: on). */
+  freeGpus: Record<string, boolean>;
   crdGroup: string;
   configMapNamespace: string;
   launchAtLogin: boolean;
@@ -56,6 +59,7 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     writeBack: copyDict(s.writeBack),
     source: copyDict(s.source),
     controllerNamespace: copyDict(s.controllerNamespace),
+    freeGpus: copyDict(s.freeGpus),
     crdGroup: s.crdGroup,
     configMapNamespace: s.configMapNamespace,
     launchAtLogin: s.launchAtLogin,
@@ -64,9 +68,6 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     mergeSameCluster: s.mergeSameCluster,
   };
 }
-
-const DNS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 function seconds(text: string, max: number, whole: MessageKey, most: MessageKey, tr: Translator) {
   const t = text.trim();
@@ -110,13 +111,11 @@ export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
   const perMinute = wholeIn(d.budgetPerMinute, budget.min, budget.max, 'settings.errors.budgetPerMinute', tr);
   if (perMinute) errors.budgetPerMinute = perMinute;
   const group = d.crdGroup.trim();
-  if (group.length === 0 || group.length > 253 || !DNS_NAME.test(group) || !group.includes('.'))
-    errors.crdGroup = tr.t('settings.errors.crdGroup');
+  if (!isApiGroupName(group)) errors.crdGroup = tr.t('settings.errors.crdGroup');
   const ns = d.configMapNamespace.trim();
-  if (ns.length === 0 || ns.length > 63 || !DNS_LABEL.test(ns))
-    errors.configMapNamespace = tr.t('settings.errors.namespace');
+  if (!isNamespaceName(ns)) errors.configMapNamespace = tr.t('settings.errors.namespace');
   const bad = Object.entries(d.controllerNamespace).find(
-    ([, n]) => n.trim().length > 63 || (n.trim() !== '' && !DNS_LABEL.test(n.trim())),
+    ([, n]) => n.trim() !== '' && !isNamespaceName(n.trim()),
   );
   if (bad) errors.controllerNamespace = tr.t('settings.errors.controllerNamespace', { context: bad[0] });
   return errors;
@@ -145,6 +144,7 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
         .map(([c, n]) => [c, n.trim()] as const)
         .filter(([, n]) => n !== ''),
     ),
+    freeGpus: copyDict(d.freeGpus),
     crdGroup: d.crdGroup.trim(),
     configMapNamespace: d.configMapNamespace.trim(),
     launchAtLogin: d.launchAtLogin,

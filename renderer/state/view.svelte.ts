@@ -1,13 +1,14 @@
 /** Which view is open and which node to bring into sight (after a notification click, say). */
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 
-export type Tab = 'overview' | 'nodes' | 'history' | 'alerts' | 'settings';
+export type Tab = 'overview' | 'nodes' | 'history' | 'alerts' | 'capacity' | 'settings';
 
 export const TABS: readonly { id: Tab; label: MessageKey }[] = [
   { id: 'overview', label: 'tabs.overview' },
   { id: 'nodes', label: 'tabs.nodes' },
   { id: 'history', label: 'tabs.history' },
   { id: 'alerts', label: 'tabs.alerts' },
+  { id: 'capacity', label: 'freeGpus.tab' },
   { id: 'settings', label: 'tabs.settings' },
 ];
 

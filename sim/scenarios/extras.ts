@@ -6,6 +6,7 @@ import type { Core } from '../core.ts';
 import { EXPORTER_PORT, seedExporter } from '../dcgm-proxy.ts';
 import { podCreate, serviceAccount } from '../pods.ts';
 import type { JsonObject, KObj, ResourceDef } from '../types.ts';
+import { HOMELAB_PENDING, pendingGpuPod } from './gpu-pods.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const hex = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
@@ -215,7 +216,7 @@ export function seedExtras(
   if (scenario !== 'homelab' && !scenario.startsWith('flapping')) return;
   for (const e of homelabEvents(now)) core.write(def('events'), e, undefined);
   seedExporter(core, 'omen2', 1, 'NVIDIA GeForce RTX 4070 SUPER', 12_282);
-  for (const p of homelabPods(now)) {
+  for (const p of [...homelabPods(now), pendingGpuPod(HOMELAB_PENDING, now)]) {
     podCreate(core, p);
     core.write(def('pods'), p, undefined);
   }

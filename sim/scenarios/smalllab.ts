@@ -1,11 +1,13 @@
 // smalllab[:MS] — a small lab for the demo's second cluster: an A100 split by MIG (mixed strategy), an RTX
-// 4090 shared by time-slicing, a CPU control plane, and an L4 node whose kubelet flaps now and then (PLEG
+// 4090 shared by time-slicing, an A30 split by MIG (single strategy: the product label names the profile), a
+// CPU control plane, GPU pods on them and one the scheduler could not place, and an L4 node whose kubelet flaps now and then (PLEG
 // not healthy): Ready for 15 s after start, then down and up again every MS (default 40 s), each change
 // with the event the kubelet would post. A newcomer sees a drop, its alert, the recovery within a minute.
 import type { Core } from '../core.ts';
 import { nowIso, obj } from '../json.ts';
 import { podCreate } from '../pods.ts';
 import type { KObj, ResourceDef } from '../types.ts';
+import { pendingGpuPod, SMALLLAB_PENDING } from './gpu-pods.ts';
 import { buildNode, readyCondition, taintsFor } from './node.ts';
 
 const PRESENT = { 'nvidia.com/gpu.present': 'true', 'feature.node.kubernetes.io/pci-10de.present': 'true' };
@@ -73,6 +75,19 @@ export function smallLabNodes(now = Date.now()): KObj[] {
       labels: gfd('NVIDIA-L4', 1, 23034, 'ada-lovelace'),
       capacity: { 'nvidia.com/gpu': '1' },
     }),
+    buildNode({
+      name: 'lab-a30',
+      ready: 'True',
+      ip: '10.20.0.24',
+      created: days(8),
+      labels: {
+        ...gfd('NVIDIA-A30-MIG-1g.6gb', 4, 5952, 'ampere'),
+        'nvidia.com/mig.strategy': 'single',
+        'nvidia.com/mig.config': 'all-1g.6gb',
+        'nvidia.com/mig.config.state': 'success',
+      },
+      capacity: { 'nvidia.com/gpu': '4' },
+    }),
   ];
 }
 
@@ -104,6 +119,8 @@ export function seedSmallLab(core: Core): void {
     pod('research', 'notebook-alice', 'lab-a100', 'nvidia.com/mig-1g.5gb', 1),
     pod('research', 'sd-webui-k2j9x', 'lab-4090', 'nvidia.com/gpu.shared', 2),
     pod('research', 'embeddings-x7c1p', FLAPPER, 'nvidia.com/gpu', 1),
+    pod('research', 'eval-harness-m3v8q', 'lab-a30', 'nvidia.com/gpu', 1),
+    pendingGpuPod(SMALLLAB_PENDING, Date.now()),
   ]) {
     podCreate(core, p);
     core.write(def, p, undefined);

@@ -1,13 +1,15 @@
 /**
- * The import graph of the source tree (main/, common/, renderer/, preload/, sim/), read with TypeScript's
- * own parser: every static `import … from`, `export … from`, `import type`, and `import('…')` with a literal
- * specifier, in .ts and in the <script> blocks of .svelte files. Paths are repository-relative with '/'.
+ * The import graph of the source tree (main/, common/, renderer/, preload/, sim/, and bench/ for the
+ * electron rule), read with TypeScript's own parser: every static `import … from`, `export … from`,
+ * `import type`, and `import('…')` with a literal specifier, in .ts and in the <script> blocks of .svelte
+ * files (and plain .mjs/.cjs/.js); and the loads the layer rule cannot follow, as edges of their own form: `require(…)`,
+ * `createRequire`, and `import(…)` of anything but a literal. Paths are repository-relative with '/'.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-export const ROOTS = ['main', 'common', 'renderer', 'preload', 'sim'] as const;
+export const ROOTS = ['main', 'common', 'renderer', 'preload', 'sim', 'bench'] as const;
 
 export interface ImportEdge {
   from: string;
@@ -15,6 +17,8 @@ export interface ImportEdge {
   to: string;
   typeOnly: boolean;
   dynamic: boolean;
+  /** A load the graph cannot follow: `require`, `createRequire`, or `import()` of a computed specifier. */
+  opaque?: 'require' | 'createRequire' | 'computed-import';
 }
 
 function walk(root: string, dir: string, out: string[]): void {
@@ -22,7 +26,7 @@ function walk(root: string, dir: string, out: string[]): void {
     const rel = `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules') walk(root, rel, out);
-    } else if (/\.(ts|svelte)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+    } else if (/\.(ts|svelte|mjs|cjs|js)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
       out.push(rel);
     }
   }
@@ -84,6 +88,18 @@ export function importsOf(from: string, text: string): ImportEdge[] {
       ts.isStringLiteralLike(node.arguments[0])
     ) {
       add(node.arguments[0].text, false, true);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      edges.push({ from, to: '<computed>', typeOnly: false, dynamic: true, opaque: 'computed-import' });
+    } else if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'require'
+    ) {
+      const arg = node.arguments[0];
+      const to = arg && ts.isStringLiteralLike(arg) ? resolve(from, arg.text) : '<computed>';
+      edges.push({ from, to, typeOnly: false, dynamic: false, opaque: 'require' });
+    } else if (ts.isIdentifier(node) && node.text === 'createRequire') {
+      edges.push({ from, to: 'node:module', typeOnly: false, dynamic: false, opaque: 'createRequire' });
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
       const lit = node.argument.literal;
       if (ts.isStringLiteral(lit)) add(lit.text, true, false);

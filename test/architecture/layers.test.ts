@@ -58,6 +58,35 @@ describe('the check', () => {
     ['sim importing main', edge('sim/x.ts', 'main/kube/clock.ts'), 'sim/ imports only itself'],
     ['electron outside the shell', edge('main/fleet/engine.ts', 'electron'), "import 'electron'"],
     ['a folder in no layer', edge('main/newthing/a.ts', 'common/dict.ts'), 'in no layer'],
+    ['pure inventory importing node:http', edge('main/inventory/derive.ts', 'node:http'), 'it is pure'],
+    ['the renderer importing node:fs', edge('renderer/lib/x.ts', 'node:fs'), 'may import only svelte'],
+    [
+      'the renderer importing client-node',
+      edge('renderer/lib/x.ts', '@kubernetes/client-node'),
+      'may import only svelte',
+    ],
+    ['alerts importing a package', edge('main/alerts/policy.ts', 'yaml'), 'it is pure'],
+    ['electron from bench', edge('bench/rows/x.ts', 'electron'), "import 'electron'"],
+    [
+      'electron-store outside main/electron',
+      edge('main/settings/store.ts', 'electron-store'),
+      'may import only',
+    ],
+    [
+      'require in product code',
+      edge('main/fleet/x.ts', 'node:fs', { opaque: 'require' }),
+      'product code loads modules only',
+    ],
+    [
+      'createRequire in product code',
+      edge('main/kube/x.ts', 'node:module', { opaque: 'createRequire' }),
+      'product code loads modules only',
+    ],
+    [
+      'a computed import()',
+      edge('main/cli/x.ts', '<computed>', { dynamic: true, opaque: 'computed-import' }),
+      'product code loads modules only',
+    ],
     ['source importing test helpers', edge('main/fleet/engine.ts', 'test/helpers/poll.ts'), 'in no layer'],
   ])('fails on %s', (_name, e, words) => {
     const found = layerViolations([e]);
@@ -73,6 +102,10 @@ describe('the check', () => {
     ['electron in the shell', edge('main/electron/tray.ts', 'electron')],
     ['a test importing anything', edge('main/kube/node-list.test.ts', 'sim/index.ts')],
     ['a package', edge('main/kube/auth-options.ts', '@kubernetes/client-node')],
+    ['a subpath of an allowed package', edge('main/settings/schema.ts', '@sinclair/typebox/value')],
+    ['a subpath of an allowed built-in', edge('main/web/static-files.ts', 'node:fs/promises')],
+    ['svelte internals in the renderer', edge('renderer/App.svelte', 'svelte/store')],
+    ['bench importing anything but electron', edge('bench/rows/x.ts', 'main/fleet/engine.ts')],
   ])('allows %s', (_name, e) => {
     expect(layerViolations([e])).toEqual([]);
   });
@@ -96,6 +129,9 @@ describe('the check', () => {
         "const f = await import('../../sim/demo.ts');",
         "type G = import('./g.ts').G;",
         "import 'electron';",
+        "const h = require('node:http');",
+        'const r = createRequire(import.meta.url);',
+        'const m = await import(name);',
       ].join('\n'),
     );
     expect(ts.map((e) => [e.to, e.typeOnly, e.dynamic])).toEqual([
@@ -106,6 +142,14 @@ describe('the check', () => {
       ['sim/demo.ts', false, true],
       ['main/fleet/g.ts', true, false],
       ['electron', false, false],
+      ['node:http', false, false],
+      ['node:module', false, false],
+      ['<computed>', false, true],
+    ]);
+    expect(ts.filter((e) => e.opaque).map((e) => e.opaque)).toEqual([
+      'require',
+      'createRequire',
+      'computed-import',
     ]);
     const svelte = importsOf(
       'renderer/components/X.svelte',

@@ -54,7 +54,7 @@ export async function connect(): Promise<Target> {
     const ro = process.env.GPU_FLEET_CONFORMANCE_READONLY_CONTEXT;
     return { ...main, readonlyToken: ro ? resolve(cfg, ro).token : undefined };
   }
-  const sim = await startSim({ scenario: 'homelab', bookmarkIntervalMs: 1000 });
+  const sim = await startSim({ scenario: 'homelab', bookmarkIntervalMs: 1000, httpControls: true });
   const cfg = parse(sim.kubeconfigYaml()) as Kubeconfig;
   const main = resolve(cfg, 'sim-admin');
   return { ...main, readonlyToken: resolve(cfg, 'sim-readonly').token, sim };

@@ -77,12 +77,16 @@ describe('controller leader election against the sim', () => {
     expect(status.nodes.some((n) => n.ready)).toBe(true);
   });
 
-  it('scrapes no DCGM telemetry: the controller lists no pods and proxies to none', async () => {
+  it('scrapes no DCGM telemetry: the controller lists and watches only the live pods (free GPUs), proxies to none', async () => {
     const f = await electedFleet();
     // The telemetry hub's first background step is due 3 s after start (60 s / 20 nodes a minute).
     await f.run(20_000);
     const pods = f.s.sim.control.requestLog().filter((e) => /\/pods(\/|\?|$)/.test(e.path));
-    expect(pods).toEqual([]);
+    expect(pods.length).toBeGreaterThan(0);
+    for (const e of pods)
+      expect(e.path).toMatch(
+        /^\/api\/v1\/pods\?.*fieldSelector=status\.phase%21%3DSucceeded%2Cstatus\.phase%21%3DFailed/,
+      );
   });
 
   it('exactly one replica holds the Lease and writes; the other writes nothing', async () => {

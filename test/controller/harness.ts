@@ -91,9 +91,10 @@ const realPause = () => new Promise((r) => setTimeout(r, 8));
 
 export async function startFleet(
   ids: string[] = ['replica-a', 'replica-b'],
-  extra: Pick<ControllerOptions, 'fitLimits'> = {},
+  extra: Pick<ControllerOptions, 'fitLimits'> & { scenario?: string } = {},
 ): Promise<Fleet> {
-  const s = await startSimContext();
+  const { scenario, ...options } = extra;
+  const s = await startSimContext(scenario ? { scenario } : {});
   const installer = new ContextClient(s.context('sim-admin'));
   await installWriteback(installer, { group: DEFAULT_CRD_GROUP, clock: systemClock });
   await grantReader(installer);
@@ -119,7 +120,7 @@ export async function startFleet(
       logger,
       clock,
       random: () => 0,
-      ...extra,
+      ...options,
     });
     replicas.push({ id, user, controller, link, logs });
   }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { defaultImage } from '../../main/cli/commands/controller.ts';
 import {
+  DEFAULT_METRICS_NAMESPACE,
   DEFAULT_NAMESPACE,
   kustomizationYaml,
   type ManifestOptions,
@@ -26,6 +27,7 @@ const DEFAULTS: ManifestOptions = {
   image: defaultImage(),
   group: DEFAULT_CRD_GROUP,
   replicas: 2,
+  metricsNamespace: DEFAULT_METRICS_NAMESPACE,
 };
 
 type Doc = Record<string, unknown> & { kind: string; metadata: { name: string; namespace?: string } };
@@ -41,6 +43,29 @@ async function printed(args: string[] = []): Promise<Doc[]> {
 }
 
 describe('controller manifests', () => {
+  it('a NetworkPolicy admits to the metrics port only the scraper namespace (the node\u2019s kubelet is always allowed)', async () => {
+    const docs = await printed(['--namespace', 'fleet-ops', '--metrics-namespace', 'prom']);
+    const policy = docs.find((d) => d.kind === 'NetworkPolicy') as Doc & { spec: unknown };
+    expect(policy.metadata.namespace).toBe('fleet-ops');
+    expect(policy.spec).toEqual({
+      podSelector: {
+        matchLabels: { 'app.kubernetes.io/name': 'gpu-fleet', 'app.kubernetes.io/component': 'controller' },
+      },
+      policyTypes: ['Ingress'],
+      ingress: [
+        {
+          from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'prom' } } }],
+          ports: [{ protocol: 'TCP', port: 'metrics' }],
+        },
+      ],
+    });
+    const r = await runCliOnce(['controller', 'manifests', '--metrics-namespace', 'Not_A_Namespace']);
+    expect([r.code, r.stderr.trim()]).toEqual([
+      1,
+      'error: "Not_A_Namespace" is not a valid namespace name for --metrics-namespace',
+    ]);
+  });
+
   it('deploy/ holds exactly the generated kustomize base, file by file', () => {
     const want = new Map(manifestFiles(DEFAULTS).map(([f, docs]) => [f, yamlDocs(docs)]));
     want.set('kustomization.yaml', kustomizationYaml(DEFAULTS));
@@ -82,10 +107,12 @@ describe('controller manifests', () => {
       'Role',
       'RoleBinding',
       'Deployment',
+      'NetworkPolicy',
     ]);
     const find = (kind: string) => docs.find((d) => d.kind === kind) as Doc & Record<string, unknown>;
     expect(find('ClusterRole').rules).toEqual([
       { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
       {
         apiGroups: ['gpus.example.org'],
         resources: ['gpuinventories'],

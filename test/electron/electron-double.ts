@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { settleReply } from '../../common/ipc.ts';
 import type { ManualClock } from '../helpers/manual-clock.ts';
+import { SafeStorageDouble } from './safe-storage-double.ts';
 import { CLOCK_ENV, type ClockMessage } from './utility-clock.ts';
 
 const UTILITY_CHILD = path.resolve('test/electron/utility-child.ts');
@@ -120,6 +121,8 @@ export class ElectronDouble {
   readonly utilityProcesses: UtilityProcessDouble[] = [];
   /** Emit 'shutdown' on it as the OS does before a reboot or shutdown (Linux, macOS). */
   readonly powerMonitor = new EventEmitter();
+  /** Electron's safeStorage: the OS keychain's encryption, usable once the app is ready. */
+  readonly safeStorage = new SafeStorageDouble(() => this.isReady);
   /** A test's virtual clock that forked children follow (desktop-harness.ts sets it). */
   clock: ManualClock | null = null;
   private readonly ready: Promise<void>;
@@ -370,6 +373,7 @@ export class ElectronDouble {
       },
       nativeTheme: Object.assign(new EventEmitter(), { shouldUseDarkColors: false }),
       powerMonitor: this.powerMonitor,
+      safeStorage: this.safeStorage,
       screen: { getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }) },
     };
   }

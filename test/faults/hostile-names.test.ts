@@ -179,7 +179,7 @@ describe('prototype names in the meaningful-change comparison', () => {
 
 describe('prototype names as simulator control verbs', () => {
   it.each(PROTO_NAMES)('POST /sim/control/%s is an unknown verb (404)', async (verb) => {
-    const sim = await startSim({ scenario: 'homelab' });
+    const sim = await startSim({ scenario: 'homelab', httpControls: true });
     cleanup(() => sim.close());
     const answer = await rawExchange(
       { port: Number(new URL(sim.url).port), tls: true },

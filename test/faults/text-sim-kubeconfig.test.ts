@@ -83,9 +83,10 @@ describe('sim says where its kubeconfig is and what to run next', () => {
   it('without --kubeconfig-out: a private file, named with the commands to try, removed on Ctrl-C', async () => {
     const r = await simUntilListening([]);
     expect(r.code).toBe(0);
-    const m = /^Kubeconfig written to (\S+) \(contexts sim-admin, sim-readonly, sim-revocable\)\.$/m.exec(
-      r.stdout,
-    );
+    const m =
+      /^Kubeconfig written to (\S+) \(contexts sim-admin, sim-readonly, sim-revocable, sim-nodesonly\)\.$/m.exec(
+        r.stdout,
+      );
     const file = m?.[1] ?? '';
     expect(file).not.toBe('');
     expect(r.stdout).toContain(`  npx gpu-fleet scan --kubeconfig ${file}\n`);

@@ -7,6 +7,7 @@
  */
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { CONTROLLER_LEASE_NAME, DEFAULT_CONTROLLER_NAMESPACE } from '../../common/settings.ts';
+import { LEASE_FRESH_ANNOTATION } from '../../main/fleet/source/controller-objects.ts';
 import { systemClock } from '../../main/kube/clock.ts';
 import type { ContextClient } from '../../main/kube/context-client.ts';
 import { installWriteback } from '../../main/writeback/install.ts';
@@ -68,11 +69,15 @@ export class LeaderStandIn {
     await this.renew(nowMs, '', 1);
   }
 
-  /** Acquires (create) or renews (update with the last resourceVersion) the Lease, renewTime `nowMs`. */
+  /**
+   * Acquires (create) or renews (update with the last resourceVersion) the Lease, renewTime `nowMs`, the
+   * freshness mark `freshAt` (default: `nowMs`, a healthy leader).
+   */
   async renew(
     nowMs: number,
     holder = this.opts.holder ?? 'controller-0',
     durationSeconds = this.opts.durationSeconds ?? 15,
+    freshAt: number | null = null,
   ): Promise<void> {
     const spec = {
       holderIdentity: holder,
@@ -81,7 +86,12 @@ export class LeaderStandIn {
       renewTime: microTime(nowMs),
       leaseTransitions: 0,
     };
-    const meta = { name: CONTROLLER_LEASE_NAME, namespace: this.namespace };
+    // The leader's freshness mark moves with every renew of a healthy leader (controller/loop-health.ts).
+    const meta = {
+      name: CONTROLLER_LEASE_NAME,
+      namespace: this.namespace,
+      annotations: { [LEASE_FRESH_ANNOTATION]: microTime(freshAt ?? nowMs) },
+    };
     const body = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec };
     const r =
       this.#rv === null

@@ -6,7 +6,6 @@
  */
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { isNamespaceName } from '../../../common/k8s-names.ts';
 import { DEFAULT_CONTROLLER_NAMESPACE } from '../../../common/settings.ts';
@@ -18,7 +17,9 @@ import {
   SERVICEACCOUNT_DIR,
 } from '../../controller/in-cluster.ts';
 import { DEFAULT_TIMING, type ElectionTiming, timingProblem } from '../../controller/leader-decision.ts';
+import { defaultIdentity, identityProblem } from '../../controller/lease-record.ts';
 import {
+  DEFAULT_METRICS_NAMESPACE,
   kustomizationYaml,
   type ManifestOptions,
   manifestFiles,
@@ -110,11 +111,9 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const timing = timingFlags(flags);
   const addr = parseListenAddress(flags['metrics-addr'] ?? '127.0.0.1:8080');
   if (typeof addr === 'string') throw new CliError(addr);
-  const identity = flags.id ?? os.hostname();
-  if (identity.trim() === '' || identity.length > 253 || /[\s\p{Cc}]/u.test(identity))
-    throw new CliError(
-      `"${identity}" cannot be used as --id: use the pod name (1-253 characters, no spaces)`,
-    );
+  const identity = flags.id ?? defaultIdentity();
+  const idProblem = identityProblem(identity);
+  if (idProblem !== null) throw new CliError(idProblem);
   const { context, podNamespace } = target(flags, io);
   const leaseNamespace = namespaceFlag(
     flags['lease-namespace'] ?? podNamespace ?? context.namespace ?? 'default',
@@ -140,10 +139,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
   const ops = new OpsServer({
     health: () => controller.health(),
     ready: () => controller.readiness(),
-    metrics: async () => ({
-      contentType: controller.metrics.contentType,
-      body: await controller.metrics.text(),
-    }),
+    metrics: () => controller.metrics.rendered(),
   });
   let listening: { address: string; port: number };
   try {
@@ -189,6 +185,7 @@ function manifests(args: string[], io: CliIo): number {
       image: { type: 'string' },
       group: { type: 'string' },
       replicas: { type: 'string' },
+      'metrics-namespace': { type: 'string' },
       'out-dir': { type: 'string' },
     },
     'controller',
@@ -199,6 +196,7 @@ function manifests(args: string[], io: CliIo): number {
     image: flags.image ?? defaultImage(),
     group: groupFlag(flags.group),
     replicas,
+    metricsNamespace: flags['metrics-namespace'] ?? DEFAULT_METRICS_NAMESPACE,
   };
   const problem = manifestProblem(o);
   if (problem) throw new CliError(problem);
@@ -215,7 +213,7 @@ function manifests(args: string[], io: CliIo): number {
   return 0;
 }
 
-/** The image `docker build -t gpu-fleet:VERSION -f Containerfile .` makes (see the README). */
+/** The image `docker build -t gpu-fleet:VERSION -f Containerfile .` makes (see docs/controller.md). */
 export function defaultImage(): string {
   return `gpu-fleet:${packageVersion()}`;
 }

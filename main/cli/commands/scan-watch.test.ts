@@ -77,6 +77,7 @@ describe('gpu-fleet scan', () => {
       ['sim-admin', 4],
       ['sim-readonly', 4],
       ['sim-revocable', 4],
+      ['sim-nodesonly', 4],
     ]);
   });
 
@@ -138,6 +139,7 @@ describe('gpu-fleet contexts', () => {
       ['*', 'yes'],
       ['sim-readonly', 'no'],
       ['sim-revocable', 'no'],
+      ['sim-nodesonly', 'no'],
     ]);
   });
 });

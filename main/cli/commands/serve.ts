@@ -2,15 +2,22 @@
 import path from 'node:path';
 import type { DemoClusters } from '../../../sim/demo.ts';
 import { AppCore } from '../../fleet/app-core.ts';
+import { Forwarder } from '../../forward/forwarder.ts';
+import { FilePendingStore } from '../../forward/pending-store.ts';
 import { type FolderLock, FolderLockedError, lockFolder } from '../../settings/folder-lock.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { type Demo, demoIfWanted } from '../../shell/demo.ts';
 import { startWebBridge, type WebBridge } from '../../web/server.ts';
 import { parseFlags } from '../flags.ts';
-import { CliError, type CliIo } from '../io.ts';
+import { FORWARD_FLAGS, forwardTargets } from '../forward-flags.ts';
+import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { packageRoot } from '../package-root.ts';
 import { packageVersion } from '../version.ts';
+import { ensureWindowBuilt } from '../window-build.ts';
+
+/** Browser mode's undelivered messages (apart from the desktop app's and `watch`'s). */
+export const SERVE_PENDING_FILE = 'forward-queue-serve.json';
 
 export const RENDERER_DIR = path.join(packageRoot(), '.vite/renderer/main_window');
 
@@ -29,6 +36,8 @@ export async function startServe(
     kubeconfig?: string | undefined;
     env: NodeJS.ProcessEnv;
     staticDir?: string;
+    /** Where notified alerts are also sent (`--forward`); stopped with the rest. */
+    forwarder?: Forwarder | null;
   },
   say: (line: string) => void,
 ): Promise<Served> {
@@ -41,23 +50,27 @@ export async function startServe(
   if (chosen?.reason === 'no-kubeconfig')
     say('No kubeconfig found: starting the built-in demo clusters (home-lab, small-lab).');
   const demo = chosen?.demo ?? null;
-  const settingsDir = demo ? demo.settingsDir : defaultConfigDir(opts.env);
+  const dataDir = demo ? demo.settingsDir : defaultConfigDir(opts.env);
   // One process per settings folder (the desktop app's lock): two would overwrite each other's settings.
   let lock: FolderLock;
   try {
-    lock = lockFolder(settingsDir);
+    lock = lockFolder(dataDir);
   } catch (error) {
+    opts.forwarder?.stop();
     await demo?.close();
     if (error instanceof FolderLockedError) throw new CliError(error.message);
     throw error;
   }
-  const settings = openSettings({ cwd: settingsDir });
+  const settings = openSettings({ cwd: dataDir });
   const core = new AppCore({
     settings,
+    // Browser mode is the app: it records the timeline, unless the desktop app already does (read-only then).
+    timelineDir: dataDir,
     kubeconfig: { explicitPath: demo ? demo.kubeconfigPath : (opts.kubeconfig ?? null), env: opts.env },
     mode: 'browser',
     version: packageVersion(),
     demo: demo !== null,
+    ...(opts.forwarder ? { forward: (alert) => opts.forwarder?.forward(alert) } : {}),
   });
   core.start();
   let bridge: WebBridge;
@@ -66,6 +79,7 @@ export async function startServe(
   } catch (error) {
     core.stop();
     lock.release();
+    opts.forwarder?.stop();
     await demo?.close();
     throw new CliError(
       `cannot listen on 127.0.0.1:${opts.port}: ${error instanceof Error ? error.message : String(error)}`,
@@ -79,6 +93,7 @@ export async function startServe(
       await bridge.close();
       core.stop();
       lock.release();
+      opts.forwarder?.stop();
       await demo?.close();
     },
   };
@@ -87,13 +102,28 @@ export async function startServe(
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(
     args,
-    { demo: { type: 'boolean' }, port: { type: 'string' }, kubeconfig: { type: 'string' } },
+    { demo: { type: 'boolean' }, port: { type: 'string' }, kubeconfig: { type: 'string' }, ...FORWARD_FLAGS },
     'serve',
   );
+  const targets = forwardTargets(flags.forward ?? [], flags, io.env);
+  // Delivery problems go to the terminal; a delivery that worked is not worth a line.
+  const forwarder =
+    targets.length === 0
+      ? null
+      : new Forwarder(targets, {
+          store: new FilePendingStore(path.join(defaultConfigDir(io.env), SERVE_PENDING_FILE)),
+          recorder: {
+            record: (e) => {
+              if (e.outcome !== 'delivered')
+                io.stderr.write(terminalLine(`forward ${e.target}: ${e.outcome} — ${e.detail ?? ''}`));
+            },
+          },
+        });
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
+  ensureWindowBuilt({ dir: RENDERER_DIR, root: packageRoot() }, (line) => io.stderr.write(`${line}\n`));
   const served = await startServe(
-    { demo: flags.demo ?? false, port, kubeconfig: flags.kubeconfig, env: io.env },
+    { demo: flags.demo ?? false, port, kubeconfig: flags.kubeconfig, env: io.env, forwarder },
     (line) => io.stdout.write(`${line}\n`),
   );
   io.stdout.write(

@@ -42,6 +42,7 @@ export async function simCommand(args: string[], io: CliIo): Promise<number> {
       port: { type: 'string' },
       'kubeconfig-out': { type: 'string' },
       force: { type: 'boolean' },
+      controls: { type: 'boolean' },
     },
     'sim',
   );
@@ -51,7 +52,10 @@ export async function simCommand(args: string[], io: CliIo): Promise<number> {
   const file = out ? await openKubeconfigOut(out, flags.force === true) : null;
   let sim: Awaited<ReturnType<typeof runSimCommand>> | undefined;
   try {
-    sim = await runSimCommand({ scenario: flags.scenario ?? 'homelab', port }, io.stdout);
+    sim = await runSimCommand(
+      { scenario: flags.scenario ?? 'homelab', port, httpControls: flags.controls === true },
+      io.stdout,
+    );
     if (file) {
       // Opened for appending: after the truncate every write lands at the start.
       await file.truncate(0);

@@ -1,5 +1,6 @@
 /** `gpu-fleet watch`: run the engine until Ctrl-C, printing inventory, connection and alert lines. */
 
+import path from 'node:path';
 import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
 import { clusterText as terminalText } from '../../../common/cluster-text.ts';
 import { unlabeledGpuNodes } from '../../../common/inventory-counts.ts';
@@ -13,12 +14,17 @@ import {
 import { type EngineEvent, FleetEngine } from '../../fleet/engine.ts';
 import { logEngine } from '../../fleet/engine-log.ts';
 import type { SourceConfig } from '../../fleet/source/monitor-source.ts';
+import { Forwarder } from '../../forward/forwarder.ts';
+import { FilePendingStore } from '../../forward/pending-store.ts';
+import type { DeliveryEvent } from '../../forward/recorder.ts';
 import { formatInventoryTable } from '../../inventory/index.ts';
 import { Logger } from '../../log/logger.ts';
+import { defaultConfigDir } from '../../settings/paths.ts';
 import { validateGroup } from '../../writeback/crd.ts';
 import { WritebackHub, type WritebackSettings } from '../../writeback/hub.ts';
 import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP, type WriteEvent } from '../../writeback/index.ts';
 import { parseDuration, parseFlags } from '../flags.ts';
+import { FORWARD_FLAGS, forwardTargets } from '../forward-flags.ts';
 import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
 import { parseOutput } from '../output.ts';
@@ -35,7 +41,18 @@ export const WATCH_FLAGS = {
   source: { type: 'string' },
   'controller-namespace': { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
+  ...FORWARD_FLAGS,
 } as const;
+
+/** Where `watch --forward` keeps undelivered messages (apart from the desktop app's queue file). */
+export const CLI_PENDING_FILE = 'forward-queue-cli.json';
+
+/** A delivery's line: `-o json` as {"type":"forward",…}, else one human line; secrets never reach either. */
+function forwardLine(e: DeliveryEvent, json: boolean): string {
+  if (json) return `${JSON.stringify({ type: 'forward', ...e, at: new Date(e.at).toISOString() })}\n`;
+  const at = new Date(e.at).toISOString().slice(11, 19);
+  return terminalLine(`${at} forward ${e.target}: ${e.outcome}${e.detail === null ? '' : ` — ${e.detail}`}`);
+}
 
 /** One JSON object per line: what `watch -o json` prints for each engine event (snapshots are for windows). */
 export function eventLine(event: EngineEvent): string | null {
@@ -58,6 +75,7 @@ export function eventLine(event: EngineEvent): string | null {
     case 'ignored':
       return JSON.stringify(event);
     case 'snapshot':
+    case 'telemetry':
       return null;
   }
 }
@@ -116,6 +134,7 @@ function humanLine(event: EngineEvent): string | null {
     case 'ignored':
       return terminalLine(`${at} ${event.context}: ${event.message}`);
     case 'snapshot':
+    case 'telemetry':
       return null;
   }
 }
@@ -130,7 +149,7 @@ function writeBackSettings(flags: {
   const problem = validateGroup(group);
   if (problem) throw new CliError(problem);
   const namespace = flags['configmap-namespace'] ?? DEFAULT_CONFIGMAP_NAMESPACE;
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) || namespace.length > 63)
+  if (!isNamespaceName(namespace))
     throw new CliError(`"${namespace}" is not a valid namespace name for --configmap-namespace`);
   const interval = flags['write-interval'];
   return {
@@ -173,12 +192,23 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   const writeBack = flags['write-back'] === true ? writeBackSettings(flags) : null;
   const contexts = pickContexts(loadForCli(flags, io), flags);
   const source = sourceFlags(flags);
+  const targets = forwardTargets(flags.forward ?? [], flags, io.env);
+  const forwarder =
+    targets.length === 0
+      ? null
+      : new Forwarder(targets, {
+          store: new FilePendingStore(path.join(defaultConfigDir(io.env), CLI_PENDING_FILE)),
+          recorder: { record: (e) => io.stdout.write(forwardLine(e, format === 'json')) },
+        });
+  if (forwarder?.notice) io.stderr.write(terminalLine(forwarder.notice));
   const engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs }, source: () => source });
   const human = humanPrinter();
   engine.on((event) => {
     // Human lines end in their newline (terminalLine); JSON lines get one here.
     const line = format === 'json' ? eventLine(event) : human(event);
     if (line !== null) io.stdout.write(format === 'json' ? `${line}\n` : line);
+    // The alerts that notify (not decided while paused) are the ones forwarded.
+    if (event.type === 'alert' && !event.alert.suppressed) forwarder?.forward(event.alert);
   });
   if (flags.verbose) logEngine(engine, new Logger({ write: (l) => io.stderr.write(l) }, 'debug', 'cli'));
   // Subscribed after the printer, so an inventory line comes before the write lines it causes.
@@ -195,5 +225,6 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   clearInterval(keepAlive);
   writers?.stop();
   engine.stop();
+  forwarder?.stop();
   return 0;
 }

@@ -64,6 +64,7 @@ export class ControllerFeed {
     holder: null,
     durationSeconds: null,
     renewedAt: null,
+    freshAt: null,
     releasedAt: null,
   };
   #leaseRaw: LeaseFacts | null = null;
@@ -159,6 +160,7 @@ export class ControllerFeed {
         holder: null,
         durationSeconds: null,
         renewedAt: null,
+        freshAt: null,
         releasedAt: null,
       };
       return;
@@ -169,6 +171,11 @@ export class ControllerFeed {
     if (l.renewedAt === null) renewedAt = null;
     else if (prev === null || prev.renewedAt === null) renewedAt = Math.min(l.renewedAt, now);
     else if (prev.renewedAt !== l.renewedAt) renewedAt = now;
+    // The freshness mark is counted on our clock the same way.
+    let freshAt = this.#lease.freshAt;
+    if (l.freshAt === null) freshAt = null;
+    else if (prev === null || prev.freshAt === null) freshAt = Math.min(l.freshAt, now);
+    else if (prev.freshAt !== l.freshAt) freshAt = now;
     // A release counts from the first read that showed it (a hand-over: source-policy.ts).
     const releasedAt = l.holder === null ? (this.#lease.releasedAt ?? now) : null;
     this.#leaseRaw = l;
@@ -177,6 +184,7 @@ export class ControllerFeed {
       holder: l.holder,
       durationSeconds: l.durationSeconds,
       renewedAt,
+      freshAt,
       releasedAt,
     };
     // While handing over, read the Lease sooner so a new holder is seen well within HANDOVER_MS.

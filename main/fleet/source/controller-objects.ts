@@ -14,6 +14,13 @@ import type { WatchedResource } from '../../kube/watched-resource.ts';
 import { INVENTORY_OBJECT_NAME } from '../../writeback/crd.ts';
 import { readInventoryStatus, rfc3339 } from './read-status.ts';
 
+/**
+ * The annotation on the Lease where the leader keeps the last time it knew its GpuInventory status was
+ * current (node watch live, last write not refused; controller/loop-health.ts). It changes only on a
+ * renew, so it costs no write of its own and reaches no tray that does not read the Lease.
+ */
+export const LEASE_FRESH_ANNOTATION = 'gpufleet.io/status-fresh-at';
+
 /** client-go allows any positive duration; an hour is far past any leader election's. */
 const MAX_LEASE_SECONDS = 3600;
 
@@ -24,6 +31,8 @@ export interface LeaseFacts {
   durationSeconds: number | null;
   /** renewTime in epoch ms; null when absent or not a time. */
   renewedAt: number | null;
+  /** The LEASE_FRESH_ANNOTATION in epoch ms; null when absent or not a time. */
+  freshAt: number | null;
 }
 
 export interface InventoryFacts {
@@ -50,7 +59,15 @@ export function trimLease(raw: unknown): LeaseFacts | null {
   const durationSeconds =
     typeof d === 'number' && Number.isInteger(d) && d > 0 && d <= MAX_LEASE_SECONDS ? d : null;
   const renew = rfc3339(spec.renewTime);
-  return { name, holder, durationSeconds, renewedAt: renew === null ? null : Date.parse(renew) };
+  const meta = isObj(raw.metadata) ? raw.metadata : {};
+  const fresh = rfc3339(isObj(meta.annotations) ? meta.annotations[LEASE_FRESH_ANNOTATION] : undefined);
+  return {
+    name,
+    holder,
+    durationSeconds,
+    renewedAt: renew === null ? null : Date.parse(renew),
+    freshAt: fresh === null ? null : Date.parse(fresh),
+  };
 }
 
 export function trimInventory(raw: unknown): InventoryFacts | null {

@@ -135,13 +135,24 @@ describe('the controller objects', () => {
       holder: 'pod-a',
       durationSeconds: 15,
       renewedAt: Date.parse('2026-11-29T12:00:00.123456Z'),
+      freshAt: null,
     });
     expect(trimLease(lease({ holderIdentity: '', leaseDurationSeconds: 0, renewTime: 'soon' }))).toEqual({
       name: 'gpu-fleet-controller',
       holder: null,
       durationSeconds: null,
       renewedAt: null,
+      freshAt: null,
     });
+    const marked = (v: unknown) => ({
+      ...lease({ holderIdentity: 'pod-a' }),
+      metadata: { name: 'gpu-fleet-controller', annotations: { 'gpufleet.io/status-fresh-at': v } },
+    });
+    expect(trimLease(marked('2026-11-29T12:00:01.000000Z'))?.freshAt).toBe(
+      Date.parse('2026-11-29T12:00:01Z'),
+    );
+    expect(trimLease(marked('yesterday'))?.freshAt).toBeNull();
+    expect(trimLease(marked(17))?.freshAt).toBeNull();
     expect(trimLease(lease({ leaseDurationSeconds: 1e9 }))?.durationSeconds).toBeNull();
     expect(trimLease(lease({ leaseDurationSeconds: '15' }))?.durationSeconds).toBeNull();
     expect(trimLease(lease({}, 'another-lease'))).toBeNull();

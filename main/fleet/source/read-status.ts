@@ -18,6 +18,7 @@ import type {
 } from '../../../common/inventory.ts';
 import { isObj, type JsonRecord } from '../../../common/json-guards.ts';
 import { isNodeName } from '../../inventory/node-facts.ts';
+import { readFreeSummary } from './read-free.ts';
 
 /** Far above the 5,000 nodes Kubernetes supports, and what a 1.5 MiB object can hold in compact form. */
 export const MAX_STATUS_NODES = 20_000;
@@ -77,6 +78,7 @@ export function readInventoryStatus(raw: unknown): StatusRead {
   if (nodes.length > total || listedReady > ready)
     return { ok: false, reason: 'its GpuInventory status lists more nodes than it counts' };
   const omitted = omittedRaw + dropped;
+  const free = readFreeSummary(raw.free_gpus);
   const status: GpuInventoryStatus = {
     observed_at: observed,
     total_gpu_nodes: total,
@@ -85,6 +87,7 @@ export function readInventoryStatus(raw: unknown): StatusRead {
     nodes,
     ...(raw.nodes_compacted === true ? { nodes_compacted: true } : {}),
     ...(omitted > 0 ? { nodes_omitted: omitted } : {}),
+    ...(free !== undefined ? { free_gpus: free } : {}),
   };
   return { ok: true, status, dropped };
 }

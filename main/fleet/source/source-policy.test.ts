@@ -18,6 +18,7 @@ const lease = (renewedAt: number | null, over: Partial<LeaseView> = {}): LeaseVi
   holder: 'pod-a',
   durationSeconds: 15,
   renewedAt,
+  freshAt: renewedAt,
   releasedAt: null,
   ...over,
 });
@@ -190,5 +191,33 @@ describe('source policy', () => {
       message: null,
       nextCheckAt: null,
     });
+  });
+});
+
+describe('the freshness mark: a renewed Lease alone does not make the controller usable', () => {
+  const used = { active: 'controller', since: T0, usableSince: T0, decided: true } as const;
+
+  it('a leader that renews but whose mark is older than 2 × the lease duration is left for nodes, saying why', () => {
+    const now = T0 + 31_000;
+    const d = decide(used, input(now, lease(now - 1_000, { freshAt: T0 })));
+    expect(d.state.active).toBe('nodes');
+    expect(d.message).toBe(
+      'The in-cluster controller has not known its status to be current for 31 s (its node watch or its writes are failing; more than 2 × 15 s); watching nodes directly.',
+    );
+  });
+
+  it('the same mark 29 s old is still fresh, and the next check is when it turns stale', () => {
+    const now = T0 + 29_000;
+    const d = decide(used, input(now, lease(now - 1_000, { freshAt: T0 })));
+    expect(d.state.active).toBe('controller');
+    expect(d.nextCheckAt).toBe(T0 + 30_000);
+  });
+
+  it('a Lease without the mark vouches for nothing', () => {
+    const d = decide(used, input(T0 + 1_000, lease(T0, { freshAt: null })));
+    expect(d.state.active).toBe('nodes');
+    expect(d.message).toMatch(
+      /does not say when its status was last current \(no gpufleet.io\/status-fresh-at annotation\)/,
+    );
   });
 });

@@ -8,6 +8,10 @@
  *   does): the first sighting counts from renewTime itself (never later than now), every later change
  *   of renewTime from the moment we saw it, so a controller whose clock runs behind or ahead of ours
  *   is neither dropped nor trusted forever.
+ * - A renewed Lease proves only the leader's election loop. The leader also keeps a freshness mark in
+ *   the Lease (LEASE_FRESH_ANNOTATION: when it last knew its status current); the controller counts as
+ *   usable only while that mark, counted on our clock the same way, is within 2 × leaseDurationSeconds
+ *   too. A Lease without the mark vouches for nothing.
  * - `auto` reads the controller when the Lease is fresh and the GpuInventory has a valid status, else
  *   nodes. The first decision takes a fresh controller at once; after a fall-back to nodes it goes back
  *   only when the Lease has been fresh without a gap for RETURN_FRESH_MS and nodes were watched for at
@@ -23,6 +27,7 @@
  */
 import type { InventorySource } from '../../../common/settings.ts';
 import { CONTROLLER_LEASE_NAME } from '../../../common/settings.ts';
+import { LEASE_FRESH_ANNOTATION } from './controller-objects.ts';
 
 /** How long auto waits for the first look at the Lease and the GpuInventory before it watches nodes. */
 export const DECIDE_WITHIN_MS = 10_000;
@@ -44,6 +49,8 @@ export interface LeaseView {
   durationSeconds: number | null;
   /** When we count the Lease as last renewed (see the module comment); null when never. */
   renewedAt: number | null;
+  /** When we count the leader's freshness mark as last moved, likewise; null when the Lease has none. */
+  freshAt: number | null;
   /** When we first saw it with no holder (our clock); null while it has one. */
   releasedAt: number | null;
 }
@@ -87,8 +94,8 @@ export const INITIAL_POLICY: PolicyState = { active: null, since: 0, usableSince
 /** ms after which the Lease counts as stale, or null when it cannot be fresh at all. */
 export function staleAt(lease: LeaseView): number | null {
   if (lease.seen.kind !== 'present' || lease.holder === null) return null;
-  if (lease.durationSeconds === null || lease.renewedAt === null) return null;
-  return lease.renewedAt + 2 * lease.durationSeconds * 1000;
+  if (lease.durationSeconds === null || lease.renewedAt === null || lease.freshAt === null) return null;
+  return Math.min(lease.renewedAt, lease.freshAt) + 2 * lease.durationSeconds * 1000;
 }
 
 /** True while the only thing missing is a first answer (the Lease or the GpuInventory not listed yet). */
@@ -124,10 +131,16 @@ export function unusable(i: PolicyInput, handingOver = false): string | null {
       : 'the in-cluster controller released its Lease and no new holder has taken it yet';
   if (lease.durationSeconds === null || lease.renewedAt === null)
     return `the controller ${where} has no valid leaseDurationSeconds or renewTime`;
-  const stale = staleAt(lease);
-  if (stale !== null && i.now >= stale) {
-    const ago = Math.round((i.now - (lease.renewedAt ?? i.now)) / 1000);
+  if (lease.freshAt === null)
+    return `the controller ${where} does not say when its status was last current (no ${LEASE_FRESH_ANNOTATION} annotation)`;
+  const limit = 2 * lease.durationSeconds * 1000;
+  if (i.now >= lease.renewedAt + limit) {
+    const ago = Math.round((i.now - lease.renewedAt) / 1000);
     return `the in-cluster controller stopped renewing its Lease (last renewed ${ago} s ago, more than 2 × ${lease.durationSeconds} s)`;
+  }
+  if (i.now >= lease.freshAt + limit) {
+    const ago = Math.round((i.now - lease.freshAt) / 1000);
+    return `the in-cluster controller has not known its status to be current for ${ago} s (its node watch or its writes are failing; more than 2 × ${lease.durationSeconds} s)`;
   }
   return inventoryUnusable(i);
 }

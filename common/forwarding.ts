@@ -1,0 +1,98 @@
+/**
+ * Alert forwarding targets as settings, the window and the CLI see them (issue 25): ntfy, a generic
+ * webhook, Slack-compatible and Discord incoming webhooks. No secret lives here: a target's URL (an ntfy
+ * topic on a public server and a Slack or Discord webhook URL are passwords), token, user/password and
+ * signing key are a `ForwardSecret`, kept by the host (safeStorage in the app, a 0600 file or the
+ * environment in the CLI) and never sent to the window. What the window shows is `host`.
+ */
+import { Type } from '@sinclair/typebox';
+import type { AlertKind } from './alerts.ts';
+import type { Locale } from './i18n/locales.ts';
+import { LOCALES } from './i18n/locales.ts';
+
+export const FORWARD_KINDS = ['ntfy', 'webhook', 'slack', 'discord'] as const;
+export type ForwardKind = (typeof FORWARD_KINDS)[number];
+
+/** How urgent an alert is, lowest first; a target forwards alerts at or above its minimum. */
+export const SEVERITIES = ['low', 'default', 'high', 'urgent'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** The issue's table (drop and GPU gone: high; XID: urgent; unreachable: default; recovered: low). */
+const SEVERITY_OF: Readonly<Record<AlertKind, Severity>> = Object.freeze({
+  'ready-drop': 'high',
+  'gpu-gone': 'high',
+  'gpus-withdrawn': 'high',
+  'gpu-hot': 'high',
+  'gpu-xid': 'urgent',
+  flapping: 'default',
+  unreachable: 'default',
+  recovered: 'low',
+  reachable: 'low',
+});
+
+export function severityOf(kind: AlertKind): Severity {
+  return SEVERITY_OF[kind];
+}
+
+export function atLeast(severity: Severity, min: Severity): boolean {
+  return SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(min);
+}
+
+/** A target id: names it in `gpu-fleet notify test ID`, in the window and in its queue file. */
+export const TARGET_ID = /^[a-z0-9][a-z0-9-]{0,31}$/;
+export const FORWARD_TARGETS_MAX = 16;
+export const FORWARD_CLUSTERS_MAX = 64;
+
+export interface ForwardTarget {
+  id: string;
+  kind: ForwardKind;
+  /** The endpoint's scheme, host and port only (the path may hold the secret), for display. */
+  host: string;
+  /** Which clusters (kubeconfig context names) it forwards: every one, or these. */
+  clusters: 'all' | string[];
+  minSeverity: Severity;
+  /** The language of its messages (the CLI's default is English). */
+  language: Locale;
+  enabled: boolean;
+}
+
+export const ForwardTargetSchema = Type.Object(
+  {
+    id: Type.String({ pattern: TARGET_ID.source }),
+    kind: Type.Union(FORWARD_KINDS.map((k) => Type.Literal(k))),
+    host: Type.String({ maxLength: 300 }),
+    clusters: Type.Union([
+      Type.Literal('all'),
+      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: FORWARD_CLUSTERS_MAX }),
+    ]),
+    minSeverity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
+    language: Type.Union(LOCALES.map((l) => Type.Literal(l))),
+    enabled: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * A target's secret part. `url`: the whole endpoint (ntfy: server and topic). ntfy takes a `token` or a
+ * `user` and `password`; a webhook may have an HMAC `signingKey`.
+ */
+export interface ForwardSecret {
+  url: string;
+  token?: string;
+  user?: string;
+  password?: string;
+  signingKey?: string;
+}
+
+/** The last delivery state of a target, as the window and the CLI show it (words in English, the CLI's). */
+export interface ForwardStatus {
+  id: string;
+  /** Messages waiting (queued or being retried). */
+  pending: number;
+  /** Messages dropped because the queue was full (oldest first), since start. */
+  dropped: number;
+  /** The last terminal failure or retry reason, one sentence; null when the last delivery worked. */
+  problem: string | null;
+  /** Epoch ms of the last delivery that worked. */
+  lastDeliveredAt: number | null;
+}

@@ -1,0 +1,55 @@
+/**
+ * One read of a context's free GPUs for `gpu-fleet free` and `fit`: list the nodes and the live GPU pods
+ * (the same resources and trims the engine watches, in pages), then the pure figures. Pods that cannot be
+ * listed (forbidden, or any other failure after the nodes answered) make the figures unknown with one
+ * sentence, never 0; the nodes' allocatable is still returned for `fit`'s node reasons.
+ */
+import type { ClusterFree, NodeFree } from '../../../common/free-gpus.ts';
+import { NODES } from '../../fleet/node-watch.ts';
+import { GPU_PODS, POD_PAGE_SIZE } from '../../fleet/pod-watch.ts';
+import { clusterFree, unknownFree } from '../../inventory/free-gpus.ts';
+import type { NodeFacts } from '../../inventory/node-facts.ts';
+import { systemClock } from '../../kube/clock.ts';
+import { ContextClient } from '../../kube/context-client.ts';
+import { toKubeError } from '../../kube/error-classify.ts';
+import type { ResolvedContext } from '../../kube/kubeconfig-types.ts';
+import { type ListResult, listObjects } from '../../kube/list-pages.ts';
+
+export type FreeRead =
+  | {
+      context: string;
+      free: ClusterFree;
+      /** The nodes with free counts; computed without pods (free = allocatable) when the pods are unknown. */
+      nodes: NodeFree[];
+      error: null;
+    }
+  | { context: string; free: null; nodes: []; error: string };
+
+const LIST_TIMEOUT_MS = 60_000;
+
+export async function readFree(ctx: ResolvedContext): Promise<FreeRead> {
+  const server = ctx.cluster?.cluster.server ?? ctx.clusterName;
+  const client = new ContextClient(ctx);
+  const opts = { requestTimeoutMs: LIST_TIMEOUT_MS, clock: systemClock, isCancelled: () => false };
+  try {
+    let nodes: ListResult<NodeFacts> | null;
+    try {
+      nodes = await listObjects(client, NODES, { ...opts, pageSize: 100 });
+    } catch (error) {
+      return { context: ctx.name, free: null, nodes: [], error: toKubeError(error, server).message };
+    }
+    if (!nodes) return { context: ctx.name, free: null, nodes: [], error: 'the node list was cancelled' };
+    try {
+      const pods = await listObjects(client, GPU_PODS, { ...opts, pageSize: POD_PAGE_SIZE });
+      if (!pods) throw new Error('the pod list was cancelled');
+      const free = clusterFree(nodes.items, pods.items);
+      return { context: ctx.name, free, nodes: free.nodes, error: null };
+    } catch (error) {
+      const e = toKubeError(error, server);
+      const free = e.kind === 'forbidden' ? unknownFree('forbidden') : unknownFree('error', e.message);
+      return { context: ctx.name, free, nodes: clusterFree(nodes.items, []).nodes, error: null };
+    }
+  } finally {
+    client.close();
+  }
+}

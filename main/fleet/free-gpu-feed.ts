@@ -1,0 +1,113 @@
+/**
+ * The free GPUs of one context: a second list+watch of the same generic machinery and error policy as
+ * the node watch, over the live GPU pods (pod-watch.ts), and the figures built from its cache and the
+ * node cache (inventory/free-gpus.ts), memoized on both caches' versions. Until the first full pod list
+ * the figures are unknown (never 0); when the pods are forbidden they are unknown with that sentence;
+ * while the pod watch reconnects after a full list the last figures are kept and marked stale. A relist
+ * swaps the whole pod set in at once, so partial data is never shown as complete.
+ */
+import type { ConnectionState } from '../../common/connection.ts';
+import type { ClusterFree } from '../../common/free-gpus.ts';
+import { clusterFree, unknownFree } from '../inventory/free-gpus.ts';
+import type { GpuPod } from '../inventory/gpu-pod.ts';
+import type { NodeFacts } from '../inventory/node-facts.ts';
+import type { Clock } from '../kube/clock.ts';
+import type { ContextClient } from '../kube/context-client.ts';
+import { ListWatcher, type ListWatcherOptions, type WatcherEvent } from '../kube/list-watcher.ts';
+import { ObjectCache, type ObjectCacheView } from '../kube/object-cache.ts';
+import { GPU_PODS, POD_PAGE_SIZE } from './pod-watch.ts';
+
+export interface FreeGpuFeedOptions {
+  makeClient: () => ContextClient;
+  clock: Clock;
+  watcher?: Omit<ListWatcherOptions, 'clock'> | undefined;
+}
+
+const FRESH: ReadonlySet<ConnectionState['phase']> = new Set(['live', 'connecting']);
+
+export class FreeGpuFeed {
+  readonly #cache = new ObjectCache(GPU_PODS);
+  readonly #watcher: ListWatcher<GpuPod>;
+  #synced = false;
+  #memo: {
+    nodes: ObjectCacheView<NodeFacts>;
+    nodesVersion: number;
+    podsVersion: number;
+    phase: string;
+    free: ClusterFree;
+  } | null = null;
+
+  constructor(
+    opts: FreeGpuFeedOptions,
+    private readonly onChange: () => void,
+  ) {
+    this.#watcher = new ListWatcher(GPU_PODS, opts.makeClient, (e) => this.#onEvent(e), {
+      pageSize: POD_PAGE_SIZE,
+      ...opts.watcher,
+      clock: opts.clock,
+    });
+  }
+
+  get connection(): ConnectionState {
+    return this.#watcher.connection;
+  }
+
+  /** The GPU pods kept now (for tests and the bench). */
+  get pods(): ObjectCacheView<GpuPod> {
+    return this.#cache.view;
+  }
+
+  start(): void {
+    this.#watcher.start();
+  }
+
+  stop(): void {
+    this.#watcher.stop();
+  }
+
+  retryNow(): void {
+    this.#watcher.retryNow();
+  }
+
+  /** The figures for these nodes and the pods kept now; the same object while nothing changed. */
+  free(nodes: ObjectCacheView<NodeFacts>): ClusterFree {
+    const phase = this.#watcher.connection.phase;
+    const m = this.#memo;
+    if (
+      m !== null &&
+      m.nodes === nodes &&
+      m.nodesVersion === nodes.version &&
+      m.podsVersion === this.#cache.view.version &&
+      m.phase === phase
+    )
+      return m.free;
+    const free = this.#compute(nodes, phase);
+    this.#memo = { nodes, nodesVersion: nodes.version, podsVersion: this.#cache.view.version, phase, free };
+    return free;
+  }
+
+  #compute(nodes: ObjectCacheView<NodeFacts>, phase: ConnectionState['phase']): ClusterFree {
+    if (phase === 'forbidden') return unknownFree('forbidden');
+    if (!this.#synced) {
+      const failed = phase === 'unreachable' || phase === 'unauthorized' || phase === 'config-error';
+      return unknownFree(failed ? 'unreachable' : 'listing');
+    }
+    const free = clusterFree(nodes.values(), this.#cache.view.values());
+    return FRESH.has(phase) ? free : { ...free, stale: true };
+  }
+
+  #onEvent(e: WatcherEvent<GpuPod>): void {
+    if (e.type === 'connection') {
+      this.onChange();
+      return;
+    }
+    if (e.type === 'refused') return;
+    const changed = this.#cache.apply(e);
+    if (e.type === 'replace' && !this.#synced) {
+      this.#synced = true;
+      this.onChange();
+      return;
+    }
+    if (changed) this.onChange();
+  }
+}

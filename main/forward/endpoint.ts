@@ -1,0 +1,64 @@
+/**
+ * Pure: a target's URL checked once, where it enters (settings, `--forward KIND=URL`), into the parts
+ * delivery needs. Refused with one sentence that never repeats the URL's path (it may be the secret:
+ * a Slack or Discord webhook token, an ntfy topic on a public server).
+ */
+import type { ForwardKind } from '../../common/forwarding.ts';
+
+export interface Endpoint {
+  kind: ForwardKind;
+  url: URL;
+  /** Scheme, host and port: what may be shown. */
+  host: string;
+  /** ntfy only: the server's base URL (no trailing slash) and the topic. */
+  ntfy?: { base: string; topic: string };
+}
+
+export type EndpointCheck = { ok: true; endpoint: Endpoint } | { ok: false; error: string };
+
+/** ntfy's topic rule (a topic outside it is a 404 "page not found"), and names its router keeps. */
+const NTFY_TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
+const NTFY_RESERVED = new Set([
+  'docs',
+  'static',
+  'file',
+  'app',
+  'account',
+  'settings',
+  'signup',
+  'login',
+  'v1',
+]);
+export const URL_MAX = 2048;
+
+export function parseEndpoint(kind: ForwardKind, raw: string): EndpointCheck {
+  if (raw.length > URL_MAX)
+    return { ok: false, error: `the ${kind} URL is longer than ${URL_MAX} characters` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, error: `the ${kind} URL is not a URL (write it as http://host:port/path)` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, error: `the ${kind} URL must start with http:// or https://` };
+  const host = `${url.protocol}//${url.host}`;
+  if (url.username !== '' || url.password !== '')
+    return {
+      ok: false,
+      error: `the ${kind} URL for ${host} carries a user or password; give it as a secret instead (--forward-user-file)`,
+    };
+  if (url.hash !== '') return { ok: false, error: `the ${kind} URL for ${host} must not have a #fragment` };
+  if (kind !== 'ntfy') return { ok: true, endpoint: { kind, url, host } };
+  if (url.search !== '')
+    return { ok: false, error: `the ntfy URL for ${host} must be the server and topic, without a ?query` };
+  const parts = url.pathname.split('/');
+  const topic = parts.pop() ?? '';
+  if (!NTFY_TOPIC.test(topic) || NTFY_RESERVED.has(topic))
+    return {
+      ok: false,
+      error: `the ntfy URL for ${host} must end in a topic of 1 to 64 letters, digits, "-" or "_" (e.g. ${host}/gpu-alerts)`,
+    };
+  const base = `${host}${parts.join('/')}`.replace(/\/+$/, '');
+  return { ok: true, endpoint: { kind, url, host, ntfy: { base, topic } } };
+}

@@ -1,0 +1,124 @@
+/**
+ * The desktop app's forwarding secrets (target URLs, tokens, passwords, signing keys), kept encrypted by
+ * the OS keychain through Electron's safeStorage: a small JSON file in the data folder (mode 0600,
+ * replaced atomically) that holds, per target id, the base64 of `encryptString(JSON of the secret)`.
+ * Electron-free: main/electron/ hands in safeStorage; tests hand in the Electron double's. The main
+ * process decrypts and passes the secrets to the engine host over the host protocol; they never enter
+ * the settings file, a window push, a log line or a sentence (refusals here name the target id only).
+ * A Linux desktop without a secret store (`basic_text`: a hard-coded password) is refused, not trusted.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { FORWARD_TARGETS_MAX, type ForwardSecret, TARGET_ID } from '../../common/forwarding.ts';
+
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+  getSelectedStorageBackend?(): string;
+}
+
+export const VAULT_FILE = 'forward-secrets.json';
+const VAULT_BYTES_MAX = 256 * 1024;
+const SECRET_TEXT_MAX = 8192;
+
+export type VaultResult = { ok: true } | { ok: false; error: string };
+
+function isSecret(v: unknown): v is ForwardSecret {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  if (typeof o.url !== 'string') return false;
+  return ['token', 'user', 'password', 'signingKey'].every(
+    (k) => o[k] === undefined || typeof o[k] === 'string',
+  );
+}
+
+export class SecretVault {
+  constructor(
+    readonly file: string,
+    private readonly storage: SafeStorageLike,
+  ) {}
+
+  /** Why secrets cannot be kept safely here, or null when they can. */
+  unavailable(): string | null {
+    if (!this.storage.isEncryptionAvailable())
+      return 'The OS keychain is not available, so forwarding secrets cannot be stored safely.';
+    if (this.storage.getSelectedStorageBackend?.() === 'basic_text')
+      return 'No OS keychain (secret service) was found, so forwarding secrets cannot be stored safely; install gnome-keyring or KWallet.';
+    return null;
+  }
+
+  /** Every secret that decrypts; one that does not (another user's, a reset keychain) is left out and named. */
+  load(): { secrets: Record<string, ForwardSecret>; problems: string[] } {
+    const secrets: Record<string, ForwardSecret> = {};
+    const problems: string[] = [];
+    const stored = this.#read();
+    if (Object.keys(stored).length === 0) return { secrets, problems };
+    const why = this.unavailable();
+    if (why) return { secrets, problems: [why] };
+    for (const [id, blob] of Object.entries(stored)) {
+      try {
+        const parsed: unknown = JSON.parse(this.storage.decryptString(Buffer.from(blob, 'base64')));
+        if (isSecret(parsed)) secrets[id] = parsed;
+        else problems.push(`The secret of forwarding target "${id}" is not readable; enter it again.`);
+      } catch {
+        problems.push(
+          `The secret of forwarding target "${id}" cannot be decrypted (the keychain changed?); enter it again.`,
+        );
+      }
+    }
+    return { secrets, problems };
+  }
+
+  set(id: string, secret: ForwardSecret): VaultResult {
+    if (!TARGET_ID.test(id))
+      return { ok: false, error: 'A forwarding target id is 1 to 32 lower-case letters, digits or "-".' };
+    const why = this.unavailable();
+    if (why) return { ok: false, error: why };
+    const text = JSON.stringify(secret);
+    if (text.length > SECRET_TEXT_MAX)
+      return { ok: false, error: `The secret of forwarding target "${id}" is too long.` };
+    const stored = this.#read();
+    if (!Object.hasOwn(stored, id) && Object.keys(stored).length >= FORWARD_TARGETS_MAX)
+      return { ok: false, error: `At most ${FORWARD_TARGETS_MAX} forwarding targets.` };
+    stored[id] = this.storage.encryptString(text).toString('base64');
+    return this.#write(stored);
+  }
+
+  remove(id: string): VaultResult {
+    const stored = this.#read();
+    if (!Object.hasOwn(stored, id)) return { ok: true };
+    delete stored[id];
+    return this.#write(stored);
+  }
+
+  #read(): Record<string, string> {
+    try {
+      if (fs.statSync(this.file).size > VAULT_BYTES_MAX) return {};
+      const parsed: unknown = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+      if (!parsed || typeof parsed !== 'object') return {};
+      const secrets = (parsed as { secrets?: unknown }).secrets;
+      if (!secrets || typeof secrets !== 'object') return {};
+      const out: Record<string, string> = Object.create(null);
+      for (const [id, blob] of Object.entries(secrets))
+        if (TARGET_ID.test(id) && typeof blob === 'string' && blob.length <= SECRET_TEXT_MAX * 2)
+          out[id] = blob;
+      return out;
+    } catch {
+      return {};
+    }
+  }
+
+  #write(secrets: Record<string, string>): VaultResult {
+    try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify({ version: 1, secrets }), { mode: 0o600 });
+      fs.renameSync(tmp, this.file);
+      return { ok: true };
+    } catch (error) {
+      const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
+      return { ok: false, error: `Forwarding secrets could not be saved (${code}).` };
+    }
+  }
+}

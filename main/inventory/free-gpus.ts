@@ -1,0 +1,164 @@
+/**
+ * Free GPUs of one cluster from its trimmed nodes and GPU pods (pure): per node and GPU resource,
+ * requested = the sum of the effective requests of the live pods bound to the node (phase neither
+ * Succeeded nor Failed) and free = allocatable − requested, never below 0 (overcommitted data is flagged,
+ * not shown as negative); per product, the sums and the free on nodes a pod can be placed on now (Ready,
+ * not cordoned); and the Pending pods the scheduler could not place, with its reason.
+ *
+ * When the pods cannot be read the figures are unknown (unknownFree): never 0, never "all free".
+ */
+import {
+  type ClusterFree,
+  type FreeUnknownReason,
+  type NodeFree,
+  PENDING_SHOWN,
+  type PendingGpuPod,
+  type ProductFree,
+} from '../../common/free-gpus.ts';
+import type { GpuPod } from './gpu-pod.ts';
+import type { NodeFacts } from './node-facts.ts';
+import { nodeSlots, productKey, productLabel } from './node-slots.ts';
+import { blockingTaints } from './tolerations.ts';
+
+const TERMINAL = new Set(['Succeeded', 'Failed']);
+
+/** A pod that holds its node's resources: bound and not terminated. */
+export function isLive(pod: GpuPod): boolean {
+  return pod.node !== null && !TERMINAL.has(pod.phase);
+}
+
+export function clusterFree(nodes: Iterable<NodeFacts>, pods: Iterable<GpuPod>): ClusterFree {
+  const requested = new Map<string, Map<string, number>>();
+  const pending: PendingGpuPod[] = [];
+  let pendingCount = 0;
+  for (const pod of pods) {
+    if (isLive(pod) && pod.node !== null) {
+      const perNode = requested.get(pod.node) ?? new Map<string, number>();
+      requested.set(pod.node, perNode);
+      for (const [resource, n] of Object.entries(pod.requests))
+        perNode.set(resource, (perNode.get(resource) ?? 0) + n);
+    } else if (pod.node === null && pod.phase === 'Pending') {
+      pendingCount++;
+      pending.push({
+        namespace: pod.namespace,
+        name: pod.name,
+        requests: { ...pod.requests },
+        reason: pod.unscheduled?.reason ?? null,
+        message: pod.unscheduled?.message ?? null,
+      });
+    }
+  }
+  const out: NodeFree[] = [];
+  const overcommitted: string[] = [];
+  for (const facts of nodes) {
+    const { product, slots } = nodeSlots(facts);
+    if (slots.length === 0) continue;
+    const asked = requested.get(facts.name);
+    let over = false;
+    const withFree = slots.map((s) => {
+      const req = asked?.get(s.resource) ?? 0;
+      if (req > s.allocatable) over = true;
+      return {
+        ...s,
+        requested: req,
+        free: Math.max(0, s.allocatable - req),
+        overcommitted: req > s.allocatable,
+      };
+    });
+    if (over) overcommitted.push(facts.name);
+    out.push({
+      name: facts.name,
+      product,
+      ready: facts.ready.status === 'True',
+      cordoned: facts.unschedulable,
+      taints: blockingTaints(facts.taints),
+      slots: withFree,
+    });
+  }
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  overcommitted.sort();
+  const products = byProduct(out);
+  pending.sort((a, b) => (podOrder(a) < podOrder(b) ? -1 : podOrder(a) > podOrder(b) ? 1 : 0));
+  return {
+    state: 'known',
+    reason: null,
+    message: null,
+    stale: false,
+    products,
+    nodes: out,
+    free_total: products.reduce((sum, p) => sum + p.free, 0),
+    pending: { count: pendingCount, pods: pending.slice(0, PENDING_SHOWN) },
+    overcommitted,
+  };
+}
+
+const podOrder = (p: PendingGpuPod) => `${p.namespace}/${p.name}`;
+
+/** A node a new pod can be placed on now, taints aside (they depend on the pod). */
+export function isUsable(node: Pick<NodeFree, 'ready' | 'cordoned'>): boolean {
+  return node.ready && !node.cordoned;
+}
+
+function byProduct(nodes: readonly NodeFree[]): ProductFree[] {
+  const groups = new Map<string, ProductFree>();
+  for (const node of nodes) {
+    for (const slot of node.slots) {
+      const key = productKey(node.product, slot);
+      let g = groups.get(key);
+      if (g === undefined) {
+        g = {
+          key,
+          label: productLabel(node.product, slot),
+          product: node.product,
+          kind: slot.kind,
+          profile: slot.profile,
+          nodes: 0,
+          capacity: 0,
+          allocatable: 0,
+          in_use: 0,
+          free: 0,
+          max_free_on_one_node: 0,
+        };
+        groups.set(key, g);
+      }
+      g.nodes++;
+      g.capacity += slot.capacity;
+      g.allocatable += slot.allocatable;
+      g.in_use += slot.requested;
+      if (isUsable(node)) {
+        g.free += slot.free;
+        g.max_free_on_one_node = Math.max(g.max_free_on_one_node, slot.free);
+      }
+    }
+  }
+  return [...groups.values()].sort(
+    (a, b) => b.free - a.free || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
+  );
+}
+
+const UNKNOWN_WORDS: Record<FreeUnknownReason, string> = {
+  forbidden: 'free GPUs unknown: pods are forbidden',
+  listing: 'free GPUs unknown: the pods are still being listed',
+  unreachable: 'free GPUs unknown: the pods could not be read',
+  off: 'free GPUs are off for this cluster',
+  error: 'free GPUs unknown: the pods could not be read',
+};
+
+/** Free GPUs that cannot be told, and the one sentence why (English; `detail` is the server's words). */
+export function unknownFree(reason: FreeUnknownReason, detail: string | null = null): ClusterFree {
+  const base = UNKNOWN_WORDS[reason];
+  return {
+    state: 'unknown',
+    reason,
+    message:
+      detail !== null && detail !== '' && reason !== 'off' && reason !== 'listing'
+        ? `${base} (${detail})`
+        : base,
+    stale: false,
+    products: [],
+    nodes: [],
+    free_total: null,
+    pending: { count: 0, pods: [] },
+    overcommitted: [],
+  };
+}

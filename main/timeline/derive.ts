@@ -1,0 +1,83 @@
+/**
+ * Pure: what changed between the node states last recorded for a cluster and its inventory now —
+ * readiness transitions, GPUs offered (allocatable/capacity) and the GPU count label — as NodeChange
+ * rows, and the node states to keep for the next comparison. A cluster seen for the first time records
+ * its states but no changes (its nodes did not "appear"; the timeline just started looking).
+ */
+import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
+import type { NodeChange } from '../../common/timeline.ts';
+
+export interface NodeState {
+  ready: string;
+  gpus: string;
+  labels: string;
+}
+
+export const ABSENT = 'absent';
+
+export function readinessOf(n: GpuNodeEntry): string {
+  const r = n.readiness ?? (n.ready ? 'True' : 'False');
+  return r === 'True' ? 'Ready' : r === 'False' ? 'NotReady' : 'Unknown';
+}
+
+export function stateOf(n: GpuNodeEntry): NodeState {
+  const count = (v: number | null | undefined) => (v === null || v === undefined ? '-' : String(v));
+  return {
+    ready: readinessOf(n),
+    gpus: `${count(n.allocatable_gpus)}/${count(n.capacity_gpus)}`,
+    labels: n.product === null && n.count === 0 ? 'gone' : String(n.count),
+  };
+}
+
+export interface Diff {
+  changes: NodeChange[];
+  /** Node states to store (new or changed). */
+  put: Map<string, NodeState>;
+  /** Nodes no longer in the inventory. */
+  removed: string[];
+}
+
+export function diffInventory(
+  before: ReadonlyMap<string, NodeState>,
+  inv: GpuInventoryStatus,
+  at: number,
+): Diff {
+  const first = before.size === 0;
+  const changes: NodeChange[] = [];
+  const put = new Map<string, NodeState>();
+  const seen = new Set<string>();
+  for (const n of inv.nodes) {
+    seen.add(n.name);
+    const now = stateOf(n);
+    const was = before.get(n.name);
+    if (was && was.ready === now.ready && was.gpus === now.gpus && was.labels === now.labels) continue;
+    put.set(n.name, now);
+    if (first) continue;
+    const reason = now.ready === 'Ready' ? null : (n.not_ready_reason ?? null);
+    const message = now.ready === 'Ready' ? null : (n.not_ready_message ?? null);
+    const base = { node: n.name, at };
+    if (!was || was.ready !== now.ready)
+      changes.push({ ...base, kind: 'ready', from: was?.ready ?? ABSENT, to: now.ready, reason, message });
+    if (was && was.gpus !== now.gpus)
+      changes.push({ ...base, kind: 'gpus', from: was.gpus, to: now.gpus, reason: null, message: null });
+    if (was && was.labels !== now.labels)
+      changes.push({
+        ...base,
+        kind: 'labels',
+        from: was.labels,
+        to: now.labels,
+        reason: null,
+        message: null,
+      });
+  }
+  const removed: string[] = [];
+  // A controller's inventory made to fit the API server may leave nodes out: absence proves nothing then.
+  if ((inv.nodes_omitted ?? 0) > 0) return { changes, put, removed };
+  for (const [name, was] of before) {
+    if (seen.has(name)) continue;
+    removed.push(name);
+    // A node that left with its GPUs (deleted, or no longer a GPU node).
+    changes.push({ node: name, at, kind: 'ready', from: was.ready, to: ABSENT, reason: null, message: null });
+  }
+  return { changes, put, removed };
+}

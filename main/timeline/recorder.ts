@@ -1,0 +1,449 @@
+/**
+ * The timeline's one writer, owned by the engine host: the engine's events are queued as they come
+ * (plain objects, no I/O) and written later in batches, each in one transaction, BATCH rows per task so
+ * a 5,000-node relist never holds the event loop for long. Failures are states, never thrown:
+ * - disk full, read-only folder, an I/O error → `not-recording` with the reason; the queue is kept
+ *   (up to QUEUE_MAX inputs, oldest dropped past it) and writing is tried again by itself, backing off
+ *   from 10 s to 5 min; once it works the gap is recorded as a span;
+ * - a damaged file → moved aside with a notice, a fresh one started (open.ts);
+ * - another process writing → `read-only`: this one shows the timeline but does not write it.
+ * Node states, open spans and the last heartbeat live in the database, so a restarted host goes on
+ * where the last one stopped: an episode open before the restart is closed by the change after it.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import type { ConnectionState } from '../../common/connection.ts';
+import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import type {
+  TimelineAlert,
+  TimelineDelivery,
+  TimelineEvent,
+  TimelineQuery,
+  TimelineSettingsView,
+  TimelineStatus,
+  TimelineView,
+} from '../../common/timeline.ts';
+import type { Clock } from '../kube/clock.ts';
+import type { TelemetryReading } from '../telemetry/context-telemetry.ts';
+import { diffInventory, type NodeState } from './derive.ts';
+import { classifyFault, type TimelineFault } from './faults.ts';
+import { type OpenOptions, openReader, openWriter, type WriterHandle, type WriterOpen } from './open.ts';
+import { readTimeline } from './read.ts';
+import { ALL_CONTEXTS, type TimelineRecord } from './records.ts';
+import { prune, vacuumIfWorth } from './retention.ts';
+import { TimelineWrites } from './writes.ts';
+
+export const FLUSH_MS = 1_000;
+export const BATCH = 2_000;
+export const QUEUE_MAX = 50_000;
+export const HEARTBEAT_MS = 60_000;
+export const PRUNE_MS = 10 * 60_000;
+export const IDLE_MS = 5 * 60_000;
+const RETRY_FIRST_MS = 10_000;
+const RETRY_MAX_MS = 5 * 60_000;
+/** A heartbeat older than this at start means the app was not running in between. */
+const GAP_MS = 3 * HEARTBEAT_MS;
+export const NOT_RUNNING = 'GPU Fleet was not running';
+
+/** What the forwarder (or any notifier) calls after it tried to deliver an alert. */
+export interface DeliveryRecorder {
+  recordDelivery(alertId: string, delivery: TimelineDelivery): void;
+}
+
+export interface TimelineRecorderOptions {
+  dir: string;
+  clock: Clock;
+  settings: () => TimelineSettingsView;
+  /** The status changed (not on every write). */
+  onStatus?: (status: TimelineStatus) => void;
+  /** One sentence the user must see once (a damaged file moved aside). */
+  onNotice?: (message: string) => void;
+  /** Tests: how the writer opens (e.g. the file read-only, so SQLite itself refuses the writes). */
+  open?: (dir: string, options: OpenOptions) => WriterOpen;
+}
+
+type Input = TimelineRecord | { t: 'inv'; ctx: string; inv: GpuInventoryStatus; at: number };
+
+const UNREACHABLE = new Set(['unreachable', 'unauthorized', 'forbidden', 'config-error']);
+
+export class TimelineRecorder implements DeliveryRecorder {
+  readonly #o: TimelineRecorderOptions;
+  readonly #clock: Clock;
+  #handle: WriterHandle | null = null;
+  #writes: TimelineWrites | null = null;
+  #status: TimelineStatus = {
+    state: 'not-recording',
+    kind: 'starting',
+    reason: 'the timeline has not started',
+    since: 0,
+  };
+  #queue: Input[] = [];
+  /** A write met a damaged file: the next open moves it aside. */
+  #damaged = false;
+  #previousAlive: number | null = null;
+  readonly #states = new Map<string, Map<string, NodeState>>();
+  /** Contexts with an open unreachable span. */
+  readonly #down = new Set<string>();
+  #flushTimer: unknown = null;
+  #retryTimer: unknown = null;
+  #retryMs = RETRY_FIRST_MS;
+  #beatTimer: unknown = null;
+  #lastBeat = 0;
+  #lastPrune = 0;
+  #lastInput = 0;
+  #stopped = false;
+
+  constructor(options: TimelineRecorderOptions) {
+    this.#o = options;
+    this.#clock = options.clock;
+  }
+
+  get status(): TimelineStatus {
+    return this.#status;
+  }
+
+  /** When the run before this one last wrote (epoch ms), null when unknown; read at start. */
+  get previousAliveAt(): number | null {
+    return this.#previousAlive;
+  }
+
+  /** Opens the database (or says why not) and starts the heartbeat. */
+  start(): void {
+    this.#open();
+    this.#beat();
+  }
+
+  inventory(ctx: string, inv: GpuInventoryStatus): void {
+    this.#push({ t: 'inv', ctx, inv, at: this.#clock.now() });
+  }
+
+  connection(ctx: string, state: ConnectionState): void {
+    const now = this.#clock.now();
+    if (UNREACHABLE.has(state.phase) && !this.#down.has(ctx)) {
+      this.#down.add(ctx);
+      const since = Date.parse(state.since);
+      const from = Number.isFinite(since) && since <= now ? since : now;
+      this.#push({ t: 'span-open', ctx, kind: 'unreachable', from, to: null, message: state.message });
+    } else if (state.phase === 'live' && this.#down.delete(ctx)) {
+      this.#push({ t: 'span-close', ctx, kind: 'unreachable', to: now });
+    }
+  }
+
+  alert(alert: Omit<TimelineAlert, 'deliveries' | 'at'> & { at: string; context: string }): void {
+    const at = Date.parse(alert.at);
+    const { context, ...rest } = alert;
+    this.#push({
+      t: 'alert',
+      ctx: context,
+      alert: { ...rest, at: Number.isFinite(at) ? at : this.#clock.now() },
+    });
+  }
+
+  recordDelivery(alertId: string, delivery: TimelineDelivery): void {
+    this.#push({ t: 'delivery', alert: alertId, delivery });
+  }
+
+  /** Kubernetes events about a GPU node, each with its uid (deduplicated by uid, the count kept). */
+  events(ctx: string, events: readonly (TimelineEvent & { uid: string })[]): void {
+    for (const { uid, ...event } of events) this.#push({ t: 'event', ctx, uid, event });
+  }
+
+  telemetry(r: TelemetryReading): void {
+    if (r.gpus === null) return;
+    for (const g of r.gpus)
+      this.#push({
+        t: 'sample',
+        ctx: r.context,
+        sample: {
+          node: r.node,
+          gpu: g.index,
+          at: r.at,
+          util: g.util,
+          temp: g.temp,
+          power: g.power,
+          mem: g.fbUsed,
+          xid: g.xid,
+        },
+      });
+  }
+
+  /** A range of one context; from this process's connection, or a read-only one while another writes. */
+  read(q: TimelineQuery): TimelineView {
+    // What is queued goes in first, so a window reads every alert it was just sent.
+    this.flushAll();
+    if (this.#handle) return readTimeline(this.#handle.db, q, this.#status);
+    const r = openReader(this.#o.dir);
+    if (!r.ok) return { ...readTimelineEmpty(q), status: this.#status };
+    try {
+      return readTimeline(r.db, q, this.#status);
+    } finally {
+      r.db.close();
+    }
+  }
+
+  /** Writes everything queued now (the host calls it before it exits; tests call it to look). */
+  flushAll(): void {
+    for (let i = 0; i < 1_000 && this.#queue.length > 0 && this.#handle; i++) if (!this.#flushBatch()) break;
+  }
+
+  stop(): void {
+    this.flushAll();
+    this.#stopped = true;
+    for (const t of [this.#flushTimer, this.#retryTimer, this.#beatTimer])
+      if (t !== null) this.#clock.clearTimeout(t);
+    this.#flushTimer = this.#retryTimer = this.#beatTimer = null;
+    this.#close();
+  }
+
+  #push(input: Input): void {
+    if (this.#stopped) return;
+    this.#lastInput = this.#clock.now();
+    if (this.#status.state === 'read-only') return;
+    this.#queue.push(input);
+    // While nothing is written the oldest inputs go first; the not-recording span covers that time.
+    if (this.#queue.length > QUEUE_MAX) this.#queue.splice(0, this.#queue.length - QUEUE_MAX);
+    if (this.#handle && this.#flushTimer === null)
+      this.#flushTimer = this.#clock.setTimeout(() => this.#onFlushTimer(), FLUSH_MS);
+  }
+
+  #onFlushTimer(): void {
+    this.#flushTimer = null;
+    if (!this.#handle) return;
+    const ok = this.#flushBatch();
+    if (ok && this.#queue.length > 0)
+      this.#flushTimer = this.#clock.setTimeout(() => this.#onFlushTimer(), 0);
+  }
+
+  #setStatus(next: TimelineStatus): void {
+    const same = JSON.stringify(next) === JSON.stringify(this.#status);
+    this.#status = next;
+    if (!same) this.#o.onStatus?.(next);
+  }
+
+  #open(): void {
+    const now = this.#clock.now();
+    const opened = (this.#o.open ?? openWriter)(this.#o.dir, { now, moveAside: this.#damaged });
+    if (!opened.ok) {
+      this.#fail(opened.fault);
+      return;
+    }
+    this.#damaged = false;
+    this.#handle = opened.handle;
+    this.#writes = new TimelineWrites(opened.handle.db);
+    if (opened.handle.notice) this.#o.onNotice?.(opened.handle.notice);
+    try {
+      this.#load(opened.handle.db, now);
+    } catch (error) {
+      // #fail closes the handle: the retry opens it again.
+      this.#fail(classifyFault(error));
+      return;
+    }
+    const was = this.#status;
+    if (was.state === 'not-recording' && was.since > 0) {
+      // After a failure the file opening is not enough: only a write that works ends the state.
+      if (!this.#flushBatch()) return;
+      this.#queue.unshift({
+        t: 'span-open',
+        ctx: ALL_CONTEXTS,
+        kind: 'not-recording',
+        from: was.since,
+        to: this.#clock.now(),
+        message: was.reason,
+      });
+    }
+    this.#retryMs = RETRY_FIRST_MS;
+    this.#setStatus({ state: 'recording' });
+    if (this.#queue.length > 0 && this.#flushTimer === null)
+      this.#flushTimer = this.#clock.setTimeout(() => this.#onFlushTimer(), 0);
+  }
+
+  /** What the last run left: node states, open unreachable spans, and when it was last alive. */
+  #load(db: DatabaseSync, now: number): void {
+    this.#states.clear();
+    for (const r of db.prepare('SELECT ctx, node, ready, gpus, labels FROM node_state').all() as Record<
+      string,
+      string
+    >[]) {
+      const ctx = r.ctx as string;
+      const m = this.#states.get(ctx) ?? new Map<string, NodeState>();
+      m.set(r.node as string, {
+        ready: r.ready as string,
+        gpus: r.gpus as string,
+        labels: r.labels as string,
+      });
+      this.#states.set(ctx, m);
+    }
+    this.#down.clear();
+    for (const r of db
+      .prepare("SELECT DISTINCT ctx FROM spans WHERE kind = 'unreachable' AND t IS NULL")
+      .all())
+      this.#down.add(String((r as { ctx: unknown }).ctx));
+    const alive = db.prepare("SELECT value FROM meta WHERE key = 'alive_at'").get() as
+      | { value: string }
+      | undefined;
+    const last = alive ? Number(alive.value) : Number.NaN;
+    if (Number.isFinite(last)) this.#previousAlive = last;
+    if (Number.isFinite(last) && now - last > GAP_MS)
+      this.#queue.unshift({
+        t: 'span-open',
+        ctx: ALL_CONTEXTS,
+        kind: 'not-recording',
+        from: last,
+        to: now,
+        message: NOT_RUNNING,
+      });
+  }
+
+  /** One transaction of up to BATCH rows; false when it failed (the rows stay queued). */
+  #flushBatch(): boolean {
+    const handle = this.#handle;
+    const writes = this.#writes;
+    if (!handle || !writes) return false;
+    const now = this.#clock.now();
+    let taken = 0;
+    let rows = 0;
+    const states = new Map<string, Map<string, NodeState>>();
+    try {
+      handle.db.exec('BEGIN IMMEDIATE');
+      while (taken < this.#queue.length && rows < BATCH) {
+        const input = this.#queue[taken] as Input;
+        taken++;
+        if (input.t !== 'inv') {
+          writes.apply(input);
+          rows++;
+          continue;
+        }
+        rows += this.#applyInventory(writes, input, states);
+      }
+      handle.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_at', ?)").run(String(now));
+      handle.db.exec('COMMIT');
+    } catch (error) {
+      try {
+        handle.db.exec('ROLLBACK');
+      } catch {
+        // No transaction left to roll back (SQLite ends it itself on some I/O errors).
+      }
+      this.#fail(classifyFault(error));
+      return false;
+    }
+    this.#queue.splice(0, taken);
+    for (const [ctx, m] of states) this.#states.set(ctx, m);
+    this.#lastBeat = now;
+    return true;
+  }
+
+  /** Diffs one inventory against the states so far (this batch's own first) and queues its rows. */
+  #applyInventory(
+    writes: TimelineWrites,
+    input: Extract<Input, { t: 'inv' }>,
+    states: Map<string, Map<string, NodeState>>,
+  ): number {
+    const before = states.get(input.ctx) ?? this.#states.get(input.ctx) ?? new Map<string, NodeState>();
+    const diff = diffInventory(before, input.inv, input.at);
+    let rows = 0;
+    const next = new Map(before);
+    for (const [node, state] of diff.put) {
+      next.set(node, state);
+      writes.apply({ t: 'state', ctx: input.ctx, node, state });
+      rows++;
+    }
+    for (const node of diff.removed) {
+      next.delete(node);
+      writes.apply({ t: 'state', ctx: input.ctx, node, state: null });
+      rows++;
+    }
+    for (const change of diff.changes) {
+      writes.apply({ t: 'change', ctx: input.ctx, change });
+      rows++;
+    }
+    const inv = input.inv;
+    const point = {
+      at: input.at,
+      ready: inv.ready_gpu_nodes,
+      total: inv.total_gpu_nodes,
+      gpus: inv.total_gpus,
+    };
+    writes.apply({ t: 'count', ctx: input.ctx, point });
+    states.set(input.ctx, next);
+    return rows + 1;
+  }
+
+  /** Closes the file (the retry opens it again) and says why nothing is written. */
+  #fail(fault: TimelineFault): void {
+    this.#close();
+    // Reopening moves the damaged file aside and starts a fresh one.
+    if (fault.kind === 'corrupt') this.#damaged = true;
+    if (fault.kind === 'busy') {
+      this.#queue = [];
+      this.#setStatus({ state: 'read-only', reason: fault.reason });
+    } else {
+      const since =
+        this.#status.state === 'not-recording' && this.#status.since > 0
+          ? this.#status.since
+          : this.#clock.now();
+      this.#setStatus({ state: 'not-recording', kind: fault.kind, reason: fault.reason, since });
+    }
+    if (this.#retryTimer !== null || this.#stopped) return;
+    const wait = this.#retryMs;
+    this.#retryMs = Math.min(RETRY_MAX_MS, this.#retryMs * 2);
+    this.#retryTimer = this.#clock.setTimeout(() => {
+      this.#retryTimer = null;
+      this.#open();
+    }, wait);
+  }
+
+  /** Every HEARTBEAT_MS: the alive mark, retention now and then, VACUUM when idle. */
+  #beat(): void {
+    if (this.#stopped) return;
+    this.#beatTimer = this.#clock.setTimeout(() => this.#beat(), HEARTBEAT_MS);
+    const handle = this.#handle;
+    if (!handle || this.#status.state !== 'recording') return;
+    const now = this.#clock.now();
+    try {
+      if (now - this.#lastBeat >= HEARTBEAT_MS && this.#queue.length === 0) {
+        handle.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_at', ?)").run(String(now));
+        this.#lastBeat = now;
+      }
+      if (now - this.#lastPrune >= PRUNE_MS) {
+        this.#lastPrune = now;
+        const s = this.#o.settings();
+        prune(handle.db, now, s.retentionDays, s.maxMB * 1024 * 1024);
+        if (now - this.#lastInput >= IDLE_MS) vacuumIfWorth(handle.db);
+      }
+    } catch (error) {
+      this.#fail(classifyFault(error));
+    }
+  }
+
+  #close(): void {
+    try {
+      this.#handle?.db.close();
+    } catch {
+      // Already closed.
+    }
+    try {
+      this.#handle?.lock.close();
+    } catch {
+      // Already closed.
+    }
+    this.#handle = null;
+    this.#writes = null;
+  }
+}
+
+export function readTimelineEmpty(q: TimelineQuery): Omit<TimelineView, 'status'> {
+  return {
+    context: q.context,
+    from: q.from,
+    to: q.to,
+    node: q.node ?? null,
+    counts: [],
+    changes: [],
+    spans: [],
+    alerts: [],
+    events: [],
+    episodes: [],
+    telemetry: [],
+    energy: { nodes: [], kwh: 0 },
+    truncated: false,
+  };
+}
