@@ -5,6 +5,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
+import { DEFAULT_CONTROLLER_NAMESPACE, DEFAULT_CRD_GROUP } from '../../common/settings.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
@@ -175,4 +176,20 @@ it('with merging off, contexts on one cluster stay apart (a card and an alert ea
   env.sim.control.setNodeReady('omen2', 'False');
   await until(clock, () => alerts.length > 1, 'the alerts');
   expect(alerts.map((a) => a.context).sort()).toEqual(['sim-admin', 'sim-readonly']);
+});
+
+it('says each connection state once: with source auto, "connecting" is one event, then "live"', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  const clock = new ManualClock();
+  const e = new FleetEngine({
+    clock,
+    source: () => ({ setting: 'auto', namespace: DEFAULT_CONTROLLER_NAMESPACE, group: DEFAULT_CRD_GROUP }),
+  });
+  engine = e;
+  const phases: string[] = [];
+  e.on((ev) => ev.type === 'connection' && phases.push(ev.state.phase));
+  e.setContexts([env.context('sim-admin')]);
+  await until(clock, () => phases.includes('live'), 'live');
+  expect(phases).toEqual(['connecting', 'live']);
 });
