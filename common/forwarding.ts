@@ -96,3 +96,15 @@ export interface ForwardStatus {
   /** Epoch ms of the last delivery that worked. */
   lastDeliveredAt: number | null;
 }
+
+/** What the window's Forwarding section shows: the targets (no secret) and how their deliveries go. */
+export interface ForwardView {
+  targets: ForwardTarget[];
+  status: ForwardStatus[];
+}
+
+/** How a "Send test" went, in one sentence (English, the host's words; it names the host only). */
+export interface ForwardTestResult {
+  ok: boolean;
+  message: string;
+}

@@ -91,14 +91,21 @@ export interface ClusterFree {
   stale: boolean;
   /** Empty when unknown. */
   products: ProductFree[];
-  /** Nodes with at least one GPU slot, by name; empty when unknown. */
+  /**
+   * Nodes with at least one GPU slot, by name; empty when unknown. In a fleet snapshot only the nodes
+   * with free slots, at most SNAPSHOT_NODES_MAX (most free first), and `nodes_omitted` counts the rest.
+   */
   nodes: NodeFree[];
+  nodes_omitted?: number;
   /** Sum of free over products (what the tray's headline adds up); null when unknown. */
   free_total: number | null;
   pending: { count: number; pods: PendingGpuPod[] };
   /** Nodes whose live pods request more than allocatable. */
   overcommitted: string[];
 }
+
+/** Nodes a fleet snapshot carries per cluster (the window's Capacity view lists nodes with free slots). */
+export const SNAPSHOT_NODES_MAX = 100;
 
 /** Pending pods listed per cluster (the count covers them all). */
 export const PENDING_SHOWN = 20;

@@ -131,6 +131,17 @@ export const GpuInventoryStatus = Type.Object({
   ),
   /** Written by the in-cluster controller: free GPUs per product (absent from the app's own inventories). */
   free_gpus: Type.Optional(FreeGpusSummary),
+  /**
+   * Written by the in-cluster controller: the Lease (`namespace/name`) whose leader writes this status, so
+   * the controller of another install (another namespace) sees it is not the writer and says so instead
+   * of writing over it.
+   */
+  writer: Type.Optional(
+    Type.String({
+      maxLength: 317,
+      description: 'The Lease (namespace/name) of the in-cluster controller whose leader writes this status.',
+    }),
+  ),
   /** Written back only: GPU nodes counted in the totals but left out of `nodes` (NotReady nodes are kept first). */
   nodes_omitted: Type.Optional(
     Type.Integer({

@@ -9,6 +9,7 @@ import type { Alert } from './alerts.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { KubeContextInfo, KubectlContexts } from './fleet.ts';
 import type { FleetDeltaFrame, SyncedSnapshot, SyncMark } from './fleet-sync.ts';
+import { type ForwardTestResult, type ForwardView, TARGET_ID } from './forwarding.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import { ApiGroupNameSchema, NamespaceNameSchema, NodeNameSchema } from './k8s-names.ts';
 import type { NodeDetail } from './node-detail.ts';
@@ -102,6 +103,8 @@ export const ARG_SCHEMAS = {
   'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), NodeNameSchema]),
   'kubectl:contexts': Type.Tuple([]),
   'kubectl:use-context': Type.Tuple([ContextName]),
+  'forward:list': Type.Tuple([]),
+  'forward:test': Type.Tuple([Type.String({ pattern: TARGET_ID.source })]),
   /** One context's timeline over a range ending now, optionally one node's only. */
   'timeline:range': Type.Tuple([
     Type.Object(
@@ -170,6 +173,10 @@ export interface InvokeResults {
    * context does not exist, the file is read-only, unparsable, or changed since it was read).
    */
   'kubectl:use-context': KubectlContexts;
+  /** The alert forwarding targets (ntfy, webhooks) and their delivery state; never a secret. */
+  'forward:list': ForwardView;
+  /** Sends one test message to a target now; the answer says in one sentence whether it arrived. */
+  'forward:test': ForwardTestResult;
   /** The recorded timeline of a context (common/timeline.ts); its `status` says whether it is being written. */
   'timeline:range': TimelineView;
   /**

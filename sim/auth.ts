@@ -87,14 +87,11 @@ export function forbidden(u: User, a: Attributes): ApiError {
 
 /**
  * The 403 of a write that would create its object without `create` (an apply PATCH to a missing object):
- * the apiserver asks the authorizer again with verb create (rest.WithAuthorization) and answers
- * errors.NewForbidden with only the authorizer's reason, which RBAC leaves empty when no rule matched.
+ * the apiserver asks the authorizer again with verb create (rest.WithAuthorization) and answers with the
+ * same sentence as any refused request, the verb create and the object's name in it:
+ * `configmaps "cm-apply" is forbidden: User "system:serviceaccount:NS:NAME" cannot create resource
+ * "configmaps" in API group "" in the namespace "NS"`.
  */
-export function forbiddenCreate(a: Attributes): ApiError {
-  const qualified = a.group ? `${a.resource}.${a.group}` : a.resource;
-  const details: JsonObject = {};
-  if (a.name) details.name = a.name;
-  if (a.group) details.group = a.group;
-  details.kind = a.resource;
-  return apiError(403, `${qualified} "${a.name}" is forbidden: `, 'Forbidden', details);
+export function forbiddenCreate(u: User, a: Attributes): ApiError {
+  return forbidden(u, { ...a, verb: 'create' });
 }

@@ -194,7 +194,7 @@ function authorizeCreate(core: Core, ctx: Ctx, def: ResourceDef, ns: string, nam
     name,
     namespace: def.namespaced ? ns : '',
   };
-  if (!core.authorize(ctx.user, attrs).allowed) throw forbiddenCreate(attrs);
+  if (!core.authorize(ctx.user, attrs).allowed) throw forbiddenCreate(ctx.user, attrs);
 }
 
 const CM_SCHEMA = {

@@ -48,6 +48,8 @@ export function fixedHost() {
       throw new Error('not used');
     },
     'kubectl:contexts': () => ({ current: 'large', contexts: ['large'], more: 0, error: null }),
+    'forward:list': () => ({ targets: [], status: [] }),
+    'forward:test': () => ({ ok: false, message: 'not used' }),
     'kubectl:use-context': () => {
       throw new Error('not used');
     },

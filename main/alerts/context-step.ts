@@ -98,7 +98,10 @@ export function contextNextCheck(cp: ContextPolicy, rules: AlertRules): number |
   if (!cp.reachable && !cp.unreachableAlerted && cp.unreachableSince !== null) {
     times.push(cp.unreachableSince + rules.unreachableAfterMs);
   }
-  const unflap = nextUnflapAt(cp, rules);
+  // Flapping is judged on what a reachable context shows: while unreachable nothing changes and the
+  // next reachable pass ends it. Asking for a check then would ask again at once, for ever (a host
+  // re-arming a 0 ms timer in a loop).
+  const unflap = cp.reachable ? nextUnflapAt(cp, rules) : null;
   if (unflap !== null) times.push(unflap);
   return times.length === 0 ? null : Math.min(...times);
 }

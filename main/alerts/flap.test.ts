@@ -1,6 +1,10 @@
 /** Flap suppression on a virtual clock: one alert, quiet while flapping, judged again once stable for the window. */
 import { describe, expect, it } from 'vitest';
-import { play, type Step, summary } from './scenario.testkit.ts';
+import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
+import { evaluate, tick } from './policy.ts';
+import { at, inv, play, type Step, summary } from './scenario.testkit.ts';
+import { NO_SNOOZE } from './snooze.ts';
+import { INITIAL_POLICY_STATE } from './types.ts';
 
 const ALL = { nuc1: true, nuc2: true, omen: true, omen2: true };
 const N1_DOWN = { ...ALL, nuc1: false };
@@ -92,5 +96,42 @@ describe('flap suppression', () => {
     expect(play(steps, { flapThreshold: 1, flapWindowMs: 60_000 }, 200).alerts.map(summary)).toEqual([
       '20s lab flapping [nuc1] 3→4',
     ]);
+  });
+});
+
+describe('a flapping context that goes unreachable', () => {
+  it('asks for no check it cannot act on: every tick moves its next check later (found by the alert round-trip property)', () => {
+    const rules = { ...DEFAULT_ALERT_RULES, flapThreshold: 2 };
+    let state = INITIAL_POLICY_STATE;
+    let next: number | null = null;
+    // nuc1 flaps (three changes), then the cluster becomes unreachable and stays so.
+    for (const [s, nodes] of [
+      [0, ALL],
+      [10, N1_DOWN],
+      [20, ALL],
+      [30, N1_DOWN],
+      [40, null],
+    ] as const) {
+      const out = evaluate(
+        state,
+        {
+          at: at(s),
+          context: 'lab',
+          reachable: nodes !== null,
+          inventory: nodes === null ? null : inv(nodes),
+        },
+        rules,
+        NO_SNOOZE,
+      );
+      state = out.state;
+      next = out.nextCheckAt;
+    }
+    for (let i = 0; i < 5 && next !== null; i++) {
+      const out = tick(state, next, rules, NO_SNOOZE);
+      expect(out.nextCheckAt === null || out.nextCheckAt > next).toBe(true);
+      state = out.state;
+      next = out.nextCheckAt;
+    }
+    expect(next).toBeNull();
   });
 });

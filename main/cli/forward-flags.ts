@@ -3,10 +3,21 @@
  * it: `--forward-token-file F` or `--forward-user-file F` (user:password) for ntfy, and
  * `--forward-signing-key-file F` for webhooks, each a 0600 file; or the environment variables
  * GPU_FLEET_FORWARD_TOKEN, GPU_FLEET_FORWARD_USER and GPU_FLEET_FORWARD_SIGNING_KEY. The targets are
- * named after their kind and place (ntfy-1, webhook-1, …), forward every context at every severity,
- * in English (the CLI's language).
+ * named after their kind and place (ntfy-1, webhook-1, …); by default they forward every context at
+ * every severity in English (the CLI's language), or what `--forward-context`, `--forward-min-severity`
+ * and `--forward-language` say, for all of them.
  */
-import { FORWARD_KINDS, type ForwardKind, type ForwardSecret } from '../../common/forwarding.ts';
+import { hasControlChars } from '../../common/cluster-text.ts';
+import {
+  FORWARD_CLUSTERS_MAX,
+  FORWARD_KINDS,
+  type ForwardKind,
+  type ForwardSecret,
+  type ForwardTarget,
+  SEVERITIES,
+  type Severity,
+} from '../../common/forwarding.ts';
+import { isLocale, LOCALES } from '../../common/i18n/locales.ts';
 import { parseEndpoint } from '../forward/endpoint.ts';
 import type { ResolvedTarget } from '../forward/forwarder.ts';
 import { readSecretFile } from '../forward/secret-file.ts';
@@ -17,6 +28,9 @@ export const FORWARD_FLAGS = {
   'forward-token-file': { type: 'string' },
   'forward-user-file': { type: 'string' },
   'forward-signing-key-file': { type: 'string' },
+  'forward-min-severity': { type: 'string' },
+  'forward-context': { type: 'string', multiple: true },
+  'forward-language': { type: 'string' },
 } as const;
 
 export interface ForwardFlagValues {
@@ -24,6 +38,24 @@ export interface ForwardFlagValues {
   'forward-token-file'?: string | undefined;
   'forward-user-file'?: string | undefined;
   'forward-signing-key-file'?: string | undefined;
+  'forward-min-severity'?: string | undefined;
+  'forward-context'?: string[] | undefined;
+  'forward-language'?: string | undefined;
+}
+
+/** `--forward-min-severity`, `--forward-context` (repeatable) and `--forward-language`, for every target. */
+function routing(flags: ForwardFlagValues): Pick<ForwardTarget, 'clusters' | 'minSeverity' | 'language'> {
+  const severity = flags['forward-min-severity'] ?? 'low';
+  if (!(SEVERITIES as readonly string[]).includes(severity))
+    throw new CliError(`--forward-min-severity must be one of ${SEVERITIES.join(', ')}`);
+  const language = flags['forward-language'] ?? 'en';
+  if (!isLocale(language)) throw new CliError(`--forward-language must be one of ${LOCALES.join(', ')}`);
+  const contexts = flags['forward-context'] ?? [];
+  if (contexts.length > FORWARD_CLUSTERS_MAX)
+    throw new CliError(`at most ${FORWARD_CLUSTERS_MAX} --forward-context names`);
+  if (contexts.some((c) => c === '' || c.length > 253 || hasControlChars(c)))
+    throw new CliError('--forward-context takes a kubeconfig context name');
+  return { clusters: contexts.length === 0 ? 'all' : contexts, minSeverity: severity as Severity, language };
 }
 
 export const FORWARD_TARGETS_FLAG_MAX = 8;
@@ -73,6 +105,7 @@ export function forwardTargets(
     if (colon <= 0) throw new CliError('--forward-user-file must hold user:password on one line');
     user = { user: userLine.slice(0, colon), password: userLine.slice(colon + 1) };
   }
+  const route = routing(flags);
   const counts = new Map<ForwardKind, number>();
   return specs.map((spec) => {
     const { kind, url } = parseForwardSpec(spec);
@@ -89,9 +122,7 @@ export function forwardTargets(
         id: `${kind}-${n}`,
         kind,
         host: checked.endpoint.host,
-        clusters: 'all',
-        minSeverity: 'low',
-        language: 'en',
+        ...route,
         enabled: true,
       },
       endpoint: checked.endpoint,

@@ -100,7 +100,8 @@ Usage:
                   [--configmap-namespace NS] [--write-interval 5s] [--take-over] [--hold-down 30s]
                   [--source auto|nodes|controller] [--controller-namespace NS] [-o json] [-v]
                   [--forward KIND=URL ...] [--forward-token-file F | --forward-user-file F]
-                  [--forward-signing-key-file F]
+                  [--forward-signing-key-file F] [--forward-context C ...]
+                  [--forward-min-severity low|default|high|urgent] [--forward-language en|zh-CN|ko|ja]
 
 --source auto (the default) reads the in-cluster controller's GpuInventory (group --group) while its
 Lease gpu-fleet-controller in --controller-namespace (default gpu-fleet) is fresh, and watches every
@@ -122,7 +123,9 @@ e.g. ntfy=http://127.0.0.1:8090/gpu-alerts) sends every alert that would notify 
 after the same hold-down and flap damping. Secrets come from 0600 files (--forward-token-file, or
 --forward-user-file holding user:password, for ntfy; --forward-signing-key-file for webhooks) or from
 GPU_FLEET_FORWARD_TOKEN, GPU_FLEET_FORWARD_USER, GPU_FLEET_FORWARD_SIGNING_KEY. Undelivered messages
-are kept in the data folder (forward-queue-cli.json) and sent after a restart. See docs/forwarding.md.
+are kept in the data folder (forward-queue-cli.json) and sent after a restart. --forward-context
+(repeatable) limits the targets to those contexts, --forward-min-severity drops less urgent alerts,
+--forward-language words the messages in another language. See docs/forwarding.md.
 `,
   notify: `Send one test message to a forwarding target now, and say whether it arrived.
 

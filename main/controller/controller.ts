@@ -198,7 +198,9 @@ export class Controller {
         // Above SCALE_GPU_NODES the status lists only NotReady nodes: trays reading it get small events.
         const fitLimits = this.#o.fitLimits ?? CONTROLLER_FIT_LIMITS;
         this.#health.term();
-        this.#hub.set([this.#o.context], () => ({ ...this.#o.writeback, fitLimits }));
+        // The status names this install's Lease: another install's controller then declines to write.
+        const writer = e.lease;
+        this.#hub.set([this.#o.context], () => ({ ...this.#o.writeback, fitLimits, writer }));
         this.metrics.leader(true);
         this.#log.info('became leader: writing the GpuInventory status and the ConfigMap', {
           ...fields,

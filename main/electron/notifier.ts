@@ -5,6 +5,7 @@
  */
 import { Notification } from 'electron';
 import type { DesktopNotice } from '../../common/notification.ts';
+import { notificationBody } from './notification-body.ts';
 
 export function notify(
   notice: DesktopNotice,
@@ -15,7 +16,7 @@ export function notify(
   // `id` is the toast's tag on Windows and the request identifier on macOS; groupId groups per context.
   const n = new Notification({
     title: notice.title,
-    body: notice.body,
+    body: notificationBody(notice.body, process.platform),
     silent: notice.silent,
     id: notice.tag,
     groupId: context,

@@ -107,6 +107,7 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
       systemLanguages: init.systemLanguages,
       demo: demo !== null,
       clock,
+      engine: { debug: (context, line) => logger.debug('telemetry', { context, line }) },
       // The demo's clusters are not the user's: their timeline lives in the demo's own folder.
       timelineDir: demo ? demo.settingsDir : init.settingsDir,
     });

@@ -36,7 +36,19 @@ function makeCore(
   forward?: (alert: Alert) => void,
 ) {
   core = new AppCore({
-    ...(forward ? { forward } : {}),
+    ...(forward
+      ? {
+          forwarder: {
+            forward: (a: Alert) => {
+              forward(a);
+              return 1;
+            },
+            view: () => ({ targets: [], status: [] }),
+            test: async () => ({ ok: false, message: 'not in this test' }),
+            addRecorder: () => () => undefined,
+          },
+        }
+      : {}),
     settings: openSettings({ cwd: settingsDir }),
     kubeconfig: { explicitPath: env.kubeconfigPath },
     mode: 'browser',

@@ -8,6 +8,7 @@ import type { Alert } from '../../common/alerts.ts';
 import { copyDict, dict, withKey, withoutKey } from '../../common/dict.ts';
 import { KUBECTL_CONTEXTS_MAX, type KubectlContexts } from '../../common/fleet.ts';
 import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
+import type { ForwardTestResult, ForwardView } from '../../common/forwarding.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import {
   controllerNamespaceFor,
@@ -18,6 +19,7 @@ import {
 } from '../../common/settings.ts';
 import { appendAlerts } from '../alerts/alert-log.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
+import type { Forwarder } from '../forward/forwarder.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { contextInfos, type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
 import type { KubeconfigLoad, ResolvedContext } from '../kube/kubeconfig-types.ts';
@@ -29,6 +31,7 @@ import { WritebackHub } from '../writeback/hub.ts';
 import type { WriteEvent } from '../writeback/index.ts';
 import { createHandlers } from './app-handlers.ts';
 import { type EngineOptions, FleetEngine, type LastKnown } from './engine.ts';
+import { timelineDeliveries } from './forward-timeline.ts';
 import { type FleetHost, PushHub, type PushListener } from './host.ts';
 import { missingContexts, monitoredContexts } from './monitored.ts';
 import { mergeReload } from './reload.ts';
@@ -52,10 +55,11 @@ export interface AppCoreOptions {
   /** The OS's preferred languages (desktop app), told to the window in `app:info`. */
   systemLanguages?: string[];
   /**
-   * Every alert that notifies (after the hold-down and flap damping, not while paused): the alert
-   * forwarder's door (main/forward), so one decision makes the notification and every forwarded message.
+   * The alert forwarder (main/forward): it gets every alert that notifies (after the hold-down and flap
+   * damping, not while paused), so one decision makes the notification and every forwarded message;
+   * the window lists its targets and sends a test through it.
    */
-  forward?: (alert: Alert) => void;
+  forwarder?: Pick<Forwarder, 'forward' | 'view' | 'test' | 'addRecorder'>;
   /**
    * The data folder the timeline database is written in (the engine host's, browser mode's); none: no
    * timeline (one-shot tools, most tests).
@@ -106,12 +110,25 @@ export class AppCore implements FleetHost {
     this.handlers = createHandlers(this);
     this.#writeback = new WritebackHub(this.engine, { clock: this.#clock }, opts.onWrite);
     this.timeline = opts.timelineDir === undefined ? null : this.#timeline(opts.timelineDir);
+    // Forwarded messages' outcomes are kept with their alerts in the timeline.
+    if (this.timeline) opts.forwarder?.addRecorder(timelineDeliveries(this.timeline.recorder));
     this.engine.on((event) => {
       if (event.type === 'snapshot') {
         this.#publisher.publish(event.snapshot);
         this.#scheduleSave();
       } else if (event.type === 'alert') this.#onAlert(event.alert);
     });
+  }
+
+  /** The forwarding targets and their delivery state (none when the host forwards nothing). */
+  forwardView(): ForwardView {
+    return this.#opts.forwarder?.view() ?? { targets: [], status: [] };
+  }
+
+  /** "Send test" of the window: one sentence either way. */
+  async forwardTest(id: string): Promise<ForwardTestResult> {
+    if (!this.#opts.forwarder) return { ok: false, message: 'No alert forwarding targets are set up.' };
+    return this.#opts.forwarder.test(id);
   }
 
   get settings(): SettingsStore {
@@ -326,7 +343,7 @@ export class AppCore implements FleetHost {
     // What the Electron notifier would show: browser mode's notifier listens to this one only.
     if (suppressed) return;
     this.#push.emit('alerts:notify', plain);
-    this.#opts.forward?.(plain);
+    this.#opts.forwarder?.forward(plain);
   }
 
   #scheduleSave(): void {

@@ -1,6 +1,7 @@
 /** The invoke handlers of the contract, on top of the app core (validated arguments arrive here). */
 import type { KubeContextInfo, KubectlContexts } from '../../common/fleet.ts';
 import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
+import type { ForwardTestResult, ForwardView } from '../../common/forwarding.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { SettingsError } from '../settings/validate.ts';
@@ -27,6 +28,8 @@ export interface HandlerCore {
   setTakeOver(context: string, on: boolean): void;
   kubectlContexts(): KubectlContexts;
   useKubectlContext(name: string): KubectlContexts;
+  forwardView(): ForwardView;
+  forwardTest(id: string): Promise<ForwardTestResult>;
   readonly timeline: TimelineLink | null;
 }
 
@@ -116,6 +119,8 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     'node:detail': (context, node) => core.engine.nodeDetail(context, node),
     'kubectl:contexts': () => core.kubectlContexts(),
     'kubectl:use-context': (name) => core.useKubectlContext(name),
+    'forward:list': () => core.forwardView(),
+    'forward:test': (id) => core.forwardTest(id),
     'timeline:range': ({ context, range, node }) => {
       if (!core.timeline) throw new Error(NO_TIMELINE);
       return core.timeline.range(context, range, node);

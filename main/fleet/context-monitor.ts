@@ -191,6 +191,7 @@ export class ContextMonitor {
   }
 
   snapshot(): ContextSnapshot {
+    const free = this.free;
     return {
       context: this.#opts.context,
       server: this.#shownServer,
@@ -203,7 +204,7 @@ export class ContextMonitor {
       // The controller writes the GpuInventory while the tray reads it: the tray does not write back then.
       writeback: this.#active === 'controller' && this.#writeback.phase !== 'off' ? OFF : this.#writeback,
       source: this.#sourceState(),
-      ...(this.free ? { free: this.free } : {}),
+      ...(free ? { free } : {}),
       ...(this.#ignored > 0
         ? { ignoredNodes: { count: this.#ignored, message: ignoredSentence(this.#ignored) } }
         : {}),

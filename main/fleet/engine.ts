@@ -84,6 +84,8 @@ export interface EngineOptions {
    * one set of alerts (read at every setContexts; default true).
    */
   mergeSameCluster?: () => boolean;
+  /** Lines for the host's debug log (e.g. a DCGM value that is no XID, ignored), with their context. */
+  debug?: (context: string, line: string) => void;
 }
 
 interface Entry {
@@ -138,6 +140,7 @@ export class FleetEngine {
       alert: (alert) => this.#emit({ type: 'alert', alert }),
       reading: (reading) => this.#emit({ type: 'telemetry', reading }),
       changed: () => this.#scheduleSnapshot(),
+      ...(opts.debug ? { debug: opts.debug } : {}),
     });
   }
 

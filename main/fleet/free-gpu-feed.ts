@@ -8,7 +8,7 @@
  */
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ClusterFree } from '../../common/free-gpus.ts';
-import { clusterFree, unknownFree } from '../inventory/free-gpus.ts';
+import { clusterFree, forSnapshot, unknownFree } from '../inventory/free-gpus.ts';
 import type { GpuPod } from '../inventory/gpu-pod.ts';
 import type { NodeFacts } from '../inventory/node-facts.ts';
 import type { Clock } from '../kube/clock.ts';
@@ -92,7 +92,7 @@ export class FreeGpuFeed {
       const failed = phase === 'unreachable' || phase === 'unauthorized' || phase === 'config-error';
       return unknownFree(failed ? 'unreachable' : 'listing');
     }
-    const free = clusterFree(nodes.values(), this.#cache.view.values());
+    const free = forSnapshot(clusterFree(nodes.values(), this.#cache.view.values()));
     return FRESH.has(phase) ? free : { ...free, stale: true };
   }
 

@@ -31,6 +31,8 @@ export interface TelemetryHubOptions {
   /** Every reading as it came (the timeline records them). */
   reading?: (r: TelemetryReading) => void;
   changed: () => void;
+  /** A line for the host's debug log (what a scrape ignored), with its context. */
+  debug?: (context: string, line: string) => void;
 }
 
 interface Entry {
@@ -74,7 +76,12 @@ export class TelemetryHub {
       const e: Entry = {
         fingerprint: contextFingerprint(ctx),
         ctx,
-        telemetry: new ContextTelemetry(ctx.name, this.#o.clock, (r) => this.#onReading(r)),
+        telemetry: new ContextTelemetry(
+          ctx.name,
+          this.#o.clock,
+          (r) => this.#onReading(r),
+          (line) => this.#o.debug?.(ctx.name, line),
+        ),
         client: null,
         timer: null,
         stopped: false,

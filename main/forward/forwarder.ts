@@ -11,6 +11,7 @@ import {
   type ForwardSecret,
   type ForwardStatus,
   type ForwardTarget,
+  type ForwardView,
   severityOf,
 } from '../../common/forwarding.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
@@ -92,6 +93,7 @@ export class Forwarder {
   readonly #send: Sender;
   readonly #store: PendingStore | null;
   readonly #timeoutMs: number;
+  readonly #recorders = new Set<DeliveryRecorder>();
   /** Why the undelivered messages of the last run could not be read, if they could not. */
   readonly notice: string | null;
   /** Why undelivered messages cannot be saved for the next run (disk full, read-only), until they can. */
@@ -103,7 +105,12 @@ export class Forwarder {
     this.#send = opts.send ?? sendRequest;
     this.#store = opts.store ?? null;
     this.#timeoutMs = opts.timeoutMs ?? SEND_DEFAULTS.timeoutMs;
-    const recorder = opts.recorder ?? new MemoryDeliveryRecorder();
+    this.#recorders.add(opts.recorder ?? new MemoryDeliveryRecorder());
+    const recorder: DeliveryRecorder = {
+      record: (e) => {
+        for (const r of this.#recorders) r.record(e);
+      },
+    };
     const loaded = this.#store?.load() ?? { queues: {}, notice: null };
     this.notice = loaded.notice;
     for (const t of this.#targets) {
@@ -158,6 +165,17 @@ export class Forwarder {
 
   status(): ForwardStatus[] {
     return [...this.#queues.values()].map((q) => q.status());
+  }
+
+  /** The targets as the window may see them (settings and host, never the secret) and their status. */
+  view(): ForwardView {
+    return { targets: this.#targets.map((t) => ({ ...t.config })), status: this.status() };
+  }
+
+  /** Adds a recorder of every delivery event (e.g. the timeline database's); returns its removal. */
+  addRecorder(recorder: DeliveryRecorder): () => void {
+    this.#recorders.add(recorder);
+    return () => this.#recorders.delete(recorder);
   }
 
   /** Resolves when no queue has a request in flight (retries may still wait on the clock). */

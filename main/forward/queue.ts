@@ -4,9 +4,9 @@
  * (main/kube/backoff.ts) or the server's Retry-After, whichever is longer. Terminal answers end the
  * message and stay visible as the target's problem. All waiting is on the injected clock.
  *
- * No duplicate after a retry that actually succeeded: an attempt whose answer was lost after the request
- * was sent is marked `ambiguous`; before sending it again the queue asks the target whether it already
- * has it (`check`, ntfy: a poll for the event's tag). A webhook receives the same Idempotency-Key on
+ * No duplicate after a retry that actually succeeded: an attempt whose answer was lost once the
+ * connection was made (a reset, a timeout) is marked `ambiguous`; before sending it again the queue asks
+ * the target whether it already has it (`check`, ntfy: a poll for the event's tag). A webhook receives the same Idempotency-Key on
  * every try; Slack and Discord have no such key, so there a lost answer may mean a second message.
  */
 import type { ForwardKind, ForwardStatus } from '../../common/forwarding.ts';
@@ -202,6 +202,7 @@ export class DeliveryQueue {
     this.#o.recorder.record({
       at: this.#o.clock.now(),
       target: this.#t.id,
+      kind: this.#t.kind,
       eventId: item.message.eventId,
       alertId: item.message.alertId,
       outcome,

@@ -1,12 +1,16 @@
 /**
- * The port every delivery attempt's result goes through. The timeline database (issue 27) will provide
- * a recorder that keeps them with the alerts; until it is wired, `MemoryDeliveryRecorder` keeps the last
- * few hundred in memory (what the window's status line and the tests read).
+ * The port every delivery attempt's result goes through. The forwarder hands each event to every
+ * recorder it has: the host's (the CLI prints a line), the timeline database's (main/fleet/
+ * forward-timeline.ts keeps the final outcomes with their alert), or `MemoryDeliveryRecorder`, which
+ * keeps the last few hundred in memory (the tests read it).
  */
+import type { ForwardKind } from '../../common/forwarding.ts';
+
 export interface DeliveryEvent {
   /** Epoch ms. */
   at: number;
   target: string;
+  kind: ForwardKind;
   eventId: string;
   alertId: string;
   outcome: 'delivered' | 'retrying' | 'failed' | 'dropped' | 'expired';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gfdLabels, rawNode } from '../../test/fixtures/nodes.ts';
 import { gpuPodSpec, rawPod } from '../../test/fixtures/pods.ts';
-import { clusterFree, unknownFree } from './free-gpus.ts';
+import { clusterFree, forSnapshot, unknownFree } from './free-gpus.ts';
 import { type GpuPod, trimGpuPod } from './gpu-pod.ts';
 import { type NodeFacts, trimNode } from './node-facts.ts';
 
@@ -189,6 +189,36 @@ describe('clusterFree', () => {
       free_total: null,
     });
     expect(u.products).toEqual([]);
+  });
+});
+
+describe('forSnapshot', () => {
+  it('keeps only nodes with a free slot, at most 100 (most free first), and counts the rest', () => {
+    const nodes = Array.from({ length: 160 }, (_, i) =>
+      node({
+        name: `n${String(i).padStart(3, '0')}`,
+        labels: gfdLabels('Tesla-T4', 4, 15360),
+        capacity: { 'nvidia.com/gpu': '4' },
+      }),
+    );
+    // n000..n009 are full; n010..n159 have 1 to 4 free.
+    const pods = nodes
+      .map((n, i) =>
+        pod({ name: `p${i}`, node: n.name, containers: [gpuPodSpec('nvidia.com/gpu', i < 10 ? 4 : i % 4)] }),
+      )
+      .filter((p) => p !== null);
+    const full = clusterFree(nodes, pods);
+    const shown = forSnapshot(full);
+    expect(full.nodes).toHaveLength(160);
+    expect(shown.nodes).toHaveLength(100);
+    expect(shown.nodes_omitted).toBe(60);
+    expect(shown.nodes.every((n) => (n.slots[0]?.free ?? 0) > 0)).toBe(true);
+    expect(Math.min(...shown.nodes.map((n) => n.slots[0]?.free ?? 0))).toBeGreaterThanOrEqual(
+      Math.max(...full.nodes.filter((n) => !shown.nodes.includes(n)).map((n) => n.slots[0]?.free ?? 0)),
+    );
+    expect(shown.products).toBe(full.products);
+    const small = clusterFree(nodes.slice(10, 20), []);
+    expect(forSnapshot(small)).toBe(small);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   PENDING_SHOWN,
   type PendingGpuPod,
   type ProductFree,
+  SNAPSHOT_NODES_MAX,
 } from '../../common/free-gpus.ts';
 import type { GpuPod } from './gpu-pod.ts';
 import type { NodeFacts } from './node-facts.ts';
@@ -161,4 +162,21 @@ export function unknownFree(reason: FreeUnknownReason, detail: string | null = n
     pending: { count: 0, pods: [] },
     overcommitted: [],
   };
+}
+
+/**
+ * The figures as a fleet snapshot carries them: only the nodes with a free slot, at most
+ * SNAPSHOT_NODES_MAX of them (most free first), the rest counted; so a 5,000-node cluster's snapshot
+ * (and the delta a change sends to a window) stays small. The CLI reads the figures whole.
+ */
+export function forSnapshot(free: ClusterFree): ClusterFree {
+  if (free.state !== 'known') return free;
+  const withFree = free.nodes.filter((n) => n.slots.some((s) => s.free > 0));
+  if (withFree.length === free.nodes.length && withFree.length <= SNAPSHOT_NODES_MAX) return free;
+  const most = (n: NodeFree) => n.slots.reduce((m, s) => Math.max(m, s.free), 0);
+  const kept = [...withFree]
+    .sort((a, b) => most(b) - most(a) || (a.name < b.name ? -1 : 1))
+    .slice(0, SNAPSHOT_NODES_MAX)
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
+  return { ...free, nodes: kept, nodes_omitted: free.nodes.length - kept.length };
 }

@@ -32,7 +32,18 @@ export interface NodeSlots {
   slots: NodeSlot[];
 }
 
+/** Slots per facts object: the node cache replaces a node's facts on change and never mutates them. */
+const memo = new WeakMap<NodeFacts, NodeSlots>();
+
 export function nodeSlots(facts: NodeFacts): NodeSlots {
+  const hit = memo.get(facts);
+  if (hit !== undefined) return hit;
+  const made = deriveSlots(facts);
+  memo.set(facts, made);
+  return made;
+}
+
+function deriveSlots(facts: NodeFacts): NodeSlots {
   const gpu = readGpuLabels(facts.labels);
   const names = new Set<string>();
   for (const m of [facts.capacity, facts.allocatable])

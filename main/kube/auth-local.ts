@@ -5,10 +5,11 @@
  * timed around the import, 2026-12-03), which a one-shot `gpu-fleet scan` should not pay. OIDC, cloud auth
  * providers and proxies still go through client-node (auth-options.ts), loaded only when a context needs them.
  */
-import fs from 'node:fs';
 import type { Cluster, User } from '@kubernetes/client-node';
+import { readBoundedFile } from '../settings/bounded-file.ts';
 import type { Clock } from './clock.ts';
 import { KubeError } from './errors.ts';
+import { KUBECONFIG_MAX_BYTES } from './kubeconfig-file.ts';
 
 export interface LocalAuth {
   ca?: Buffer;
@@ -26,15 +27,12 @@ export function needsClientNode(cluster: Cluster, user: User): boolean {
   return Boolean(cluster.proxyUrl) || (provider !== undefined && provider.name !== 'tokenFile');
 }
 
+/** Certificates, keys and tokens a kubeconfig names: read as the kubeconfig itself is (regular, capped). */
 function readFile(file: string): Buffer {
-  try {
-    return fs.readFileSync(file);
-  } catch (err) {
-    const code = (err as { code?: string }).code ?? 'EIO';
-    throw new KubeError('config', `The kubeconfig refers to ${file}, which cannot be read (${code}).`, {
-      code,
-    });
-  }
+  const read = readBoundedFile(file, KUBECONFIG_MAX_BYTES);
+  if (read.ok) return read.bytes;
+  const code = /\((E[A-Z]+)\)$/.exec(read.why)?.[1] ?? read.reason;
+  throw new KubeError('config', `The kubeconfig refers to ${file}, which ${read.why}.`, { code });
 }
 
 const data = (base64: string | undefined, file: string | undefined): Buffer | undefined =>

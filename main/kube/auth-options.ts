@@ -126,6 +126,11 @@ export class ContextAuth {
     return out;
   }
 
+  /** The exec plugin a request is waiting on now, or null. */
+  get waitingOnPlugin(): string | null {
+    return this.#exec?.running ?? null;
+  }
+
   async options(): Promise<AuthOptions> {
     const out: AuthOptions = this.#local ? this.#local.options() : await this.#viaClientNode();
     if (this.#cluster.skipTLSVerify) out.rejectUnauthorized = false;

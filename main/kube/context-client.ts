@@ -93,7 +93,15 @@ export class ContextClient {
       const cancel = () => fail(new KubeError('aborted', 'The request was cancelled.'));
       this.#inflight.add(cancel);
       timer = this.#clock.setTimeout(
-        () => fail(new KubeError('timeout', `${this.#url.host} did not answer in time.`)),
+        () => {
+          // Still waiting for credentials: the exec plugin is what did not answer, not the server.
+          const plugin = req === null ? this.#auth.waitingOnPlugin : null;
+          fail(
+            plugin !== null
+              ? new KubeError('exec-plugin', `exec plugin "${plugin}" did not answer in time.`)
+              : new KubeError('timeout', `${this.#url.host} did not answer in time.`),
+          );
+        },
         init.timeoutMs ?? this.#opts.requestTimeoutMs ?? 30_000,
       );
       this.#open(method, path, { ...init.headers, 'Accept-Encoding': 'gzip' }, init.body)

@@ -41,6 +41,8 @@ export function execStderr(stderr: string): string {
   const first = stderr.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
   return shownText(first);
 }
+/** After the plugin exits, how long its output may still take to arrive. */
+const STDOUT_DRAIN_MS = 1_000;
 /** Refresh a little before the stated expiry so a request never leaves with a token about to lapse. */
 const EXPIRY_SKEW_MS = 10_000;
 
@@ -65,6 +67,11 @@ export class ExecCredentialSource {
     const fresh = await this.#inFlight;
     this.#cached = fresh;
     return fresh;
+  }
+
+  /** The plugin's name while it runs (a request waiting on it then blames it, not the server), else null. */
+  get running(): string | null {
+    return this.#inFlight === null ? null : this.#name;
   }
 
   /** After a 401: the next get() runs the plugin again. */
@@ -99,28 +106,55 @@ export class ExecCredentialSource {
     const childEnv: NodeJS.ProcessEnv = { ...env, PATH: searchPath, KUBERNETES_EXEC_INFO: this.#execInfo() };
     for (const { name, value } of spec.env) childEnv[name] = value;
     return new Promise((resolve, reject) => {
+      // Its own process group (POSIX), so what the plugin started can be ended with it.
+      const group = process.platform !== 'win32';
       const child = spawn(exe, spec.args, {
         env: childEnv,
         stdio: ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
+        detached: group,
       });
       let out = '';
       let err = '';
       let done = false;
+      let exitCode: number | null = null;
+      let drain: unknown = null;
+      const killAll = () => {
+        try {
+          if (group && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+          else child.kill('SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      };
       const timer = opts.clock.setTimeout(() => {
         finish(
           this.#fail(
             `exec plugin "${this.#name}" did not answer within ${Math.round((opts.timeoutMs ?? 60_000) / 1000)} s.`,
           ),
         );
-        child.kill('SIGKILL');
       }, opts.timeoutMs ?? 60_000);
       const finish = (e: KubeError | null, value?: ExecCredential) => {
         if (done) return;
         done = true;
         opts.clock.clearTimeout(timer);
+        opts.clock.clearTimeout(drain);
+        // Whatever the plugin left running (a helper holding its stdout) ends with it.
+        killAll();
         if (e) reject(e);
         else if (value) resolve(value);
+      };
+      const settle = () => {
+        if (exitCode !== 0) {
+          const said = execStderr(err);
+          finish(this.#fail(`exec plugin "${this.#name}" failed: ${said || `exit status ${exitCode}`}`));
+          return;
+        }
+        try {
+          finish(null, this.#parse(out));
+        } catch (e) {
+          finish(e instanceof KubeError ? e : this.#fail(String(e)));
+        }
       };
       child.stdout.setEncoding('utf8').on('data', (d: string) => {
         if (out.length < MAX_OUTPUT) out += d;
@@ -131,17 +165,15 @@ export class ExecCredentialSource {
       child.on('error', (e) =>
         finish(this.#fail(`exec plugin "${this.#name}" could not be started (${e.message}).`)),
       );
+      // The plugin is done when it exits; its output may still be in the pipe, so a short wait for the
+      // pipes to close, never longer: a child it left behind may hold them open for ever.
+      child.on('exit', (code) => {
+        exitCode = code ?? -1;
+        drain = opts.clock.setTimeout(settle, STDOUT_DRAIN_MS);
+      });
       child.on('close', (code) => {
-        if (code !== 0) {
-          const said = execStderr(err);
-          finish(this.#fail(`exec plugin "${this.#name}" failed: ${said || `exit status ${code}`}`));
-          return;
-        }
-        try {
-          finish(null, this.#parse(out));
-        } catch (e) {
-          finish(e instanceof KubeError ? e : this.#fail(String(e)));
-        }
+        exitCode ??= code ?? -1;
+        settle();
       });
     });
   }

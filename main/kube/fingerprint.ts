@@ -4,19 +4,17 @@
  * within a run, useless to anyone who sees it (no offline guessing of a token from its hash).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { readBoundedFile } from '../settings/bounded-file.ts';
+import { KUBECONFIG_MAX_BYTES } from './kubeconfig-file.ts';
 import type { ResolvedContext } from './kubeconfig-types.ts';
 
 const KEY = randomBytes(32);
 
-/** A file's content as a keyed digest (null without a file, 'unreadable' when it cannot be read). */
+/** The digest of a file the context names, read as auth-local.ts reads it (regular, capped). */
 export function fileDigest(file: string | undefined | null): string | null {
   if (!file) return null;
-  try {
-    return createHmac('sha256', KEY).update(fs.readFileSync(file)).digest('hex');
-  } catch {
-    return 'unreadable';
-  }
+  const read = readBoundedFile(file, KUBECONFIG_MAX_BYTES);
+  return read.ok ? createHmac('sha256', KEY).update(read.bytes).digest('hex') : `unreadable: ${read.reason}`;
 }
 
 /** Bytes (or text) as a keyed digest, comparable within this process only. */

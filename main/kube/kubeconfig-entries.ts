@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
+import { hasControlChars } from '../../common/cluster-text.ts';
 import { isObj, type JsonRecord } from '../../common/json-guards.ts';
 import { displayServerUrl } from '../../common/server-url.ts';
 import type { ExecSpec } from './kubeconfig-types.ts';
@@ -24,11 +25,31 @@ function abs(dir: string, p: string | undefined): string | undefined {
 }
 
 /** `{name, <kind>: {...}}` → [name, body]. */
+/**
+ * The longest context name accepted: what the settings (monitored contexts, the alert log) and the
+ * window's contract hold; kubeconfigs rarely need 100.
+ */
+export const CONTEXT_NAME_MAX = 253;
+
+/**
+ * Why `name` cannot be a context name, or null: the one rule, applied where a kubeconfig is read (a
+ * context it refuses is ignored with a warning) and by use-context, so every context the app lists can
+ * be stored and alerted on.
+ */
+export function contextNameProblem(name: string): string | null {
+  if (name === '') return 'A context name cannot be empty.';
+  if (name.length > CONTEXT_NAME_MAX) return `A context name has at most ${CONTEXT_NAME_MAX} characters.`;
+  if (hasControlChars(name)) return 'A context name cannot contain control characters.';
+  return null;
+}
+
 export function named(entry: unknown, kind: string, i: number): [string, Obj] {
   const where = `${kind}s[${i}]`;
   if (!isObj(entry)) throw new Error(`${where} is not a mapping`);
   const name = stringField(entry, 'name', where);
   if (!name) throw new Error(`${where} has no name`);
+  const problem = kind === 'context' ? contextNameProblem(name) : null;
+  if (problem !== null) throw new Error(`${where}: ${problem.replace(/\.$/, '')}`);
   const body = entry[kind] ?? {};
   if (!isObj(body)) throw new Error(`${kind} "${name}" has no ${kind} mapping`);
   return [name, body];

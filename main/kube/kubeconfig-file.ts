@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { isObj } from '../../common/json-guards.ts';
+import { mib, readBoundedFile } from '../settings/bounded-file.ts';
 import { named, parseCluster, parseContext, parseUser, type RawContext } from './kubeconfig-entries.ts';
 import type { KubeconfigWarning, SourcedCluster, SourcedUser } from './kubeconfig-types.ts';
 
@@ -22,14 +23,27 @@ export interface ParsedKubeconfigFile {
 
 export type ReadResult =
   | { ok: true; parsed: ParsedKubeconfigFile }
-  | { ok: false; missing: boolean; message: string };
+  | { ok: false; missing: boolean; tooLarge?: true; message: string };
+
+/**
+ * Larger than any real kubeconfig (dozens of clusters with embedded certificates stay under 1 MiB); the
+ * same cap for every read of a kubeconfig: loading, the re-read on change, and use-context's write.
+ */
+export const KUBECONFIG_MAX_BYTES = 4 * 1024 * 1024;
 
 export function readKubeconfigFile(file: string, platform: NodeJS.Platform = process.platform): ReadResult {
-  let text: string;
   const warnings: KubeconfigWarning[] = [];
+  // Capped before anything is read; a FIFO, a device or a symlink to /dev/zero is refused unread.
+  const read = readBoundedFile(file, KUBECONFIG_MAX_BYTES);
+  if (!read.ok) {
+    if (read.reason === 'missing') return { ok: false, missing: true, message: `${file} does not exist.` };
+    const rule = `a kubeconfig must be a regular file of at most ${mib(KUBECONFIG_MAX_BYTES)}`;
+    const message = `${file} ${read.why}; ${rule}.`;
+    return { ok: false, missing: false, ...(read.reason === 'too-large' ? { tooLarge: true } : {}), message };
+  }
+  const text = read.bytes.toString('utf8');
   try {
     const st = fs.statSync(file);
-    if (!st.isFile()) return { ok: false, missing: false, message: `${file} is not a file.` };
     if (platform !== 'win32' && (st.mode & 0o077) !== 0) {
       const mode = (st.mode & 0o777).toString(8).padStart(3, '0');
       warnings.push({
@@ -38,11 +52,8 @@ export function readKubeconfigFile(file: string, platform: NodeJS.Platform = pro
         message: `${file} can be read by other users (mode ${mode}); it holds credentials: run chmod 600 on it.`,
       });
     }
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = isObj(err) && typeof err.code === 'string' ? err.code : '';
-    if (code === 'ENOENT') return { ok: false, missing: true, message: `${file} does not exist.` };
-    return { ok: false, missing: false, message: `${file} cannot be read (${code || String(err)}).` };
+  } catch {
+    // Read a moment ago: a file gone since has no permissions to warn about.
   }
   let doc: unknown;
   try {

@@ -58,6 +58,8 @@ export interface KubeconfigWarning {
 export interface KubeconfigFileError {
   file: string;
   message: string;
+  /** Set when the file is over the size cap (use-context answers `too-large` then). */
+  tooLarge?: true;
 }
 
 /** Where the files came from, as kubectl decides: --kubeconfig, else KUBECONFIG, else ~/.kube/config. */

@@ -14,8 +14,9 @@ import type { ErrorKind } from '../../common/errors.ts';
 import { isObj } from '../../common/json-guards.ts';
 import { shownText } from '../log/redact.ts';
 
-/** Larger than any real kubeconfig (dozens of clusters with embedded certificates stay under 1 MiB). */
-export const KUBECONFIG_MAX_BYTES = 4 * 1024 * 1024;
+import { KUBECONFIG_MAX_BYTES } from './kubeconfig-file.ts';
+
+export { KUBECONFIG_MAX_BYTES };
 
 export class KubeconfigWriteError extends Error {
   constructor(

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,6 +150,41 @@ contexts:
       },
     ]);
     expect(kc.contexts.map((c) => c.name)).toEqual(['default']);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'refuses unread what is not a regular file of at most 4 MiB (a FIFO, /dev/zero, a 5 GB sparse file), with a sentence, and uses the others',
+    () => {
+      const fifo = path.join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      const zero = path.join(dir, 'zero');
+      fs.symlinkSync('/dev/zero', zero);
+      const big = write('big.yaml', '# comments\n');
+      fs.truncateSync(big, 5 * 1024 ** 3);
+      const good = write('good.yaml', k3s('https://h:1', 't'));
+      const kc = loaded({ KUBECONFIG: [fifo, zero, big, good].join(':') });
+      const rule = 'a kubeconfig must be a regular file of at most 4 MiB.';
+      expect(kc.errors).toEqual([
+        { file: fifo, message: `${fifo} is not a regular file (it is a FIFO); ${rule}` },
+        { file: zero, message: `${zero} is not a regular file (it is a character device); ${rule}` },
+        { file: big, message: `${big} is larger than 4 MiB; ${rule}`, tooLarge: true },
+      ]);
+      expect(kc.contexts.map((c) => c.name)).toEqual(['default']);
+    },
+  );
+
+  it('ignores, with a warning, a context whose name the app could not store (over 253 characters, control characters)', () => {
+    const long = 'c'.repeat(254);
+    const f = write(
+      'names.yaml',
+      `${k3s('https://h:1', 't')}- name: ${long}\n  context: {cluster: default, user: default}\n- name: "bad\\u0007bell"\n  context: {cluster: default, user: default}\n`,
+    );
+    const kc = loaded({}, f);
+    expect(kc.contexts.map((c) => c.name)).toEqual(['default']);
+    expect(kc.warnings.map((w) => w.message)).toEqual([
+      `${f}: contexts[1]: A context name has at most 253 characters; that entry is ignored.`,
+      `${f}: contexts[2]: A context name cannot contain control characters; that entry is ignored.`,
+    ]);
   });
 
   it('keeps good entries of a file with a bad one, and warns', () => {

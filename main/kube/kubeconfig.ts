@@ -74,7 +74,8 @@ export function loadKubeconfig(opts: KubeconfigLocateOptions = {}): KubeconfigLo
           file,
           message: `KUBECONFIG names ${file}, which does not exist.`,
         });
-      else if (!r.missing) errors.push({ file, message: r.message });
+      else if (!r.missing)
+        errors.push({ file, message: r.message, ...(r.tooLarge ? { tooLarge: r.tooLarge } : {}) });
       continue;
     }
     const p = r.parsed;

@@ -7,10 +7,11 @@
  */
 
 import fs from 'node:fs';
-import { clusterText, hasControlChars } from '../../common/cluster-text.ts';
+import { clusterText } from '../../common/cluster-text.ts';
 import { setCurrentContext } from './current-context-edit.ts';
 import { currentContextFile } from './current-context-file.ts';
 import { type KubeconfigLocateOptions, loadKubeconfig, locateKubeconfigFiles } from './kubeconfig.ts';
+import { CONTEXT_NAME_MAX, contextNameProblem } from './kubeconfig-entries.ts';
 import {
   type FileStamp,
   readStamped,
@@ -18,10 +19,8 @@ import {
   writeKubeconfigAtomically,
 } from './kubeconfig-write.ts';
 
-export { UseContextError };
-
-/** The longest context name accepted (the window's contract allows as much; kubeconfigs rarely need 100). */
-export const CONTEXT_NAME_MAX = 253;
+// The one rule for a context name, shared with the loader (kubeconfig-entries.ts).
+export { CONTEXT_NAME_MAX, contextNameProblem, UseContextError };
 
 export interface UseContextPlan {
   name: string;
@@ -42,14 +41,6 @@ export interface UseContextResult {
   changed: boolean;
 }
 
-/** Why `name` cannot be a context name, or null. */
-export function contextNameProblem(name: string): string | null {
-  if (name === '') return 'A context name cannot be empty.';
-  if (name.length > CONTEXT_NAME_MAX) return `A context name has at most ${CONTEXT_NAME_MAX} characters.`;
-  if (hasControlChars(name)) return 'A context name cannot contain control characters.';
-  return null;
-}
-
 const shown = (s: string) => `"${clusterText(s, 120)}"`;
 
 /** The one sentence for a context name the kubeconfig does not have (CLI, window and tray alike). */
@@ -65,7 +56,11 @@ export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): 
   const file = currentContextFile(locateKubeconfigFiles(opts), (f) => fs.existsSync(f));
   if (file === null) throw new UseContextError('config', 'No kubeconfig file to write to.');
   const broken = load.errors.find((e) => e.file === file);
-  if (broken) throw new UseContextError('invalid', `${broken.message} Nothing was changed.`);
+  if (broken)
+    throw new UseContextError(
+      broken.tooLarge ? 'too-large' : 'invalid',
+      `${broken.message} Nothing was changed.`,
+    );
   if (!load.contexts.some((c) => c.name === name))
     throw new UseContextError('not-found', noSuchContext(name, load.files));
   if (load.currentContext === name) return { name, file, previous: name, read: null, text: null };

@@ -1,8 +1,10 @@
 /** Opening a settings file we cannot use: moved aside with a timestamp, defaults in use, the user told. */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SETTINGS_MAX_BYTES } from './file.ts';
 import { defaultSettings } from './schema.ts';
 import { openSettings } from './store.ts';
 
@@ -78,12 +80,43 @@ describe('settings file recovery', () => {
     );
   });
 
-  it('treats a path it cannot read as a file (a folder) as unreadable', () => {
+  it('treats a path that is not a regular file (a folder) as unusable, and moves it aside', () => {
     const cwd = tempDir();
     fs.mkdirSync(path.join(cwd, 'settings.json'));
     const s = openSettings({ cwd, now });
-    expect(s.notices[0]?.message).toContain('unreadable (EISDIR)');
+    expect(s.notices[0]?.message).toBe(
+      'Your settings file was not a regular file (it is a folder); it was moved to settings.corrupt-2026-11-29T21-40-00.json and defaults are in use.',
+    );
     expect(fs.statSync(path.join(cwd, 'settings.corrupt-2026-11-29T21-40-00.json')).isDirectory()).toBe(true);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'a FIFO does not hang start-up and a symlink to /dev/zero costs no memory: both are refused unread, and moved aside',
+    () => {
+      for (const make of [
+        (f: string) => execFileSync('mkfifo', [f]),
+        (f: string) => fs.symlinkSync('/dev/zero', f),
+      ]) {
+        const cwd = tempDir();
+        make(path.join(cwd, 'settings.json'));
+        const s = openSettings({ cwd, now });
+        expect(s.notices[0]?.message).toMatch(
+          /^Your settings file was not a regular file \(it is a (FIFO|character device)\); it was moved to settings\.corrupt-/,
+        );
+        expect(s.all()).toEqual(defaultSettings());
+      }
+    },
+  );
+
+  it('a file larger than 32 MiB (sparse here) is refused before it is read', () => {
+    const cwd = tempDir();
+    const file = path.join(cwd, 'settings.json');
+    fs.writeFileSync(file, '{}');
+    fs.truncateSync(file, SETTINGS_MAX_BYTES + 1);
+    const s = openSettings({ cwd, now });
+    expect(s.notices[0]?.message).toBe(
+      'Your settings file was larger than 32 MiB; it was moved to settings.corrupt-2026-11-29T21-40-00.json and defaults are in use.',
+    );
   });
 
   it('fills fields missing from a current-version file with defaults, quietly, and saves them', () => {

@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readBoundedFile } from './bounded-file.ts';
 import { migrate } from './migrations.ts';
 import { defaultSettings, type Settings } from './schema.ts';
 
@@ -60,15 +61,26 @@ function useDefaults(file: string, tag: 'corrupt' | 'newer', why: string, at: Da
   return { settings, notices: [{ kind: 'unsaved', message, file }], dirty: false, writable: false };
 }
 
+/**
+ * Far above any settings file the app writes (500 alerts and the last inventory of a few contexts), and
+ * far below what a symlink to /dev/zero or a runaway file would cost to read.
+ */
+export const SETTINGS_MAX_BYTES = 32 << 20;
+
 export function loadSettingsFile(file: string, now: Date): LoadedSettings {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if (errorCode(e) === 'ENOENT')
+  // Only a regular file of bounded size: a FIFO would hang start-up, /dev/zero would grow memory for ever.
+  const read = readBoundedFile(file, SETTINGS_MAX_BYTES);
+  if (!read.ok) {
+    if (read.reason === 'missing')
       return { settings: defaultSettings(), notices: [], dirty: false, writable: true };
-    return useDefaults(file, 'corrupt', `unreadable (${errorCode(e)})`, now);
+    // "Your settings file was …": "unreadable (EACCES)", "larger than 32 MiB", "not a regular file (…)".
+    const why =
+      read.reason === 'unreadable'
+        ? `unreadable ${read.why.slice('cannot be read '.length)}`
+        : read.why.replace(/^is /, '');
+    return useDefaults(file, 'corrupt', why, now);
   }
+  const text = read.bytes.toString('utf8');
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -58,25 +58,7 @@ describe('settings store', () => {
       { contexts: ['eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlMTIz'] },
       ['contexts.0'],
     ],
-    [
-      'a key in the alert log',
-      {
-        alertLog: [
-          {
-            id: 'x',
-            at: 'x',
-            context: 'c',
-            kind: 'flapping',
-            title: 't',
-            body: '-----BEGIN RSA PRIVATE KEY-----',
-            nodes: [],
-            before: null,
-            after: null,
-          },
-        ],
-      },
-      ['alertLog.0.body'],
-    ],
+    ['a PEM key as a context name', { contexts: ['-----BEGIN RSA PRIVATE KEY-----'] }, ['contexts.0']],
   ])('rejects %s, naming the field, writing nothing', (_name, patch, fields) => {
     const s = openSettings({ cwd: tempDir() });
     s.update({ contexts: ['home-lab'] });
@@ -92,6 +74,46 @@ describe('settings store', () => {
     expect((error as SettingsError).message).toContain(fields[0]);
     expect(fs.readFileSync(s.path, 'utf8')).toBe(before);
     expect(s.get('contexts')).toEqual(['home-lab']);
+  });
+
+  it('stores what the engine wrote from the cluster: a node named gpu-id-token-1 in the alert log and the last-known inventory', () => {
+    const s = openSettings({ cwd: tempDir() });
+    const alert = {
+      id: 'a1',
+      at: '2026-11-29T21:40:00Z',
+      context: 'oidc-id-token-ctx',
+      kind: 'ready-drop' as const,
+      title: 'GPU nodes down',
+      body: 'gpu-id-token-1 is NotReady',
+      nodes: ['gpu-id-token-1'],
+      before: 1,
+      after: 0,
+    };
+    const inventory = {
+      observed_at: '2026-11-29T21:40:00Z',
+      total_gpu_nodes: 1,
+      ready_gpu_nodes: 0,
+      total_gpus: 1,
+      nodes: [
+        {
+          name: 'gpu-id-token-1',
+          ready: false,
+          product: 'NVIDIA-A100',
+          count: 1,
+          memory: 40960,
+          workload: 'container',
+        },
+      ],
+    };
+    s.update({
+      contexts: ['oidc-id-token-ctx'],
+      alertLog: [alert],
+      lastKnown: { 'oidc-id-token-ctx': { at: '2026-11-29T21:40:00Z', inventory } },
+    });
+    const again = openSettings({ cwd: path.dirname(s.path) });
+    expect(again.get('alertLog')).toEqual([alert]);
+    expect(again.get('lastKnown')['oidc-id-token-ctx']?.inventory.nodes[0]?.name).toBe('gpu-id-token-1');
+    expect(again.get('contexts')).toEqual(['oidc-id-token-ctx']);
   });
 
   it('accepts a custom group and namespace, and hold-down 0', () => {

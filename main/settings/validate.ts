@@ -1,6 +1,12 @@
 /**
  * Checks a whole settings document and words what is wrong by field ("alertRules.holdDownMs: …"),
- * and refuses anything that looks like a credential, so tokens and keys never reach the settings file.
+ * and refuses credential material (a PEM block, a JWT) in what a person sets, so a pasted token or key
+ * never reaches the settings file.
+ *
+ * What the engine writes (the alert log, the last-known inventories) is not searched: it is made of
+ * Kubernetes names and cluster text that passed the text gate where it entered (shownText redacts
+ * secrets there), and the schema's own limits are the engine's. A second, stricter filter here refused
+ * valid alerts (a node named `gpu-id-token-1`) and dropped them from the log.
  */
 import { Value } from '@sinclair/typebox/value';
 import { type Settings, SettingsSchema } from './schema.ts';
@@ -33,12 +39,15 @@ export function settingsProblems(value: unknown, max = 5): { field: string; mess
   return out;
 }
 
-// PEM blocks, JWTs and kubeconfig credential fields: what a token or key looks like when pasted.
+// PEM blocks and JWTs: what a key or token looks like when pasted. Words such as `id-token` are not
+// credentials (they are valid parts of Kubernetes names) and are not searched for.
 const CREDENTIAL_PATTERNS = [
   /-----BEGIN [A-Z ]*(PRIVATE KEY|CERTIFICATE)-----/,
   /\beyJ[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/,
-  /\b(client-key-data|client-certificate-data|id-token|refresh-token)\b/i,
 ];
+
+/** Fields only the engine writes, from gated cluster data (see the module comment). */
+const ENGINE_FIELDS: ReadonlySet<string> = new Set(['alertLog', 'lastKnown']);
 
 /** The first field (dotted path) whose text looks like a credential, or null. */
 export function findCredential(value: unknown, path = ''): string | null {
@@ -46,6 +55,7 @@ export function findCredential(value: unknown, path = ''): string | null {
     return CREDENTIAL_PATTERNS.some((p) => p.test(value)) ? path || '(root)' : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
+    if (path === '' && ENGINE_FIELDS.has(k)) continue;
     if (CREDENTIAL_PATTERNS.some((p) => p.test(k))) return path ? `${path}.${k}` : k;
     const hit = findCredential(v, path ? `${path}.${k}` : k);
     if (hit !== null) return hit;

@@ -69,10 +69,19 @@ export class ContextTelemetry {
   #forbiddenUntil = 0;
   #cursor = 0;
 
-  constructor(context: string, clock: Clock, onReading: (r: TelemetryReading) => void) {
+  /** Hears what a scrape ignored (an XID that is no XID), for the host's debug log. */
+  readonly #debug: (line: string) => void;
+
+  constructor(
+    context: string,
+    clock: Clock,
+    onReading: (r: TelemetryReading) => void,
+    debug: (line: string) => void = () => undefined,
+  ) {
     this.#context = context;
     this.#clock = clock;
     this.#onReading = onReading;
+    this.#debug = debug;
   }
 
   /** The last reading of a node, without a request (null: never tried). */
@@ -175,7 +184,7 @@ export class ContextTelemetry {
       const text = await scrapeExporter(client, ref);
       const samples = parsePromText(text);
       if (!isDcgmExporterText(text, samples)) throw new TelemetryError(NO_DCGM_METRICS, true);
-      const gpus = readGpus(samples);
+      const gpus = readGpus(samples, (line) => this.#debug(`${node}: ${line}`));
       return this.#record(node, this.#clock.now(), gpus, null, false);
     } catch (err) {
       const e =

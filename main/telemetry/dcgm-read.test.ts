@@ -80,3 +80,31 @@ describe('DCGM reading', () => {
     expect(lines[0]).toContain(line);
   });
 });
+
+describe('readings outside what the hardware can report are no reading', () => {
+  const one = (name: string, value: string) =>
+    readGpus(parsePromText(`${name}{gpu="0",UUID="GPU-1",modelName="NVIDIA A100"} ${value}\n`))[0];
+
+  it.each([
+    ['DCGM_FI_DEV_GPU_TEMP', '1e308', 'temp'],
+    ['DCGM_FI_DEV_GPU_TEMP', '-1e308', 'temp'],
+    ['DCGM_FI_DEV_GPU_TEMP', '+Inf', 'temp'],
+    ['DCGM_FI_DEV_GPU_UTIL', '101', 'util'],
+    ['DCGM_FI_DEV_POWER_USAGE', '-5', 'power'],
+    ['DCGM_FI_DEV_FB_USED', '1e20', 'fbUsed'],
+    ['DCGM_FI_DEV_XID_ERRORS', '79.5', 'xid'],
+    ['DCGM_FI_DEV_XID_ERRORS', '-1', 'xid'],
+    ['DCGM_FI_DEV_XID_ERRORS', '1e9', 'xid'],
+  ] as const)('%s %s', (name, value, field) => {
+    expect(one(name, value)?.[field]).toBeNull();
+  });
+
+  it.each([
+    ['DCGM_FI_DEV_GPU_TEMP', '87', 'temp', 87],
+    ['DCGM_FI_DEV_GPU_UTIL', '100', 'util', 100],
+    ['DCGM_FI_DEV_XID_ERRORS', '79', 'xid', 79],
+    ['DCGM_FI_DEV_POWER_USAGE', '412.5', 'power', 412.5],
+  ] as const)('keeps %s %s', (name, value, field, want) => {
+    expect(one(name, value)?.[field]).toBe(want);
+  });
+});

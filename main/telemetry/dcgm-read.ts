@@ -2,6 +2,10 @@
  * A DCGM exporter's samples as one reading per GPU (pure). Only the counters we show are read; a GPU is
  * keyed by its `gpu` label (the NVML index), a sample without a valid one is ignored. Label strings come
  * from the cluster: they pass `clusterText()` (control characters out, length capped).
+ *
+ * Values are kept only inside what the hardware can report (PLAUSIBLE; XIDs by wholeXid); anything else
+ * (1e308 °C, 101 % utilisation) is no reading for that field. This is the one door for readings: what
+ * passes it, the alerts, the window and the settings file all take as it is.
  */
 import { clusterText } from '../../common/cluster-text.ts';
 import type { Dict } from '../../common/dict.ts';
@@ -34,6 +38,21 @@ export const XID_COUNT_METRIC = 'DCGM_EXP_XID_ERRORS_COUNT';
 export const MAX_GPUS = 64;
 
 type NumField = 'util' | 'temp' | 'power' | 'fbUsed' | 'fbFree' | 'xid';
+
+/** [min, max] per measured field. */
+const PLAUSIBLE: Readonly<Record<Exclude<NumField, 'xid'>, readonly [number, number]>> = {
+  util: [0, 100], // %
+  temp: [-60, 250], // °C: a GPU is dead long before 250
+  power: [0, 10_000], // W: the largest boards draw about 1.2 kW
+  fbUsed: [0, 1 << 24], // MiB: 16 TiB
+  fbFree: [0, 1 << 24],
+};
+
+/** The value when it is one the hardware can report for `field`, else null. */
+export function plausible(field: Exclude<NumField, 'xid'>, v: number): number | null {
+  const [min, max] = PLAUSIBLE[field];
+  return Number.isFinite(v) && v >= min && v <= max ? v : null;
+}
 
 const FIELDS: ReadonlyMap<string, NumField> = new Map([
   ['DCGM_FI_DEV_GPU_UTIL', 'util'],
@@ -103,7 +122,7 @@ export function readGpus(
     if (s.labels.UUID !== undefined && g.uuid === null) g.uuid = clusterText(s.labels.UUID, 80);
     if (s.labels.modelName !== undefined && g.model === null) g.model = clusterText(s.labels.modelName, 120);
     if (field === 'xid') readLastXid(g, s, ignored);
-    else if (Number.isFinite(s.value)) g[field] = s.value;
+    else g[field] = plausible(field, s.value);
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }

@@ -48,7 +48,17 @@ export interface WebBridgeOptions {
   /** Times slow event-stream clients (tests pass a ManualClock). */
   clock?: Clock;
   sseLimits?: SseLimits;
+  /** How long a request's headers may take to arrive (default 10 s; tests shorten it). */
+  headersTimeoutMs?: number;
 }
+
+/**
+ * Node's defaults suit no server that takes slow clients: headers may take 60 s, and that is only
+ * checked every 30 s. A page of ours sends its headers at once; an event stream is a response, which
+ * these timeouts do not cut.
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+const MAX_CONNECTIONS = 256;
 
 export interface WebBridge {
   /** The URL to open, with the session token. */
@@ -72,6 +82,14 @@ function send(
   res
     .writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': 'no-store', ...extra })
     .end(body);
+}
+
+/**
+ * A path of ours to redirect to: `//evil.example/` or `/\evil.example/` in a Location is another host
+ * to a browser (protocol-relative), so the leading slashes and backslashes fold into one.
+ */
+export function ownPath(pathname: string): string {
+  return `/${pathname.replace(/^[/\\]+/, '')}`;
 }
 
 /** The last word on a request whose handler failed: a 500 if nothing was sent yet, else a cut connection. */
@@ -110,7 +128,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       res.writeHead(302, {
         ...SECURITY_HEADERS,
         'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-        location: url.pathname,
+        location: ownPath(url.pathname),
       });
       res.end();
       return;
@@ -172,9 +190,19 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     return send(res, file.status, TEXT, file.body);
   };
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch(() => failed(res));
-  });
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout: headersTimeout * 3,
+      // The sweep that enforces both: Node's default looks every 30 s.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, headersTimeout / 4)),
+    },
+    (req, res) => {
+      handle(req, res).catch(() => failed(res));
+    },
+  );
+  server.maxConnections = MAX_CONNECTIONS;
   // A request the HTTP parser refuses (bad request line, huge headers, headers still incomplete after
   // Node's 60 s headersTimeout — a slowloris): answer and close, never throw.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

@@ -55,6 +55,8 @@ export interface WritebackSettings {
   fitLimits?: FitLimits | undefined;
   /** Explicit opt-in to take over a ConfigMap / status another tool manages (`watch --take-over`). */
   takeOver?: boolean | undefined;
+  /** The in-cluster controller's Lease (`namespace/name`), marked as the status's writer. */
+  writer?: string | undefined;
 }
 
 export interface WritebackHubOptions {
@@ -155,6 +157,7 @@ export class WritebackHub {
         clock: this.opts.clock ?? systemClock,
         ...(s.minIntervalMs !== undefined ? { minIntervalMs: s.minIntervalMs } : {}),
         ...(s.takeOver === true ? { takeOver: true } : {}),
+        ...(s.writer !== undefined ? { writer: s.writer } : {}),
         ...(s.fitLimits !== undefined ? { fitLimits: s.fitLimits } : {}),
         onState: (state) => this.host.setWriteback(ctx.name, state),
       },

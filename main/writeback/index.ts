@@ -50,6 +50,8 @@ export interface ContextWritebackOptions {
   maxBackoffMs?: number;
   /** The user allowed taking over objects/fields another tool manages (never its ConfigMap keys). */
   takeOver?: boolean;
+  /** The in-cluster controller's Lease, marked as the status's writer (status-writer.ts). */
+  writer?: string;
   /** Size budgets of the two objects (fit.ts); tests scale them down with the simulator's limits. */
   fitLimits?: FitLimits;
   /** Called whenever state() changes (phase, message, counters). */
@@ -84,7 +86,10 @@ export class ContextWriteback {
     };
     const onState = () => opts.onState?.(this.state());
     this.#status = new ApplyLoop(
-      statusTarget(opts.client, opts.group, { takeOver: opts.takeOver === true }),
+      statusTarget(opts.client, opts.group, {
+        takeOver: opts.takeOver === true,
+        ...(opts.writer !== undefined ? { writer: opts.writer } : {}),
+      }),
       loopOpts,
       (o) => this.#emit('status', o),
       onState,

@@ -105,6 +105,16 @@ export function statusOf(object: Record<string, unknown> | null): GpuInventorySt
 export interface StatusTargetOptions {
   /** The user allowed taking over status fields another field manager owns (force). */
   takeOver?: boolean;
+  /**
+   * The in-cluster controller's Lease (`namespace/name`): written into the status as `writer`; a status
+   * that names another Lease belongs to another install, and is not written (a conflict, said why).
+   */
+  writer?: string;
+}
+
+/** The sentence of a status another install's controller writes. */
+export function otherWriterMessage(theirs: string, ours: string): string {
+  return `The ${CRD_KIND} "${INVENTORY_OBJECT_NAME}" status is written by the controller of Lease ${clusterText(theirs, 317)} (another install); this controller (Lease ${ours}) does not write over it. Remove one of the two installs.`;
 }
 
 /**
@@ -170,7 +180,7 @@ export function statusTarget(
     applyObject(
       client,
       inventoryPath(group, 'status'),
-      statusApplyBody(group, status),
+      statusApplyBody(group, opts.writer === undefined ? status : { ...status, writer: opts.writer }),
       STATUS_FIELD_MANAGER,
       ctx(`writing the ${CRD_KIND} status`),
       opts.takeOver === true,
@@ -196,7 +206,11 @@ export function statusTarget(
           true,
           others,
         );
-      return statusOf(o);
+      const current = statusOf(o);
+      const theirs = current?.writer;
+      if (opts.writer !== undefined && typeof theirs === 'string' && theirs !== opts.writer)
+        throw new WriteError('conflict', otherWriterMessage(theirs, opts.writer), null, true);
+      return current;
     },
     async apply(status) {
       if (!objectExists) await create();
@@ -210,6 +224,7 @@ export function statusTarget(
         await writeStatus(status);
       }
     },
-    equal: statusesEqual,
+    // A status without our writer mark is written once more, to carry it.
+    equal: (a, b) => statusesEqual(a, b) && (opts.writer === undefined || b?.writer === opts.writer),
   };
 }

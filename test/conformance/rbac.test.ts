@@ -226,10 +226,14 @@ describe('rbac', () => {
         contentType: 'application/apply-patch+yaml',
         body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-apply' }, data: { a: '1' } },
       });
-    const denied = forbidden('configmaps "cm-apply" is forbidden: ', {
-      name: 'cm-apply',
-      kind: 'configmaps',
-    });
+    // The same sentence as any refusal, with the verb create (a real server's; the sim once left it empty).
+    const denied = forbidden(
+      `configmaps "cm-apply" is forbidden: User "system:serviceaccount:${ns}:${sa}" cannot create resource "configmaps" in API group "" in the namespace "${ns2}"`,
+      {
+        name: 'cm-apply',
+        kind: 'configmaps',
+      },
+    );
     expect((await apply()).json).toEqual(denied);
     expect((await apply('&dryRun=All')).json).toEqual(denied);
     expect((await asSa(cm)).status).toBe(404);

@@ -92,6 +92,8 @@ const realPause = () => new Promise((r) => setTimeout(r, 8));
 export async function startFleet(
   ids: string[] = ['replica-a', 'replica-b'],
   extra: Pick<ControllerOptions, 'fitLimits'> & { scenario?: string } = {},
+  /** Each replica's Lease namespace (default: all in LEASE_NAMESPACE, one install). */
+  leaseNamespaces: string[] = [],
 ): Promise<Fleet> {
   const { scenario, ...options } = extra;
   const s = await startSimContext(scenario ? { scenario } : {});
@@ -115,7 +117,7 @@ export async function startFleet(
     const controller = new Controller({
       context: throughLink(s.context(user), link.url),
       identity: id,
-      leaseNamespace: LEASE_NAMESPACE,
+      leaseNamespace: leaseNamespaces[i] ?? LEASE_NAMESPACE,
       writeback: { group: DEFAULT_CRD_GROUP, configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE },
       logger,
       clock,

@@ -52,7 +52,12 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
   expect(await poll(() => tray()?.tooltip.includes('sim-readonly — 4/4') ?? false, 'all ready')).toBe(true);
   expect(tray()?.image).toMatchObject({ path: expect.stringMatching(/all-ready\.png$/) });
 
-  sim.control.setNodeReady('omen', 'False', 'KubeletNotReady', 'container runtime is down');
+  sim.control.setNodeReady(
+    'omen',
+    'False',
+    'KubeletNotReady',
+    'container runtime <containerd> & cni are down',
+  );
   const flippedAt = clock.now();
   expect(await poll(() => tray()?.tooltip.includes('sim-admin — 3/4') ?? false, 'the drop')).toBe(true);
   expect(await poll(() => tray()?.tooltip.includes('sim-readonly — 3/4') ?? false, 'the drop')).toBe(true);
@@ -69,7 +74,12 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
     'sim-admin: 1 GPU node down',
     'sim-readonly: 1 GPU node down',
   ]);
-  expect(double.notifications[0]?.options.body).toContain('omen: NotReady (container runtime is down)');
+  // libnotify reads a Linux body as markup: the cluster's `<` and `&` arrive escaped there, as written elsewhere.
+  expect(double.notifications[0]?.options.body).toContain(
+    process.platform === 'linux'
+      ? 'omen: NotReady (container runtime &lt;containerd&gt; &amp; cni are down)'
+      : 'omen: NotReady (container runtime <containerd> & cni are down)',
+  );
   // Tagged with the alert id (as browser mode's notification is), grouped per context.
   for (const n of double.notifications) {
     const context = n.options.title.split(':')[0];
@@ -78,16 +88,15 @@ it('notifies once after the hold-down, changes the tray, and focuses the context
       id: expect.stringMatching(new RegExp(`^${context}:ready-drop:`)),
     });
   }
-  // Each context line, then a disabled line naming its down GPU node and why.
-  expect(
-    tray()
-      ?.menu.slice(0, 4)
-      .map((i) => i.label),
-  ).toEqual([
+  // The free-GPU headline first, then each context line with a disabled line naming its down GPU node and why.
+  const labels = tray()?.menu.map((i) => i.label) ?? [];
+  expect(labels[0]).toMatch(/free GPU/i);
+  const first = labels.indexOf('sim-admin — 3/4 ready GPU nodes, 1 GPU');
+  expect(labels.slice(first, first + 4)).toEqual([
     'sim-admin — 3/4 ready GPU nodes, 1 GPU',
-    '    omen — NotReady (container runtime is down)',
+    '    omen — NotReady (container runtime <containerd> & cni are down)',
     'sim-readonly — 3/4 ready GPU nodes, 1 GPU',
-    '    omen — NotReady (container runtime is down)',
+    '    omen — NotReady (container runtime <containerd> & cni are down)',
   ]);
 
   const readonly = double.notifications.find((n) => n.options.title.startsWith('sim-readonly'));

@@ -67,7 +67,12 @@ it('restarts a killed engine host, and the tray, the window and IPC recover', as
 
   // A new host, and everything back without restarting the app.
   await pollUntil(() => live().length === 1 && double.utilityProcesses.length === 2, 'a new host');
-  await pollUntil(() => (tray()?.tooltip ?? '') === `GPU Fleet\n${READY}, 1 GPU`, 'the tray to recover', {
+  // Recovered: no engine line any more, the free-GPU headline and the context's line as before the crash.
+  const recovered = () => {
+    const lines = (tray()?.tooltip ?? '').split('\n');
+    return lines.length === 3 && lines[0] === 'GPU Fleet' && lines[2] === `${READY}, 1 GPU`;
+  };
+  await pollUntil(recovered, 'the tray to recover', {
     limitMs: 15_000,
   });
   expect(tray()?.image).toMatchObject({ path: expect.stringMatching(/all-ready\.png$/) });

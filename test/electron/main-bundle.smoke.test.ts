@@ -32,7 +32,9 @@ describe('main bundle', () => {
 
   it('starts: tray, hardening and every IPC route are set up without throwing', () => {
     expect(double.trays).toHaveLength(1);
-    expect(double.trays[0]?.tooltip).toBe('GPU Fleet\nsim-admin — 0/4 ready GPU nodes, 1 GPU');
+    const lines = double.trays[0]?.tooltip.split('\n') ?? [];
+    expect(lines[0]).toBe('GPU Fleet');
+    expect(lines.at(-1)).toBe('sim-admin — 0/4 ready GPU nodes, 1 GPU');
     expect(double.trays[0]?.menu.map((item) => item.label)).toContain('Quit GPU Fleet');
     expect([...double.handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
     expect(double.permissionHandler).not.toBeNull();

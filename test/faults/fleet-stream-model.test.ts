@@ -280,7 +280,7 @@ class FakeEventSource {
 // The windows.
 
 /** A window's FleetStream and its reads, wired as renderer/state/fleet.svelte.ts wires it. */
-class Window {
+class FleetWindow {
   readonly stream: FleetStream;
   reads = 0;
   #inFlight = 0;
@@ -320,6 +320,7 @@ class Window {
   }
 }
 
+/** The host, the shell, the bridge and both windows, and what is in flight between them. */
 class World {
   readonly clock = new ManualClock();
   /** What the host published at each `<epoch>:<seq>`, as JSON. */
@@ -356,9 +357,9 @@ class World {
   #bridgeListening = false;
   connection: Connection | null = null;
   source: FakeEventSource | null = null;
-  readonly desktop: Window;
-  tab!: Window;
-  readonly tabs: Window[] = [];
+  readonly desktop: FleetWindow;
+  tab!: FleetWindow;
+  readonly tabs: FleetWindow[] = [];
 
   constructor() {
     this.client = new EngineHostClient({
@@ -383,7 +384,7 @@ class World {
       onPush: () => () => undefined,
     });
     this.#bridgeListening = true;
-    this.desktop = new Window('the desktop window', this, () =>
+    this.desktop = new FleetWindow('the desktop window', this, () =>
       this.client
         .invoke('fleet:snapshot', [])
         // The reply goes to the window down the same pipe as the pushes, in order.
@@ -563,7 +564,7 @@ class World {
   openTab(): void {
     this.connection?.socket.destroy();
     const api = createWebFleet('');
-    const tab = new Window(`tab ${this.tabs.length + 1}`, this, () => api.invoke('fleet:snapshot'));
+    const tab = new FleetWindow(`tab ${this.tabs.length + 1}`, this, () => api.invoke('fleet:snapshot'));
     this.tab = tab;
     this.tabs.push(tab);
     api.on('fleet:snapshot', (s) => tab.stream.take(s));
@@ -663,7 +664,7 @@ class World {
   }
 
   /** Whether `w` shows the host's current snapshot at the host's mark. */
-  current(w: Window): boolean {
+  current(w: FleetWindow): boolean {
     const p = this.publisher;
     const mark = w.stream.mark;
     const shown = w.stream.snapshot;

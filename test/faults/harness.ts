@@ -30,6 +30,9 @@ export const FAST: EngineOptions = {
     watchSeconds: [30, 30],
   },
   coalesceMs: 5,
+  // These faults are aimed at the node watch (failNext hits the next request): the pods watch of free
+  // GPUs, the same ListWatcher, is off here and has its own tests (main/fleet/free-gpus.test.ts).
+  freeGpus: () => false,
   snapshotMs: 5,
   rules: { ...DEFAULT_ALERT_RULES, holdDownMs: 0, flapThreshold: 1000 },
   makeClient: (ctx) => new ContextClient(ctx, { requestTimeoutMs: 5000, execTimeoutMs: 5000 }),

@@ -40,6 +40,51 @@ async function stillServes(b: WebBridge): Promise<void> {
   expect(answer).toContain('<title>GPU Fleet</title>');
 }
 
+describe('slow clients of serve', () => {
+  it('a slowloris whose headers never finish is closed at the headers deadline (not 60 s later, as Node would)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpu-fleet-web-'));
+    const hub = new PushHub();
+    const handlers = {} as unknown as InvokeHandlers;
+    const b = await startWebBridge({
+      host: { handlers, onPush: (l) => hub.on(l) },
+      staticDir: dir,
+      clock: new ManualClock(),
+      headersTimeoutMs: 200,
+    });
+    cleanup(() => b.close());
+    const socket = await stalledClient(
+      b.port,
+      `GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nX-Slow: `,
+    );
+    let closed = false;
+    socket.resume();
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      closed = true;
+    });
+    // A bound on a hung run, not a timing claim: Node's own default would hold it 60 s or more.
+    for (let i = 0; i < 100 && !closed; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(true);
+  });
+});
+
+describe('the token-for-cookie redirect goes only to our own paths', () => {
+  it.each([
+    ['//evil.example/', '/evil.example/'],
+    ['/\\evil.example/', '/evil.example/'],
+    ['/%2F%2Fevil.example/', '/%2F%2Fevil.example/'],
+    ['/index.html', '/index.html'],
+  ])('GET %s?token=T answers 302 Location: %s', async (target, location) => {
+    const { b } = await bridge();
+    const answer = await rawExchange(
+      { port: b.port },
+      `GET ${target}?token=${b.token} HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(statusOf(answer)).toBe(302);
+    expect(/\r\nlocation: ([^\r]*)\r\n/i.exec(answer)?.[1]).toBe(location);
+  });
+});
+
 describe('hostile request lines to serve', () => {
   const lines: [string, (b: WebBridge) => string | Buffer, number[]][] = [
     // `new URL('//[', base)` throws (an authority with a broken IPv6 literal); the bridge reads it as a path.

@@ -658,6 +658,17 @@ export const en = {
     c120: 'GSP error',
   },
   forwarding: {
+    legend: 'Alert forwarding',
+    none: 'No forwarding targets. Start with gpu-fleet serve --forward ntfy=URL (see docs/forwarding.md).',
+    allClusters: 'all clusters',
+    minSeverity: 'from {{severity}}',
+    pending_one: '{{count}} waiting',
+    pending_other: '{{count}} waiting',
+    dropped_one: '{{count}} dropped (queue full)',
+    dropped_other: '{{count}} dropped (queue full)',
+    sendTest: 'Send test',
+    sending: 'Sending…',
+    secretsHint: 'Tokens, passwords and webhook URLs stay with the app; this window never sees them.',
     test: {
       title: 'GPU Fleet: test message',
       body: 'This is a test from GPU Fleet for the forwarding target "{{target}}". Alerts will arrive like this.',

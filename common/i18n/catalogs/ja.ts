@@ -625,6 +625,15 @@ export const ja: Catalog = {
     c120: 'GSP エラー',
   },
   forwarding: {
+    legend: 'アラート転送',
+    none: '転送先はありません。gpu-fleet serve --forward ntfy=URL で始めてください（docs/forwarding.md を参照）。',
+    allClusters: 'すべてのクラスター',
+    minSeverity: '{{severity}} 以上',
+    pending_other: '{{count}} 件待機中',
+    dropped_other: '{{count}} 件破棄（キューが満杯）',
+    sendTest: 'テスト送信',
+    sending: '送信中…',
+    secretsHint: 'トークン、パスワード、Webhook URL はアプリ内にのみあり、このウィンドウには渡されません。',
     test: {
       title: 'GPU Fleet: テストメッセージ',
       body: '転送先「{{target}}」への GPU Fleet のテストです。アラートはこのように届きます。',

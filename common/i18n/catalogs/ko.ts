@@ -617,6 +617,15 @@ export const ko: Catalog = {
     c120: 'GSP 오류',
   },
   forwarding: {
+    legend: '알림 전달',
+    none: '전달 대상이 없습니다. gpu-fleet serve --forward ntfy=URL 로 시작하세요 (docs/forwarding.md 참고).',
+    allClusters: '모든 클러스터',
+    minSeverity: '{{severity}} 이상',
+    pending_other: '{{count}}건 대기 중',
+    dropped_other: '{{count}}건 버려짐 (대기열 가득 참)',
+    sendTest: '테스트 보내기',
+    sending: '보내는 중…',
+    secretsHint: '토큰, 비밀번호, 웹훅 URL은 앱에만 있으며 이 창에는 보내지 않습니다.',
     test: {
       title: 'GPU Fleet: 테스트 메시지',
       body: '전달 대상 "{{target}}"에 보내는 GPU Fleet 테스트 메시지입니다. 알림은 이렇게 도착합니다.',

@@ -612,6 +612,15 @@ export const zhCN: Catalog = {
     c120: 'GSP 错误',
   },
   forwarding: {
+    legend: '告警转发',
+    none: '没有转发目标。请用 gpu-fleet serve --forward ntfy=URL 启动（见 docs/forwarding.md）。',
+    allClusters: '所有集群',
+    minSeverity: '{{severity}} 及以上',
+    pending_other: '{{count}} 条等待中',
+    dropped_other: '已丢弃 {{count}} 条（队列已满）',
+    sendTest: '发送测试',
+    sending: '发送中…',
+    secretsHint: '令牌、密码和 Webhook URL 只保存在应用中，此窗口永远看不到它们。',
     test: {
       title: 'GPU Fleet：测试消息',
       body: '这是 GPU Fleet 发给转发目标“{{target}}”的测试消息。告警将以这种方式送达。',

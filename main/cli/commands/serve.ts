@@ -70,7 +70,7 @@ export async function startServe(
     mode: 'browser',
     version: packageVersion(),
     demo: demo !== null,
-    ...(opts.forwarder ? { forward: (alert) => opts.forwarder?.forward(alert) } : {}),
+    ...(opts.forwarder ? { forwarder: opts.forwarder } : {}),
   });
   core.start();
   let bridge: WebBridge;

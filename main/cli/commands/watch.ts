@@ -201,7 +201,14 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
           recorder: { record: (e) => io.stdout.write(forwardLine(e, format === 'json')) },
         });
   if (forwarder?.notice) io.stderr.write(terminalLine(forwarder.notice));
-  const engine = new FleetEngine({ rules: { ...DEFAULT_ALERT_RULES, holdDownMs }, source: () => source });
+  const logger = flags.verbose ? new Logger({ write: (l) => io.stderr.write(l) }, 'debug', 'cli') : null;
+  const engine = new FleetEngine({
+    rules: { ...DEFAULT_ALERT_RULES, holdDownMs },
+    source: () => source,
+    ...(logger
+      ? { debug: (context: string, line: string) => logger.debug('telemetry', { context, line }) }
+      : {}),
+  });
   const human = humanPrinter();
   engine.on((event) => {
     // Human lines end in their newline (terminalLine); JSON lines get one here.
@@ -210,7 +217,7 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
     // The alerts that notify (not decided while paused) are the ones forwarded.
     if (event.type === 'alert' && !event.alert.suppressed) forwarder?.forward(event.alert);
   });
-  if (flags.verbose) logEngine(engine, new Logger({ write: (l) => io.stderr.write(l) }, 'debug', 'cli'));
+  if (logger) logEngine(engine, logger);
   // Subscribed after the printer, so an inventory line comes before the write lines it causes.
   const writers = writeBack
     ? new WritebackHub(engine, {}, (e) => {

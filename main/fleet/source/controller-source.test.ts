@@ -136,6 +136,34 @@ it('auto reads the controller when its Lease is fresh, and never lists nodes', a
   });
 });
 
+it('a blind leader that keeps renewing but whose freshness mark stops: auto falls back to nodes, saying why', async () => {
+  const clock = new ManualClock();
+  const leader = await standIn(clock);
+  const { ctx } = start(clock, 'auto');
+  await until(clock, () => ctx().source?.active === 'controller', 'the controller');
+  clock.advance(2000);
+  // The Lease keeps being renewed (its election loop works); the mark stays where its watch failed.
+  const frozen = clock.now();
+  for (let i = 0; i < 3; i++) {
+    const before = ctx().source?.renewedAt;
+    await leader.renew(clock.now(), undefined, undefined, frozen);
+    clock.advance(toNextPoll(clock));
+    await until(clock, () => ctx().source?.renewedAt !== before, 'the renewal');
+  }
+  expect(ctx().source?.active).toBe('controller');
+  for (let i = 0; i < 2 && ctx().source?.active === 'controller'; i++) {
+    const before = ctx().source?.renewedAt;
+    await leader.renew(clock.now(), undefined, undefined, frozen);
+    clock.advance(toNextPoll(clock));
+    await until(clock, () => ctx().source?.renewedAt !== before, 'the renewal');
+  }
+  expect(clock.now() - frozen).toBeGreaterThanOrEqual(30_000);
+  expect(ctx().source?.active).toBe('nodes');
+  expect(ctx().source?.message).toMatch(
+    /has not known its status to be current for \d+ s \(its node watch or its writes are failing; more than 2 × 15 s\); watching nodes directly\./,
+  );
+});
+
 it('auto falls back to nodes within 40 s when the controller stops renewing, and comes back without flapping', async () => {
   const clock = new ManualClock();
   const leader = await standIn(clock);

@@ -65,5 +65,6 @@ describe('readFreeSummary', () => {
     });
     const label = r?.products[0]?.label ?? '';
     expect([label.includes('\u001b'), label.includes('\n')]).toEqual([false, false]);
+    expect(label).toContain('A30');
   });
 });
