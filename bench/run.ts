@@ -4,7 +4,7 @@
  * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
  * run that measured them) and regenerates the table of docs/performance.md from it. Asserts nothing.
  *
- *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10]   (4c: row 4c alone)
+ *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10,11]   (4c: row 4c alone)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +25,7 @@ import { scanRows } from './rows/scan.ts';
 import { shellStallRows } from './rows/shell-stall.ts';
 import { syncRows } from './rows/sync.ts';
 import { telemetryRows } from './rows/telemetry.ts';
+import { timelineRows } from './rows/timeline.ts';
 import { trafficRows } from './rows/traffic.ts';
 import { writeDocsTable } from './table-docs.ts';
 
@@ -32,10 +33,10 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10').split(',').map((s) => s.trim()));
-const unknown = [...only].filter((g) => !/^([1-9]|10)$/.test(g) && g !== '4c');
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11').split(',').map((s) => s.trim()));
+const unknown = [...only].filter((g) => !/^([1-9]|1[01])$/.test(g) && g !== '4c');
 if (unknown.length > 0) {
-  process.stderr.write(`bench: --only takes row numbers 1 to 10 (or 4c), not ${unknown.join(', ')}.
+  process.stderr.write(`bench: --only takes row numbers 1 to 11 (or 4c), not ${unknown.join(', ')}.
 `);
   process.exit(2);
 }
@@ -149,6 +150,7 @@ if (only.has('5') || only.has('7'))
   });
 if (only.has('8')) await section('8', async () => void rows.push(...(await telemetryRows(log))));
 if (only.has('10')) await section('10', async () => void rows.push(...(await pushBytesRows(log))));
+if (only.has('11')) await section('11', async () => void rows.push(...(await timelineRows(log))));
 
 rows.sort((x, y) => x.id.localeCompare(y.id, 'en', { numeric: true }));
 const cpus = os.cpus();

@@ -109,6 +109,7 @@ const context = (n: fc.Arbitrary<string>): fc.Arbitrary<ContextSnapshot> =>
         active: fc.constantFrom('controller', 'nodes', null),
         message: nullableText,
       }),
+      alertsPausedUntil: fc.constantFrom('until resumed', '2026-12-02T00:00:00Z'),
     },
     {
       requiredKeys: ['context', 'server', 'connection', 'inventory', 'stale', 'history', 'writeback'],

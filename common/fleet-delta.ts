@@ -31,7 +31,14 @@ export { DeltaMismatch };
 
 const FLEET_FIELDS = ['focused', 'alertsPausedUntil', 'health', 'generatedAt'] as const;
 const CONTEXT_FIELDS = ['server', 'connection', 'stale', 'writeback'] as const;
-const CONTEXT_OPTIONAL = ['ignoredNodes', 'telemetry', 'source', 'free', 'sameCluster'] as const;
+const CONTEXT_OPTIONAL = [
+  'ignoredNodes',
+  'telemetry',
+  'source',
+  'free',
+  'alertsPausedUntil',
+  'sameCluster',
+] as const;
 const INVENTORY_FIELDS = ['observed_at', 'total_gpu_nodes', 'ready_gpu_nodes', 'total_gpus'] as const;
 const INVENTORY_OPTIONAL = ['nodes_compacted', 'nodes_omitted', 'free_gpus', 'writer'] as const;
 

@@ -82,6 +82,8 @@ export interface ContextSnapshot {
    * through `context`, and shown on its card. Absent when no other context does.
    */
   sameCluster?: string[];
+  /** This context's own alert pause: RFC 3339 end or `'until resumed'`; absent when it has none. */
+  alertsPausedUntil?: string;
   /** Free GPUs by node and product (common/free-gpus.ts); absent while the inventory comes from the controller. */
   free?: ClusterFree;
 }
@@ -92,7 +94,7 @@ export type FleetHealth = 'unreachable' | 'down' | 'degraded' | 'all-ready' | 'i
 export interface FleetSnapshot {
   contexts: ContextSnapshot[];
   focused: string | null;
-  /** Alerts paused for every context: RFC 3339 end of the pause, `'resumed'` while paused until the user resumes, null when not paused. */
+  /** Alerts paused for every context: RFC 3339 end of the pause, `'until resumed'` while paused until the user resumes, null when not paused. */
   alertsPausedUntil: string | null;
   health: FleetHealth;
   /** RFC 3339 */
@@ -127,6 +129,11 @@ export interface KubectlContexts {
   more: number;
   /** Why the last switch failed (one sentence), null after a good one or a re-read. */
   error: string | null;
+  /**
+   * The file a switch would write (kubectl's rule), the home folder shown as `~`, for the window's
+   * confirmation; absent when there is none to write.
+   */
+  file?: string;
 }
 
 /** The most context names sent to the window and the tray. */

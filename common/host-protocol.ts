@@ -120,13 +120,19 @@ export const SHELL_MESSAGE_SCHEMA = Type.Union([
 /** The tray's model as the shell acts on it: each action's kind and fields (a click sends them back). */
 const TrayActionSchema = Type.Union([
   Type.Object({
-    kind: Type.Union(['open-window', 'resume', 'settings', 'open-log', 'quit'].map((k) => Type.Literal(k))),
+    kind: Type.Union(['open-window', 'settings', 'open-log', 'quit'].map((k) => Type.Literal(k))),
   }),
   Type.Object({
     kind: Type.Union([Type.Literal('focus'), Type.Literal('use-context')]),
     context: Type.String({ maxLength: 1000 }),
   }),
-  Type.Object({ kind: Type.Literal('pause'), until: Type.Object({ kind: Type.String({ maxLength: 50 }) }) }),
+  // Pause and resume: one context's, or every context's (no `context`).
+  Type.Object({
+    kind: Type.Literal('pause'),
+    until: Type.Object({ kind: Type.String({ maxLength: 50 }) }),
+    context: Type.Optional(Type.String({ maxLength: 1000 })),
+  }),
+  Type.Object({ kind: Type.Literal('resume'), context: Type.Optional(Type.String({ maxLength: 1000 })) }),
 ]);
 const TrayItemSchema = Type.Recursive((Item) =>
   Type.Object({

@@ -37,6 +37,10 @@ export interface NodeEventView {
   last: string | null;
   /** Which component reported it (kubelet, node-controller…), or null. */
   source: string | null;
+  /** The Event's metadata.uid, so the timeline keeps each event once past the server's expiry; absent when it had none. */
+  uid?: string;
+  /** RFC 3339 of the first occurrence (firstTimestamp, else the creation time), or null. */
+  first?: string | null;
 }
 
 export interface GpuPodView {

@@ -11,8 +11,9 @@ export type TrayAction =
   | { kind: 'focus'; context: string }
   /** Set kubectl's current context (writes the kubeconfig; only ever on the user's click). */
   | { kind: 'use-context'; context: string }
-  | { kind: 'pause'; until: SnoozeUntil }
-  | { kind: 'resume' }
+  /** Pause alerts for one context, or for all (no `context`). */
+  | { kind: 'pause'; until: SnoozeUntil; context?: string }
+  | { kind: 'resume'; context?: string }
   | { kind: 'settings' }
   | { kind: 'open-log' }
   | { kind: 'quit' };

@@ -334,3 +334,59 @@ describe('renderer:ready', () => {
     );
   });
 });
+
+describe('a card’s menu', () => {
+  const menuOf = (name: string) => within(card(name)).getByTestId('card-menu');
+
+  it('pauses that cluster only, says so on its card and in the header beside its health, and resumes it', async () => {
+    const fake = createFakeFleet(fleet([homelab()]));
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    await fireEvent.click(menuOf('homelab'));
+    await fireEvent.click(await screen.findByTestId('card-pause-resumed'));
+    await waitFor(() =>
+      expect(within(card('homelab')).getByTestId('card-paused').textContent).toContain(
+        'Alerts paused until you resume',
+      ),
+    );
+    expect(fake.calls.filter((c) => c.channel === 'alerts:snooze')).toEqual([
+      { channel: 'alerts:snooze', args: ['homelab', { kind: 'until-resumed' }] },
+    ]);
+    // Health stays in the header; the pause is a second fact beside it.
+    expect(screen.getByTestId('fleet-health-text').textContent).toBe('4 GPU nodes down');
+    expect(screen.getByTestId('fleet-pause').textContent).toContain('alerts paused for homelab');
+    await fireEvent.click(menuOf('homelab'));
+    await fireEvent.click(await screen.findByTestId('card-resume'));
+    await waitFor(() => expect(within(card('homelab')).queryByTestId('card-paused')).toBeNull());
+  });
+
+  it('switches kubectl only after a confirmation that names the context, and not on Cancel or Escape', async () => {
+    const fake = createFakeFleet(fleet([homelab(), { ...homelab(), context: 'office' }]));
+    fake.state.kubectl = { ...fake.state.kubectl, file: '~/.kube/config' };
+    start(fake);
+    await screen.findAllByTestId('context-card');
+    expect(within(card('homelab')).getByTestId('card-kubectl-current')).toBeTruthy();
+    const uses = () => fake.calls.filter((c) => c.channel === 'kubectl:use-context');
+
+    await fireEvent.click(menuOf('office'));
+    await fireEvent.click(await screen.findByTestId('card-kubectl'));
+    const dialog = await screen.findByTestId('kubectl-confirm');
+    expect(dialog.textContent).toContain('Switch kubectl to office?');
+    expect(dialog.textContent).toContain('This sets current-context in ~/.kube/config');
+    expect(document.activeElement).toBe(screen.getByTestId('kubectl-confirm-cancel'));
+    await fireEvent.click(screen.getByTestId('kubectl-confirm-cancel'));
+    expect(screen.queryByTestId('kubectl-confirm')).toBeNull();
+
+    await fireEvent.click(menuOf('office'));
+    await fireEvent.click(await screen.findByTestId('card-kubectl'));
+    await fireEvent.keyDown(await screen.findByTestId('kubectl-confirm'), { key: 'Escape' });
+    expect(screen.queryByTestId('kubectl-confirm')).toBeNull();
+    expect(uses()).toEqual([]);
+
+    await fireEvent.click(menuOf('office'));
+    await fireEvent.click(await screen.findByTestId('card-kubectl'));
+    await fireEvent.click(await screen.findByTestId('kubectl-confirm-ok'));
+    await waitFor(() => expect(uses()).toEqual([{ channel: 'kubectl:use-context', args: ['office'] }]));
+    await waitFor(() => expect(screen.getByTestId('kubectl-current').textContent).toBe('kubectl: office'));
+  });
+});

@@ -4,8 +4,8 @@ import App from './App.svelte';
 import { connectHost } from './bridge/connect.ts';
 import './styles/global.css';
 
-const { notifications } = connectHost(window);
+const { notifications, link } = connectHost(window);
 
 const target = document.getElementById('app');
 if (!target) throw new Error('#app element missing');
-mount(App, { target, props: { notifications } });
+mount(App, { target, props: { notifications, link } });

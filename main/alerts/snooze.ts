@@ -80,6 +80,12 @@ export function resume(state: SnoozeState, scope: string | null): SnoozeState {
 const active = (s: Snooze | null | undefined, now: number): boolean =>
   s != null && (s.until === null || s.until > now);
 
+/** A pause as the snapshot carries it: `'until resumed'`, the RFC 3339 end, or null when there is none. */
+export function pausedUntil(s: Snooze | null | undefined): string | null {
+  if (s == null) return null;
+  return s.until === null ? 'until resumed' : new Date(s.until).toISOString();
+}
+
 export function isSnoozed(state: SnoozeState, context: string, now: number): boolean {
   return active(state.all, now) || active(own(state.contexts, context), now);
 }

@@ -138,8 +138,11 @@ KIND is ntfy, webhook, slack or discord, as for watch --forward. Exit status 0 w
   serve: `Serve the app's window in a browser, on 127.0.0.1 only.
 
 Usage:
-  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE] [--forward KIND=URL ...] [--forward-token-file F]
+  gpu-fleet serve [--demo] [--port P] [--kubeconfig FILE] [--stable-token] [--forward KIND=URL ...] [--forward-token-file F]
 
+The address it prints carries a session token; every start makes a new one. --port P with
+--stable-token keeps one address across restarts (so a bookmark works): the token is kept in the
+file serve-token of the config folder, made 0600; a file others can read is refused.
 --forward and its secret flags work as for watch: the alerts the page notifies are also sent there.
 `,
   sim: `Run the built-in Kubernetes API simulator in the foreground.

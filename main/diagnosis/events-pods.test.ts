@@ -28,12 +28,17 @@ describe('readEvents', () => {
         {
           reason: 'Series',
           series: { count: 12, lastObservedTime: '2026-12-01T11:00:00.000000Z' },
-          metadata: { creationTimestamp: '2026-12-01T08:00:00Z' },
+          metadata: {
+            creationTimestamp: '2026-12-01T08:00:00Z',
+            uid: '6a1f0c2e-0d1b-4f57-9d3e-0123456789ab',
+          },
         },
       ]),
     );
     expect(out).toEqual([
       {
+        uid: '6a1f0c2e-0d1b-4f57-9d3e-0123456789ab',
+        first: '2026-12-01T08:00:00Z',
         type: 'Normal',
         reason: 'Series',
         message: '',
@@ -42,6 +47,7 @@ describe('readEvents', () => {
         source: null,
       },
       {
+        first: '2026-12-01T10:00:00.123456Z',
         type: 'Warning',
         reason: 'Rebooted',
         message: 'Node omen has been rebooted',
@@ -50,6 +56,7 @@ describe('readEvents', () => {
         source: 'kubelet',
       },
       {
+        first: null,
         type: 'Normal',
         reason: 'NodeNotReady',
         message: 'Node omen status is now: NodeNotReady',

@@ -41,7 +41,11 @@ export function readEvents(list: unknown): NodeEventView[] {
     if (!isObj(raw)) continue;
     const source = isObj(raw.source) ? raw.source : {};
     const series = isObj(raw.series) ? raw.series : {};
+    const meta = isObj(raw.metadata) ? raw.metadata : {};
+    const uid = typeof meta.uid === 'string' && /^[\w-]{1,64}$/.test(meta.uid) ? meta.uid : null;
     out.push({
+      ...(uid === null ? {} : { uid }),
+      first: time(raw.firstTimestamp) ?? time(raw.eventTime) ?? time(meta.creationTimestamp),
       type: shownText(raw.type, 20) || 'Normal',
       reason: shownText(raw.reason, 120),
       message: shownText(raw.message),

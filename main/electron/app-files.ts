@@ -3,7 +3,7 @@
  * out of the folder (main/web/static-files.ts refuses traversal and bad encodings for both hosts),
  * no-sniff. No 'electron' import: app-protocol.ts hands it Electron's requests.
  */
-import { readStatic } from '../web/static-files.ts';
+import { RENDERER_CSP, readStatic } from '../web/static-files.ts';
 import { APP_HOST, APP_SCHEME } from './app-origin.ts';
 
 export async function serveAppFile(root: string, url: string): Promise<Response> {
@@ -18,7 +18,11 @@ export async function serveAppFile(root: string, url: string): Promise<Response>
   if (result.status !== 200) return text(result.status, result.body);
   return new Response(new Uint8Array(result.body), {
     status: 200,
-    headers: { 'content-type': result.type, 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': result.type,
+      'x-content-type-options': 'nosniff',
+      ...(result.type.startsWith('text/html') ? { 'content-security-policy': RENDERER_CSP } : {}),
+    },
   });
 }
 

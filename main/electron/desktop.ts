@@ -93,9 +93,9 @@ export async function runDesktop(): Promise<void> {
       case 'use-context':
         return invoked('switching the kubectl context failed', 'kubectl:use-context', [action.context]);
       case 'pause':
-        return invoked('pausing alerts failed', 'alerts:snooze', [null, action.until]);
+        return invoked('pausing alerts failed', 'alerts:snooze', [action.context ?? null, action.until]);
       case 'resume':
-        return invoked('resuming alerts failed', 'alerts:resume', [null]);
+        return invoked('resuming alerts failed', 'alerts:resume', [action.context ?? null]);
       case 'settings':
         windows.show();
         return windows.send('ui:show', { view: 'settings' });

@@ -123,6 +123,19 @@ describe('AppCore', () => {
     expect(c.engine.snoozeState.all).toBeNull();
   });
 
+  it('pauses one context: its card carries the end, the others and the fleet stay unpaused', async () => {
+    const c = makeCore();
+    await c.handlers['contexts:set-monitored'](['sim-readonly', 'sim-admin']);
+    const paused = await c.handlers['alerts:snooze']('sim-admin', { kind: 'until-resumed' });
+    const byName = new Map(paused.contexts.map((x) => [x.context, x]));
+    expect(byName.get('sim-admin')?.alertsPausedUntil).toBe('until resumed');
+    expect(byName.get('sim-readonly')?.alertsPausedUntil).toBeUndefined();
+    expect(paused.alertsPausedUntil).toBeNull();
+    expect(c.settings.get('alertsPaused').contexts['sim-admin']).toEqual({ until: null });
+    const resumed = await c.handlers['alerts:resume']('sim-admin');
+    expect(resumed.contexts.every((x) => x.alertsPausedUntil === undefined)).toBe(true);
+  });
+
   it('rejects an invalid settings update with the field named, and applies a valid one', async () => {
     const c = makeCore();
     await expect(async () => c.handlers['settings:update']({ crdGroup: 'nodots' })).rejects.toThrow(

@@ -24,7 +24,7 @@ import { type Clock, systemClock } from '../kube/clock.ts';
 import { contextInfos, type KubeconfigLocateOptions, loadKubeconfig } from '../kube/kubeconfig.ts';
 import type { KubeconfigLoad, ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { type KubeconfigWatch, watchKubeconfig } from '../kube/kubeconfig-watch.ts';
-import { useContext } from '../kube/use-context.ts';
+import { shownPath, useContext, useContextFile } from '../kube/use-context.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { TimelineRecorder } from '../timeline/recorder.ts';
 import { WritebackHub } from '../writeback/hub.ts';
@@ -192,11 +192,13 @@ export class AppCore implements FleetHost {
   /** kubectl's contexts and the current one, as the tray and the window list them. */
   kubectlContexts(): KubectlContexts {
     const names = this.#load.kind === 'loaded' ? this.#load.contexts.map((c) => c.name) : [];
+    const file = this.#load.kind === 'loaded' ? useContextFile(this.#opts.kubeconfig) : null;
     return {
       current: this.#load.kind === 'loaded' ? this.#load.currentContext : null,
       contexts: names.slice(0, KUBECTL_CONTEXTS_MAX),
       more: Math.max(0, names.length - KUBECTL_CONTEXTS_MAX),
       error: this.#kubectlError,
+      ...(file === null ? {} : { file: shownPath(file) }),
     };
   }
 

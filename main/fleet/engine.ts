@@ -19,6 +19,7 @@ import { countsAsReachable } from '../alerts/reachability.ts';
 import {
   NO_SNOOZE,
   type OffsetMinutes,
+  pausedUntil,
   pruneSnooze,
   resume,
   type SnoozeState,
@@ -52,6 +53,8 @@ export type EngineEvent =
     }
   | { type: 'connection'; context: string; state: ConnectionState }
   | { type: 'alert'; alert: PolicyAlert }
+  /** The events a node detail read about a GPU node (for the timeline, which keeps them past their expiry). */
+  | { type: 'node-events'; context: string; node: string; events: NodeDetail['events'] }
   /** A DCGM reading of one node (background or on demand), for the timeline; null GPUs: it failed. */
   | { type: 'telemetry'; reading: TelemetryReading }
   /** The server sent nodes that were refused (invalid names): how many there are now, in a sentence. */
@@ -291,7 +294,10 @@ export class FleetEngine {
       const lastSeen = entry.monitor.inventory?.nodes.find((n) => n.name === node)?.last_seen ?? null;
       const detail = await fetchNodeDetail(client, context, node, { now: this.#clock.now(), lastSeen });
       if (detail === null) throw new Error(`${who} has no node named ${clusterText(node, 253)}.`);
-      if (detail.gpu !== null) detail.telemetry = await this.#telemetry.onDemand(context, node, client);
+      if (detail.gpu !== null) {
+        detail.telemetry = await this.#telemetry.onDemand(context, node, client);
+        this.#emit({ type: 'node-events', context, node, events: detail.events });
+      }
       return detail;
     } catch (error) {
       if (error instanceof KubeError) throw new Error(shownText(error.message));
@@ -308,19 +314,19 @@ export class FleetEngine {
     const contexts = [...this.#entries.values()].map((e) => {
       const s = e.monitor.snapshot();
       const telemetry = this.#telemetry.summary(e.context.name);
-      const named = e.also.length > 0 ? { ...s, sameCluster: e.also.map((c) => c.name) } : s;
-      return telemetry === null ? named : { ...named, telemetry };
+      const paused = pausedUntil(own(this.#snooze.contexts, e.context.name));
+      return {
+        ...s,
+        ...(telemetry === null ? {} : { telemetry }),
+        ...(paused === null ? {} : { alertsPausedUntil: paused }),
+        ...(e.also.length > 0 ? { sameCluster: e.also.map((c) => c.name) } : {}),
+      };
     });
     const all = this.#snooze.all;
-    const pausedUntil = all
-      ? all.until === null
-        ? 'until resumed'
-        : new Date(all.until).toISOString()
-      : null;
     return {
       contexts,
       focused: this.#focused,
-      alertsPausedUntil: pausedUntil,
+      alertsPausedUntil: pausedUntil(all),
       health: fleetHealth(contexts, all !== null),
       generatedAt: new Date(now).toISOString(),
     };

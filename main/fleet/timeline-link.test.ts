@@ -63,4 +63,26 @@ describe('the timeline of the app core', () => {
     expect(view.alerts.map((a) => a.id).sort()).toEqual(log.map((a) => a.id).sort());
     expect(view.counts.map((p) => p.ready)).toContain(3);
   });
+
+  it('keeps the Kubernetes events a node detail read, once each by uid, past their expiry', async () => {
+    const dir = path.join(env.dir, 'data');
+    core = new AppCore({
+      settings: openSettings({ cwd: dir }),
+      kubeconfig: { explicitPath: env.kubeconfigPath },
+      mode: 'browser',
+      version: 'test',
+      engine: { snapshotMs: 10 },
+      timelineDir: dir,
+    });
+    const c = core;
+    c.start();
+    await until(() => (c.engine.snapshot().contexts[0]?.inventory?.total_gpu_nodes ?? 0) > 0);
+    const detail = await c.handlers['node:detail']('sim-admin', 'nuc1');
+    expect(detail.events.length).toBeGreaterThan(0);
+    await c.handlers['node:detail']('sim-admin', 'nuc1');
+    const view = await c.handlers['timeline:range']({ context: 'sim-admin', range: '24h', node: 'nuc1' });
+    const recent = detail.events.filter((e) => e.last !== null && Date.parse(e.last) >= view.from);
+    expect(view.events.map((e) => e.reason).sort()).toEqual(recent.map((e) => e.reason).sort());
+    expect(view.events.every((e) => e.node === 'nuc1')).toBe(true);
+  });
 });

@@ -4,10 +4,12 @@
  * are not recorded: they say nothing about now.
  */
 import type { Alert } from '../../common/alerts.ts';
+import type { NodeEventView } from '../../common/node-detail.ts';
 import {
   AWAY_MIN_MS,
   type AwaySummary,
   RANGE_MS,
+  type TimelineEvent,
   type TimelineRangeName,
   type TimelineView,
 } from '../../common/timeline.ts';
@@ -15,6 +17,30 @@ import type { Clock } from '../kube/clock.ts';
 import type { TimelineRecorder } from '../timeline/recorder.ts';
 import { awaySummary } from '../timeline/summary.ts';
 import type { EngineEvent, FleetEngine } from './engine.ts';
+
+/** Events with a uid and a time, as the timeline stores them (the rest cannot be deduplicated). */
+export function eventRows(
+  node: string,
+  events: readonly NodeEventView[],
+): (TimelineEvent & { uid: string })[] {
+  const out: (TimelineEvent & { uid: string })[] = [];
+  for (const e of events) {
+    const last = e.last === null ? Number.NaN : Date.parse(e.last);
+    if (e.uid === undefined || !Number.isFinite(last)) continue;
+    const first = e.first ? Date.parse(e.first) : Number.NaN;
+    out.push({
+      uid: e.uid,
+      node,
+      type: e.type,
+      reason: e.reason,
+      message: e.message,
+      count: e.count,
+      first: Number.isFinite(first) && first <= last ? first : last,
+      last,
+    });
+  }
+  return out;
+}
 
 export class TimelineLink {
   readonly recorder: TimelineRecorder;
@@ -36,6 +62,7 @@ export class TimelineLink {
     if (e.type === 'inventory' && !e.stale) r.inventory(e.context, e.inventory);
     else if (e.type === 'connection') r.connection(e.context, e.state);
     else if (e.type === 'telemetry') r.telemetry(e.reading);
+    else if (e.type === 'node-events') r.events(e.context, eventRows(e.node, e.events));
     else if (e.type === 'alert') {
       const { suppressed: _s, ...alert } = e.alert;
       r.alert(alert satisfies Alert);

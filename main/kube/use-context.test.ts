@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KUBECONFIG_MAX_BYTES } from './kubeconfig-write.ts';
-import { commitUseContext, prepareUseContext, UseContextError, useContext } from './use-context.ts';
+import {
+  commitUseContext,
+  prepareUseContext,
+  shownPath,
+  UseContextError,
+  useContext,
+} from './use-context.ts';
 
 const CONFIG = `# mine
 apiVersion: v1
@@ -118,5 +124,13 @@ describe('use-context limits', () => {
       kind: 'config',
       message: `The kubeconfig file ${path.join(dir, 'none')} does not exist.`,
     });
+  });
+});
+
+describe('shownPath', () => {
+  it('shows a file under the home folder as ~/…, and any other as it is', () => {
+    expect(shownPath('/home/ana/.kube/config', '/home/ana')).toBe('~/.kube/config');
+    expect(shownPath('/home/anabel/.kube/config', '/home/ana')).toBe('/home/anabel/.kube/config');
+    expect(shownPath('/etc/kube/config', '')).toBe('/etc/kube/config');
   });
 });

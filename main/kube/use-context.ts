@@ -7,6 +7,8 @@
  */
 
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { clusterText } from '../../common/cluster-text.ts';
 import { setCurrentContext } from './current-context-edit.ts';
 import { currentContextFile } from './current-context-file.ts';
@@ -41,6 +43,16 @@ export interface UseContextResult {
   changed: boolean;
 }
 
+/** A path under the home folder as `~/…`, as the user would type it (the window names the file it writes). */
+export function shownPath(file: string, home: string = os.homedir()): string {
+  return home !== '' && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
+}
+
+/** The file a switch would write now, as kubectl picks it; null when there is none. */
+export function useContextFile(opts: KubeconfigLocateOptions): string | null {
+  return currentContextFile(locateKubeconfigFiles(opts), (f) => fs.existsSync(f));
+}
+
 const shown = (s: string) => `"${clusterText(s, 120)}"`;
 
 /** The one sentence for a context name the kubeconfig does not have (CLI, window and tray alike). */
@@ -53,7 +65,7 @@ export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): 
   if (problem) throw new UseContextError('invalid', problem);
   const load = loadKubeconfig(opts);
   if (load.kind === 'none') throw new UseContextError('config', load.message);
-  const file = currentContextFile(locateKubeconfigFiles(opts), (f) => fs.existsSync(f));
+  const file = useContextFile(opts);
   if (file === null) throw new UseContextError('config', 'No kubeconfig file to write to.');
   const broken = load.errors.find((e) => e.file === file);
   if (broken)

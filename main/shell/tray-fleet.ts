@@ -16,6 +16,8 @@ export interface TrayContext {
   down: GpuNodeEntry[];
   /** How many GPU nodes are down in all. */
   downCount: number;
+  /** This context's own alert pause (as ContextSnapshot.alertsPausedUntil), null when it has none. */
+  pausedUntil: string | null;
   /** Free GPUs in short (tray-free.ts); null when the snapshot has none (the controller is read). */
   free: TrayFree | null;
 }
@@ -26,6 +28,8 @@ export interface TrayFleet {
   focused: string | null;
   alertsPausedUntil: string | null;
   health: FleetHealth;
+  /** When the snapshot was made (epoch ms): "now" for the pause texts, so the model stays pure. */
+  now: number;
 }
 
 /** Down GPU nodes listed under a context in the menu; the rest are counted. */
@@ -46,6 +50,7 @@ export function trayContext(ctx: ContextSnapshot): TrayContext {
       : null,
     down: down.slice(0, TRAY_DOWN_NODES_MAX),
     downCount: down.length,
+    pausedUntil: ctx.alertsPausedUntil ?? null,
     free: ctx.free ? trayFree(ctx.free) : null,
   };
 }
@@ -56,5 +61,6 @@ export function trayFleet(snapshot: FleetSnapshot): TrayFleet {
     focused: snapshot.focused,
     alertsPausedUntil: snapshot.alertsPausedUntil,
     health: snapshot.health,
+    now: Date.parse(snapshot.generatedAt),
   };
 }

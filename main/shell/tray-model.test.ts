@@ -88,6 +88,69 @@ describe('tray model', () => {
     expect(paused.tooltip).toContain('Alerts paused');
   });
 
+  it('pauses one cluster from its own submenu, says so on its line, and resumes it', () => {
+    const running = buildTrayModel(
+      trayFleet(
+        fleet([
+          contextSnapshot('home', 'live', inventory(3, 4)),
+          contextSnapshot('work', 'live', inventory(2, 2)),
+        ]),
+      ),
+      en,
+    );
+    const pause = running.menu.find((i) => i.label === 'Pause alerts');
+    const labels = pause?.submenu?.map((i) => i.label);
+    expect(labels).toEqual([
+      'For 1 hour',
+      'Until tomorrow morning (08:00)',
+      'Until I resume',
+      '',
+      'Only one cluster:',
+      'home',
+      'work',
+    ]);
+    const home = pause?.submenu?.find((i) => i.label === 'home');
+    expect(home?.type).toBe('submenu');
+    expect(home?.submenu?.map((i) => i.action)).toEqual([
+      { kind: 'pause', until: { kind: 'for', ms: 3_600_000 }, context: 'home' },
+      { kind: 'pause', until: { kind: 'tomorrow' }, context: 'home' },
+      { kind: 'pause', until: { kind: 'until-resumed' }, context: 'home' },
+    ]);
+
+    // Paused until 21:00 on the snapshot's own day: the line keeps its health and adds the pause.
+    const end = '2026-11-29T21:00:00Z';
+    const paused = buildTrayModel(
+      trayFleet(
+        fleet([
+          contextSnapshot('home', 'live', inventory(3, 4), { alertsPausedUntil: end }),
+          contextSnapshot('work', 'live', inventory(2, 2)),
+        ]),
+      ),
+      en,
+    );
+    expect(paused.menu[0]?.label).toBe('home — 3/4 ready GPU nodes, 4 GPUs · alerts paused');
+    expect(paused.tooltip).toContain('home — 3/4 ready GPU nodes, 4 GPUs · alerts paused');
+    const resume = paused.menu
+      .find((i) => i.label === 'Pause alerts')
+      ?.submenu?.find((i) => i.action?.kind === 'resume');
+    expect(resume?.action).toEqual({ kind: 'resume', context: 'home' });
+    expect(resume?.label).toMatch(/^Resume alerts for home \(paused until .+\)$/);
+    expect(resume?.label).toContain(en.dateTime(Date.parse(end), { hour: '2-digit', minute: '2-digit' }));
+  });
+
+  it('words the per-cluster pause in Korean too', () => {
+    const ko = translator('ko');
+    const model = buildTrayModel(
+      trayFleet(
+        fleet([contextSnapshot('home', 'live', inventory(3, 4), { alertsPausedUntil: 'until resumed' })]),
+      ),
+      ko,
+    );
+    expect(model.menu[0]?.label).toBe('home — GPU 노드 3/4 Ready, GPU 4개 · 알림 일시 중지됨');
+    const resume = model.menu.find((i) => i.label === '알림 일시 중지')?.submenu?.at(-1);
+    expect(resume?.label).toBe('home 알림 다시 켜기(다시 켤 때까지 일시 중지됨)');
+  });
+
   it('writes a kubeconfig context name with control characters as one clean line', () => {
     const line = contextLine(
       trayContext(contextSnapshot('home\u001b]0;owned\u0007\nfake line', 'live', inventory(3, 4))),

@@ -10,9 +10,11 @@ import { contextHealth } from '../../common/health.ts';
 import { PHASE_KEYS } from '../../common/i18n/phase-keys.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
 import { entryReason } from '../../common/node-reason.ts';
+import { pauseEndText } from '../../common/pause-text.ts';
 import type { TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
 import { type EngineHostState, engineLine } from './engine-line.ts';
 import { kubectlSubmenu } from './kubectl-menu.ts';
+import { pauseSubmenu } from './pause-menu.ts';
 import type { TrayContext, TrayFleet } from './tray-fleet.ts';
 import { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
 import { freeMenu } from './tray-free.ts';
@@ -68,7 +70,12 @@ export function buildTrayModel(
   tr: Translator,
   kubectl: KubectlContexts | null = null,
 ): TrayModel {
-  const lines = snapshot.contexts.map((ctx) => contextLine(ctx, tr));
+  // A paused context says so on its line: its health is still shown, its alerts will not come.
+  const pausedLine = (ctx: TrayContext) => {
+    const line = contextLine(ctx, tr);
+    return ctx.pausedUntil === null ? line : tr.t('clusterPause.trayPaused', { line });
+  };
+  const lines = snapshot.contexts.map(pausedLine);
   const paused = snapshot.alertsPausedUntil !== null;
   // The headline: free GPUs across every cluster (absent while no context has free-GPU figures).
   const free = freeMenu(snapshot.contexts, tr);
@@ -76,12 +83,16 @@ export function buildTrayModel(
     tr.t('app.name'),
     ...(free ? [free.label] : []),
     ...(lines.length ? lines : [tr.t('tray.noneMonitored')]),
-    ...(paused ? [tr.t('tray.alertsPaused')] : []),
+    ...(paused
+      ? [
+          `${tr.t('tray.alertsPaused')} ${pauseEndText(snapshot.alertsPausedUntil ?? '', snapshot.now, tr) ?? ''}`.trim(),
+        ]
+      : []),
   ].join('\n');
   const contextItems: TrayMenuItem[] = snapshot.contexts.length
     ? snapshot.contexts.flatMap((ctx) => [
         {
-          label: contextLine(ctx, tr),
+          label: pausedLine(ctx),
           type: 'checkbox' as const,
           checked: ctx.context === snapshot.focused,
           action: { kind: 'focus' as const, context: ctx.context },
@@ -91,15 +102,7 @@ export function buildTrayModel(
     : [{ label: tr.t('tray.noneMonitored'), enabled: false }];
   const pauseItem: TrayMenuItem = paused
     ? { label: tr.t('tray.resume'), action: { kind: 'resume' } }
-    : {
-        label: tr.t('tray.pause'),
-        type: 'submenu',
-        submenu: [
-          { label: tr.t('tray.forHour'), action: { kind: 'pause', until: { kind: 'for', ms: 3_600_000 } } },
-          { label: tr.t('tray.untilTomorrow'), action: { kind: 'pause', until: { kind: 'tomorrow' } } },
-          { label: tr.t('tray.untilResumed'), action: { kind: 'pause', until: { kind: 'until-resumed' } } },
-        ],
-      };
+    : pauseSubmenu(snapshot, tr);
   return {
     icon: snapshot.health,
     tooltip,

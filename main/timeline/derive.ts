@@ -37,19 +37,29 @@ export interface Diff {
   removed: string[];
 }
 
+/**
+ * `seen`: the node list of the inventory compared last; an entry that is the same object at the same
+ * place again (the engine shares unchanged entries between inventories) is skipped without building its
+ * state. Removals are looked for only when the counts say some node may be gone.
+ */
 export function diffInventory(
   before: ReadonlyMap<string, NodeState>,
   inv: GpuInventoryStatus,
   at: number,
+  seen?: readonly GpuNodeEntry[],
 ): Diff {
   const first = before.size === 0;
   const changes: NodeChange[] = [];
   const put = new Map<string, NodeState>();
-  const seen = new Set<string>();
-  for (const n of inv.nodes) {
-    seen.add(n.name);
+  let known = 0;
+  for (const [i, n] of inv.nodes.entries()) {
+    if (seen?.[i] === n && before.has(n.name)) {
+      known++;
+      continue;
+    }
     const now = stateOf(n);
     const was = before.get(n.name);
+    if (was) known++;
     if (was && was.ready === now.ready && was.gpus === now.gpus && was.labels === now.labels) continue;
     put.set(n.name, now);
     if (first) continue;
@@ -72,9 +82,11 @@ export function diffInventory(
   }
   const removed: string[] = [];
   // A controller's inventory made to fit the API server may leave nodes out: absence proves nothing then.
-  if ((inv.nodes_omitted ?? 0) > 0) return { changes, put, removed };
+  // Every node known before is still listed (names are unique): nothing left.
+  if ((inv.nodes_omitted ?? 0) > 0 || known === before.size) return { changes, put, removed };
+  const present = new Set(inv.nodes.map((n) => n.name));
   for (const [name, was] of before) {
-    if (seen.has(name)) continue;
+    if (present.has(name)) continue;
     removed.push(name);
     // A node that left with its GPUs (deleted, or no longer a GPU node).
     changes.push({ node: name, at, kind: 'ready', from: was.ready, to: ABSENT, reason: null, message: null });

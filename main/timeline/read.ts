@@ -74,18 +74,34 @@ function counts(db: DatabaseSync, q: TimelineQuery): CountPoint[] {
     .prepare('SELECT at, ready, total, gpus FROM counts WHERE ctx = ? AND at < ? ORDER BY at DESC LIMIT 1')
     .get(q.context, q.from) as Row | undefined;
   const b = bucketMs(q.from, q.to);
-  // Per bucket the fewest ready nodes (a drop is never smoothed away), the most nodes and the fewest GPUs.
-  const rows = db
+  // Per bucket two points: at its first row the fewest ready nodes (a drop is never smoothed away), the
+  // most nodes and the fewest GPUs; at its last row what it ended with (SQLite takes the bare columns
+  // from the row of max(at)).
+  const lows = db
     .prepare(
-      `SELECT (at / ${b}) * ${b} AS b, min(at) AS at, min(ready) AS ready, max(total) AS total, min(gpus) AS gpus,
-         count(*) AS n FROM counts WHERE ctx = ? AND at >= ? AND at < ? GROUP BY b ORDER BY b`,
+      `SELECT (at / ${b}) * ${b} AS b, min(at) AS at, min(ready) AS ready, max(total) AS total, min(gpus) AS gpus
+       FROM counts WHERE ctx = ? AND at >= ? AND at < ? GROUP BY b ORDER BY b`,
     )
     .all(q.context, q.from, q.to) as Row[];
+  const lasts = db
+    .prepare(
+      `SELECT (at / ${b}) * ${b} AS b, max(at) AS at, ready, total, gpus
+       FROM counts WHERE ctx = ? AND at >= ? AND at < ? GROUP BY b ORDER BY b`,
+    )
+    .all(q.context, q.from, q.to) as Row[];
+  const point = (r: Row): CountPoint => ({
+    at: num(r.at),
+    ready: num(r.ready),
+    total: num(r.total),
+    gpus: num(r.gpus),
+  });
   const out: CountPoint[] = [];
-  if (before)
-    out.push({ at: q.from, ready: num(before.ready), total: num(before.total), gpus: num(before.gpus) });
-  for (const r of rows)
-    out.push({ at: num(r.at), ready: num(r.ready), total: num(r.total), gpus: num(r.gpus) });
+  if (before) out.push({ ...point(before), at: q.from });
+  lows.forEach((low, i) => {
+    const last = lasts[i];
+    out.push(point(low));
+    if (last && num(last.at) > num(low.at)) out.push(point(last));
+  });
   return out;
 }
 

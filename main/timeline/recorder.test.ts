@@ -93,6 +93,27 @@ describe('TimelineRecorder', () => {
     expect(view.spans).toMatchObject([{ kind: 'not-recording', message: NOT_RUNNING }]);
   });
 
+  it('closes an episode whose node came back while the host was away, at the first inventory after the restart', () => {
+    const dir = folder();
+    const clock = new ManualClock();
+    const t0 = clock.now();
+    const first = recorder(dir, clock);
+    first.rec.inventory('lab', inventory([node({ name: 'nuc1' }), node({ name: 'nuc2' })]));
+    clock.advance(FLUSH_MS);
+    first.rec.inventory('lab', inventory([notReady('nuc1'), node({ name: 'nuc2' })]));
+    clock.advance(FLUSH_MS);
+    first.rec.stop();
+    clock.advance(30 * 60_000);
+    const second = recorder(dir, clock);
+    cleanups.push(() => second.rec.stop());
+    second.rec.inventory('lab', inventory([node({ name: 'nuc1' }), node({ name: 'nuc2' })]));
+    clock.advance(FLUSH_MS);
+    const view = second.rec.read({ context: 'lab', from: t0, to: clock.now() + 1 });
+    expect(view.episodes.map((e) => [e.node, e.to === null ? null : e.to - t0])).toEqual([
+      ['nuc1', 2 * FLUSH_MS + 30 * 60_000],
+    ]);
+  });
+
   it('records an unreachable span from the phase start to live, and alerts with their deliveries', () => {
     const dir = folder();
     const { rec, clock } = recorder(dir);

@@ -12,7 +12,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { ConnectionState } from '../../common/connection.ts';
-import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
 import type {
   TimelineAlert,
   TimelineDelivery,
@@ -81,6 +81,8 @@ export class TimelineRecorder implements DeliveryRecorder {
   #damaged = false;
   #previousAlive: number | null = null;
   readonly #states = new Map<string, Map<string, NodeState>>();
+  /** Per context, the entries of the last inventory diffed (unchanged entries are shared objects). */
+  readonly #entries = new Map<string, readonly GpuNodeEntry[]>();
   /** Contexts with an open unreachable span. */
   readonly #down = new Set<string>();
   #flushTimer: unknown = null;
@@ -301,7 +303,9 @@ export class TimelineRecorder implements DeliveryRecorder {
     const now = this.#clock.now();
     let taken = 0;
     let rows = 0;
+    // What this batch learns; kept only once it is committed.
     const states = new Map<string, Map<string, NodeState>>();
+    const entries = new Map<string, readonly GpuNodeEntry[]>();
     try {
       handle.db.exec('BEGIN IMMEDIATE');
       while (taken < this.#queue.length && rows < BATCH) {
@@ -312,7 +316,7 @@ export class TimelineRecorder implements DeliveryRecorder {
           rows++;
           continue;
         }
-        rows += this.#applyInventory(writes, input, states);
+        rows += this.#applyInventory(writes, input, states, entries);
       }
       handle.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_at', ?)").run(String(now));
       handle.db.exec('COMMIT');
@@ -327,6 +331,7 @@ export class TimelineRecorder implements DeliveryRecorder {
     }
     this.#queue.splice(0, taken);
     for (const [ctx, m] of states) this.#states.set(ctx, m);
+    for (const [ctx, m] of entries) this.#entries.set(ctx, m);
     this.#lastBeat = now;
     return true;
   }
@@ -336,11 +341,22 @@ export class TimelineRecorder implements DeliveryRecorder {
     writes: TimelineWrites,
     input: Extract<Input, { t: 'inv' }>,
     states: Map<string, Map<string, NodeState>>,
+    entries: Map<string, readonly GpuNodeEntry[]>,
   ): number {
-    const before = states.get(input.ctx) ?? this.#states.get(input.ctx) ?? new Map<string, NodeState>();
-    const diff = diffInventory(before, input.inv, input.at);
+    // One copy per context per batch, changed in place by the inventories after it.
+    let next = states.get(input.ctx);
+    if (!next) {
+      next = new Map(this.#states.get(input.ctx));
+      states.set(input.ctx, next);
+    }
+    const diff = diffInventory(
+      next,
+      input.inv,
+      input.at,
+      entries.get(input.ctx) ?? this.#entries.get(input.ctx),
+    );
+    entries.set(input.ctx, input.inv.nodes);
     let rows = 0;
-    const next = new Map(before);
     for (const [node, state] of diff.put) {
       next.set(node, state);
       writes.apply({ t: 'state', ctx: input.ctx, node, state });
@@ -363,7 +379,6 @@ export class TimelineRecorder implements DeliveryRecorder {
       gpus: inv.total_gpus,
     };
     writes.apply({ t: 'count', ctx: input.ctx, point });
-    states.set(input.ctx, next);
     return rows + 1;
   }
 

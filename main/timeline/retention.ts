@@ -33,20 +33,40 @@ function merge(col: string): string {
 export function downsample(db: DatabaseSync, now: number): number {
   const cutoff = bucketOf(now - RAW_KEEP_MS, BUCKET_MS);
   const stat = (c: string) => `min(${c}), avg(${c}), max(${c})`;
-  db.prepare(
+  const fold = db.prepare(
     `INSERT INTO aggregates SELECT ctx, node, gpu, (at / ${BUCKET_MS}) * ${BUCKET_MS} AS b, count(*),
        ${stat('util')}, ${stat('temp')}, ${stat('power')}, ${stat('mem')}, max(xid)
-     FROM samples WHERE at < ? GROUP BY ctx, node, gpu, b
+     FROM samples WHERE ctx = ? AND at < ? GROUP BY ctx, node, gpu, b
      ON CONFLICT (ctx, at, node, gpu) DO UPDATE SET ${['util', 'temp', 'power', 'mem'].map(merge).join(', ')},
        xid = max(coalesce(xid, excluded.xid), coalesce(excluded.xid, xid)), n = n + excluded.n`,
-  ).run(cutoff);
-  return Number(db.prepare('DELETE FROM samples WHERE at < ?').run(cutoff).changes);
+  );
+  const drop = db.prepare('DELETE FROM samples WHERE ctx = ? AND at < ?');
+  let n = 0;
+  for (const ctx of contextsOf(db, 'samples')) {
+    fold.run(ctx, cutoff);
+    n += Number(drop.run(ctx, cutoff).changes);
+  }
+  return n;
+}
+
+/** The contexts a table holds, read through its (ctx, …) key: each delete below is then a range of it. */
+function contextsOf(db: DatabaseSync, table: string): string[] {
+  const out: string[] = [];
+  let row = db.prepare(`SELECT min(ctx) AS c FROM ${table}`).get() as { c: string | null };
+  const next = db.prepare(`SELECT min(ctx) AS c FROM ${table} WHERE ctx > ?`);
+  for (let i = 0; i < 10_000 && row.c !== null; i++) {
+    out.push(row.c);
+    row = next.get(row.c) as { c: string | null };
+  }
+  return out;
 }
 
 function deleteBefore(db: DatabaseSync, cutoff: number): number {
   let n = 0;
-  for (const [table, col] of TIMED)
-    n += Number(db.prepare(`DELETE FROM ${table} WHERE ${col} < ?`).run(cutoff).changes);
+  for (const [table, col] of TIMED) {
+    const del = db.prepare(`DELETE FROM ${table} WHERE ctx = ? AND ${col} < ?`);
+    for (const ctx of contextsOf(db, table)) n += Number(del.run(ctx, cutoff).changes);
+  }
   n += Number(db.prepare('DELETE FROM spans WHERE t IS NOT NULL AND t < ?').run(cutoff).changes);
   n += Number(db.prepare('DELETE FROM deliveries WHERE alert NOT IN (SELECT id FROM alerts)').run().changes);
   return n;

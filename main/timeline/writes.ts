@@ -27,7 +27,7 @@ function statements(db: DatabaseSync) {
     delivery: p('INSERT INTO deliveries (alert, at, channel, ok, message) VALUES (?, ?, ?, ?, ?)'),
     event: p(
       `INSERT INTO events (ctx, uid, node, type, reason, message, count, first, last) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (ctx, uid) DO UPDATE SET count = max(count, excluded.count), last = max(last, excluded.last),
+         ON CONFLICT (ctx, uid) DO UPDATE SET count = max(count, excluded.count), last = max(last, excluded.last), first = min(first, excluded.first),
            message = excluded.message`,
     ),
     sample: p(

@@ -15,18 +15,16 @@ import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { FleetFrames } from './fleet-frames.ts';
 import { checkRequest, cookieName } from './guard.ts';
+import { refusedPage } from './refused-page.ts';
 import { MAX_BODY, parseTarget, readBody } from './request.ts';
 import { DEFAULT_SSE_LIMITS, SseClient, type SseLimits } from './sse.ts';
-import { readStatic } from './static-files.ts';
+import { RENDERER_CSP, readStatic } from './static-files.ts';
 
 const HEARTBEAT_MS = 15_000;
 /** After a 413 the rest of the body is read and discarded for this long, then the connection is closed. */
 const DISCARD_MS = 5_000;
-/** The renderer's CSP, also as a header: browsers ignore `frame-ancestors` in a <meta> tag. */
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const SECURITY_HEADERS = {
-  'content-security-policy': CSP,
+  'content-security-policy': RENDERER_CSP,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
@@ -122,7 +120,13 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       port,
       token,
     );
-    if (!verdict.ok) return send(res, verdict.status, TEXT, `Refused: ${verdict.reason}.`);
+    if (!verdict.ok) {
+      // A person at the address bar gets how to get back in, in their language; the page's own
+      // requests (/api/…) get the status, which the page words itself.
+      if (verdict.status === 401 && req.method === 'GET' && !url.pathname.startsWith('/api/'))
+        return send(res, 401, 'text/html; charset=utf-8', refusedPage(req.headers['accept-language']));
+      return send(res, verdict.status, TEXT, `Refused: ${verdict.reason}.`);
+    }
     if (verdict.via === 'query' && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
       // Trade the URL token for a cookie, then drop it from the address bar.
       res.writeHead(302, {
@@ -178,8 +182,11 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       res.on('close', () => streams.delete(client));
       client.send('', ': connected\n\n');
       // A window that holds an older snapshot than the stream gets a whole one first (fleet-frames.ts).
+      // The page's own reconnection (web-stream.ts opens a new EventSource, which cannot set the
+      // header) names its place as `?lastEventId=`, as EventSource polyfills do.
+      const lastEventId = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId') ?? undefined;
       fleet.catchUp(
-        () => fleetIds.get(client) ?? req.headers['last-event-id'],
+        () => fleetIds.get(client) ?? lastEventId,
         (channel, frame) => client.send(channel, frame),
       );
       return;

@@ -5,6 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+/**
+ * The renderer's CSP, sent as a header by both hosts (the loopback bridge, Electron's app scheme):
+ * index.html's <meta> copy has no `frame-ancestors`, which browsers ignore there, with a console error.
+ */
+export const RENDERER_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 const TYPES = new Map<string, string>([
   ['.html', 'text/html; charset=utf-8'],
   ['.js', 'text/javascript; charset=utf-8'],

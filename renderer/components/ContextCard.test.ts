@@ -122,17 +122,35 @@ describe('context card: where the inventory comes from', () => {
     expect(line).toContain('this app does not write back');
   });
 
-  it('names why it watches nodes itself, and shows nothing when nodes is what was asked for', () => {
+  it('says in words why it watches nodes itself when a controller exists, the engine’s sentence as detail', () => {
     const why =
       'The in-cluster controller stopped renewing its Lease (last renewed 31 s ago, more than 2 × 15 s); watching nodes directly.';
-    show({ ...homelab(), source: { setting: 'auto', active: 'nodes', message: why } });
-    expect(screen.getByTestId('card-source-why').textContent).toBe(why);
-    expect(screen.getByTestId('card-source').textContent).toContain('watching nodes itself');
+    show({
+      ...homelab(),
+      source: { setting: 'auto', active: 'nodes', message: why, holder: 'ctrl-0', renewedAt: null },
+    });
+    const label = screen.getByTestId('card-source-why');
+    expect(label.textContent).toBe(
+      'Watching nodes itself: the in-cluster controller cannot be used right now.',
+    );
+    expect(label.getAttribute('title')).toBe(why);
   });
 
-  it('shows no source line for source nodes', () => {
-    show({ ...homelab(), source: { setting: 'nodes', active: 'nodes', message: null } });
+  it('says nothing of the source where no controller exists and none was chosen', () => {
+    const why =
+      'No in-cluster controller was found (no Lease gpu-fleet-controller in namespace gpu-fleet); watching nodes directly.';
+    show({ ...homelab(), source: { setting: 'auto', active: 'nodes', message: why } });
     expect(screen.queryByTestId('card-source')).toBeNull();
+  });
+
+  it('names a source the user chose, in the window’s language', () => {
+    i18n.setLanguage('ko');
+    try {
+      show({ ...homelab(), source: { setting: 'nodes', active: 'nodes', message: null } });
+      expect(screen.getByTestId('card-source').textContent).toContain('설정에 따라 노드를 직접 감시 중.');
+    } finally {
+      i18n.setLanguage('en');
+    }
   });
 });
 

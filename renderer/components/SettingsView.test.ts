@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFakeFleet } from '../fixtures/fake-fleet.ts';
 import { mixedFleet } from '../fixtures/homelab.ts';
 import { SettingsStore } from '../state/settings.svelte.ts';
@@ -132,5 +132,40 @@ describe('settings: inventory source per context', () => {
       source: { office: 'nodes' },
       controllerNamespace: { homelab: 'ops' },
     });
+  });
+});
+
+describe('settings: the form’s parts edit the store’s draft, which they do not own as props', () => {
+  it('changes the draft from every part without a Svelte ownership warning', async () => {
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+      warnings.push(args.map(String).join(' '));
+    });
+    try {
+      await show();
+      await fireEvent.click(input('writeback-homelab'));
+      await fireEvent.change(screen.getByTestId('source-homelab'), { target: { value: 'controller' } });
+      await fireEvent.input(input('controller-namespace-homelab'), { target: { value: 'ops' } });
+      await fireEvent.input(input('telemetry-auto-max'), { target: { value: '12' } });
+      await fireEvent.change(screen.getByTestId('telemetry-background'), { target: { value: 'off' } });
+      expect(input('controller-namespace-homelab').value).toBe('ops');
+      expect(input('telemetry-auto-max').value).toBe('12');
+      // The namespace field has a visible label, not only an accessible name.
+      expect(input('controller-namespace-homelab').closest('label')?.textContent).toContain(
+        'Lease namespace',
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    expect(warnings.filter((w) => w.includes('ownership_invalid_mutation'))).toEqual([]);
+  });
+
+  it('offers "launch at login" in the desktop app only', async () => {
+    const fake = createFakeFleet(mixedFleet());
+    const settings = new SettingsStore(fake.api);
+    await settings.load();
+    render(SettingsView, { props: { settings, browser: true } });
+    await screen.findByTestId('settings-form');
+    expect(screen.queryByTestId('launch-at-login')).toBeNull();
   });
 });

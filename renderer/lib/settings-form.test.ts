@@ -39,3 +39,23 @@ it('round-trips settings through a draft into a patch', () => {
   ).not.toHaveProperty('writeBackTakeOver');
   expect(patchFrom(draft({ holdDownSec: ' 45 ' })).alertRules?.holdDownMs).toBe(45_000);
 });
+
+it('checks the timeline fields: whole days and megabytes, an optional price, a short currency', () => {
+  const d = {
+    ...draftFrom(DEFAULT_SETTINGS),
+    retentionDays: '0',
+    maxMB: '12.5',
+    pricePerKwh: 'cheap',
+    currency: 'EURO-DOLLAR',
+  };
+  expect(validate(d, translator('en'))).toEqual({
+    retentionDays: 'Enter a whole number from 1 to 365.',
+    maxMB: 'Enter a whole number from 16 to 100,000.',
+    pricePerKwh: 'Enter a price from 0 to 1,000, or leave it empty.',
+    currency: 'At most 8 characters.',
+  });
+  const ok = { ...d, retentionDays: '7', maxMB: '64', pricePerKwh: '0.31', currency: 'EUR' };
+  expect(validate(ok, translator('en'))).toEqual({});
+  expect(patchFrom(ok).timeline).toEqual({ retentionDays: 7, maxMB: 64, pricePerKwh: 0.31, currency: 'EUR' });
+  expect(patchFrom({ ...ok, pricePerKwh: ' ' }).timeline?.pricePerKwh).toBeNull();
+});

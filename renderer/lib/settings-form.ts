@@ -1,5 +1,6 @@
 /** The settings form's fields as text, their validation, and the patch they make: pure. */
 import { GPU_HOT_C_MAX, GPU_HOT_C_MIN } from '../../common/alert-rules.ts';
+import { hasControlChars } from '../../common/cluster-text.ts';
 import { copyDict } from '../../common/dict.ts';
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 import type { LanguageSetting } from '../../common/i18n/locales.ts';
@@ -7,6 +8,7 @@ import type { Translator } from '../../common/i18n/translator.ts';
 import { isApiGroupName, isNamespaceName } from '../../common/k8s-names.ts';
 import type { InventorySource, SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
 import { TELEMETRY_LIMITS, type TelemetrySettingsView } from '../../common/telemetry.ts';
+import { TIMELINE_LIMITS } from '../../common/timeline.ts';
 
 export interface SettingsDraft {
   monitored: string[];
@@ -30,6 +32,11 @@ export interface SettingsDraft {
   language: LanguageSetting;
   /** Contexts that reach the same cluster are one card (SettingsView.mergeSameCluster). */
   mergeSameCluster: boolean;
+  /** The timeline (common/timeline.ts); an empty price shows no cost. */
+  retentionDays: string;
+  maxMB: string;
+  pricePerKwh: string;
+  currency: string;
 }
 
 export type FieldErrors = Partial<
@@ -41,7 +48,11 @@ export type FieldErrors = Partial<
     | 'budgetPerMinute'
     | 'crdGroup'
     | 'configMapNamespace'
-    | 'controllerNamespace',
+    | 'controllerNamespace'
+    | 'retentionDays'
+    | 'maxMB'
+    | 'pricePerKwh'
+    | 'currency',
     string
   >
 >;
@@ -66,6 +77,10 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     theme: s.theme,
     language: s.language,
     mergeSameCluster: s.mergeSameCluster,
+    retentionDays: String(s.timeline.retentionDays),
+    maxMB: String(s.timeline.maxMB),
+    pricePerKwh: s.timeline.pricePerKwh === null ? '' : String(s.timeline.pricePerKwh),
+    currency: s.timeline.currency,
   };
 }
 
@@ -118,6 +133,16 @@ export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
     ([, n]) => n.trim() !== '' && !isNamespaceName(n.trim()),
   );
   if (bad) errors.controllerNamespace = tr.t('settings.errors.controllerNamespace', { context: bad[0] });
+  const L = TIMELINE_LIMITS;
+  const days = wholeIn(d.retentionDays, L.retentionDays.min, L.retentionDays.max, 'timeline.errWhole', tr);
+  if (days) errors.retentionDays = days;
+  const mb = wholeIn(d.maxMB, L.maxMB.min, L.maxMB.max, 'timeline.errWhole', tr);
+  if (mb) errors.maxMB = mb;
+  const price = d.pricePerKwh.trim();
+  if (price !== '' && !(/^\d{1,4}(\.\d{1,6})?$/.test(price) && Number(price) <= L.pricePerKwh.max))
+    errors.pricePerKwh = tr.t('timeline.errPrice', { max: L.pricePerKwh.max });
+  if (d.currency.trim().length > L.currencyMax || hasControlChars(d.currency))
+    errors.currency = tr.t('timeline.errCurrency', { max: L.currencyMax });
   return errors;
 }
 
@@ -151,5 +176,11 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
     theme: d.theme,
     language: d.language,
     mergeSameCluster: d.mergeSameCluster,
+    timeline: {
+      retentionDays: Number(d.retentionDays.trim()),
+      maxMB: Number(d.maxMB.trim()),
+      pricePerKwh: d.pricePerKwh.trim() === '' ? null : Number(d.pricePerKwh.trim()),
+      currency: d.currency.trim(),
+    },
   };
 }

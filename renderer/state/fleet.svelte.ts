@@ -3,7 +3,7 @@
  * Loads once at start, then follows the host's push events; every write goes through `window.fleet`.
  * Private runes, read through getters; what is computed from them is `$derived`.
  */
-import type { Alert } from '../../common/alerts.ts';
+import type { Alert, SnoozeUntil } from '../../common/alerts.ts';
 import type { ContextSnapshot, FleetSnapshot } from '../../common/fleet.ts';
 import { FleetStream } from '../../common/fleet-stream.ts';
 import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
@@ -117,6 +117,25 @@ export class FleetStore {
     return () => this.stop();
   }
 
+  /**
+   * The host is reachable again after a break (browser mode's server came back, maybe restarted): reads
+   * the app info and the alert log it missed. The fleet catches up on the stream itself: the new stream
+   * names the page's place, and a server past it (or a new one: another epoch) sends a whole snapshot.
+   */
+  async resync(): Promise<void> {
+    const api = this.#api;
+    if (!api) return;
+    try {
+      this.#info = await api.invoke('app:info');
+      this.#error = null;
+      this.#load = 'ready';
+    } catch (e) {
+      this.#addNotice('error', t('errors.resync', { message: invokeErrorText(e) }));
+      return;
+    }
+    this.#loadAlertLog(api);
+  }
+
   stop(): void {
     for (const off of this.#off) off();
     this.#off = [];
@@ -180,6 +199,20 @@ export class FleetStore {
       );
     } catch (e) {
       this.#addNotice('error', t('errors.pause', { message: invokeErrorText(e) }));
+    }
+  }
+
+  /** Pauses one context's alerts (the card's menu), or resumes them (`until` null). */
+  async pauseContext(context: string, until: SnoozeUntil | null): Promise<void> {
+    if (!this.#api) return;
+    try {
+      this.#setSnapshot(
+        until === null
+          ? await this.#api.invoke('alerts:resume', context)
+          : await this.#api.invoke('alerts:snooze', context, until),
+      );
+    } catch (e) {
+      this.#addNotice('error', t('clusterPause.failed', { context, message: invokeErrorText(e) }));
     }
   }
 

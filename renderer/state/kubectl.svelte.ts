@@ -1,7 +1,8 @@
 /**
  * The window's view of kubectl's current context: the list the host sends (after every kubeconfig
- * re-read and switch) and a switch the user asks for. Switching writes the user's kubeconfig, so it is
- * only ever called from the user's own pick.
+ * re-read and switch) and a switch the user asks for. Switching writes the user's kubeconfig (kubectl's
+ * context for every terminal), so a pick only asks (`ask`): the write happens on `confirm`, from the
+ * dialog that names the file and the new context.
  */
 import type { KubectlContexts } from '../../common/fleet.ts';
 import type { FleetApi } from '../../common/ipc.ts';
@@ -18,6 +19,8 @@ export class KubectlStore {
   #contexts = $state.raw<KubectlContexts | null>(null);
   #busy = $state(false);
   #message = $state.raw<KubectlMessage | null>(null);
+  /** The context the user picked and has not confirmed yet. */
+  #asking = $state<string | null>(null);
 
   constructor(api: FleetApi | undefined) {
     this.#api = api;
@@ -32,6 +35,23 @@ export class KubectlStore {
   get message(): KubectlMessage | null {
     return this.#message;
   }
+  get asking(): string | null {
+    return this.#asking;
+  }
+
+  /** The user picked `name`: ask before writing (nothing is written yet). */
+  ask(name: string): void {
+    if (this.#contexts?.contexts.includes(name) && name !== this.#contexts.current) this.#asking = name;
+  }
+  cancel(): void {
+    this.#asking = null;
+  }
+  /** The user confirmed the dialog: writes the kubeconfig. */
+  async confirm(): Promise<boolean> {
+    const name = this.#asking;
+    this.#asking = null;
+    return name === null ? false : this.use(name);
+  }
 
   /** Follows the host's pushes, then loads the list. Returns the unsubscribe. */
   async start(): Promise<() => void> {
@@ -40,12 +60,18 @@ export class KubectlStore {
     const off = api.on('kubectl:contexts', (c) => {
       this.#contexts = c;
     });
+    await this.refresh();
+    return off;
+  }
+
+  /** Reads the list again (browser mode, after its server came back). */
+  async refresh(): Promise<void> {
+    if (!this.#api) return;
     try {
-      this.#contexts = await api.invoke('kubectl:contexts');
+      this.#contexts = await this.#api.invoke('kubectl:contexts');
     } catch (e) {
       this.#message = { ok: false, text: t('kubectl.loadFailed', { reason: invokeErrorText(e) }) };
     }
-    return off;
   }
 
   /** Sets kubectl's current context; true when it was set, else the host's sentence is the message. */

@@ -93,7 +93,7 @@ describe('the fleet stream in the browser window', () => {
           ),
       )
       .toBe(true);
-    // EventSource reconnects on its own (about 3 s in Chromium) with the Last-Event-ID it had.
+    // The page reconnects (renderer/bridge/web-stream.ts) naming the id it had (?lastEventId=).
     await expect.poll(() => pill('omen'), { timeout: 20_000 }).toBe('Ready');
     const since = (await noted()).slice(before);
     expect(since.filter((n) => n.type === 'fleet:snapshot')).toHaveLength(1);

@@ -143,3 +143,38 @@ it('never sends tokens, keys or certificate data to the window', async () => {
   );
   expect(pushed.length).toBeGreaterThan(0);
 });
+
+it('pauses one cluster from the tray: its line says so, the other cluster still alerts, and it resumes', async () => {
+  const pauseMenu = () => tray()?.menu.find((i) => i.label === 'Pause alerts')?.submenu ?? [];
+  pauseMenu()
+    .find((i) => i.label === 'sim-admin')
+    ?.submenu?.find((i) => i.label === 'For 1 hour')
+    ?.click?.();
+  expect(
+    await poll(
+      () => tray()?.tooltip.includes('sim-admin — 3/4 ready GPU nodes, 1 GPU · alerts paused') ?? false,
+      'the pause',
+    ),
+  ).toBe(true);
+  expect(tray()?.tooltip).toMatch(/^sim-readonly — 3\/4 ready GPU nodes, 1 GPU$/m);
+  // A drop now notifies the unpaused cluster only.
+  const before = double.notifications.length;
+  sim.control.setNodeReady('nuc1', 'False', 'KubeletNotReady', 'kubelet stopped');
+  expect(await poll(() => tray()?.tooltip.includes('sim-readonly — 2/4') ?? false, 'the second drop')).toBe(
+    true,
+  );
+  clock.advance(HOLD_DOWN_MS);
+  expect(await poll(() => double.notifications.length > before, 'the notification')).toBe(true);
+  clock.advance(HOLD_DOWN_MS);
+  expect(double.notifications.slice(before).map((n) => n.options.title)).toEqual([
+    'sim-readonly: 1 GPU node down',
+  ]);
+
+  const resume = pauseMenu().find((i) =>
+    (i.label ?? '').startsWith('Resume alerts for sim-admin (paused until '),
+  );
+  expect(resume).toBeDefined();
+  resume?.click?.();
+  expect(await poll(() => !(tray()?.tooltip.includes('alerts paused') ?? true), 'the resume')).toBe(true);
+  sim.control.setNodeReady('nuc1', 'True');
+});

@@ -45,7 +45,12 @@ async function bridge(): Promise<WebBridge> {
  * Opens the event stream with raw header bytes: the event name of its first fleet frame, or the status
  * line of a refusal; rejects when neither comes within `waitMs`.
  */
-function firstFleetFrame(b: WebBridge, lastEventIdLines: string, waitMs = 5000): Promise<string> {
+function firstFleetFrame(
+  b: WebBridge,
+  lastEventIdLines: string,
+  waitMs = 5000,
+  target = '/api/events',
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(b.port, '127.0.0.1');
     let text = '';
@@ -64,7 +69,7 @@ function firstFleetFrame(b: WebBridge, lastEventIdLines: string, waitMs = 5000):
     });
     socket.on('error', () => undefined);
     socket.write(
-      `GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nCookie: ${cookieName(b.port)}=${b.token}\r\n${lastEventIdLines}\r\n`,
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${b.port}\r\nCookie: ${cookieName(b.port)}=${b.token}\r\n${lastEventIdLines}\r\n`,
     );
   });
 }
@@ -88,6 +93,14 @@ describe('a hostile Last-Event-ID on the event stream', () => {
     const b = await bridge();
     expect(await firstFleetFrame(b, 'Last-Event-ID: epoch1:\u0001\u0007\r\n')).toBe('HTTP/1.1 400');
     expect(await firstFleetFrame(b, '')).toBe('fleet:mark');
+  });
+
+  it('the page’s own reconnection names its place as ?lastEventId=: an unknown one gets a snapshot, the current one nothing', async () => {
+    const b = await bridge();
+    const at = (id: string) => `/api/events?lastEventId=${encodeURIComponent(id)}`;
+    expect(await firstFleetFrame(b, '', 5000, at('__proto__:constructor'))).toBe('fleet:snapshot');
+    expect(await firstFleetFrame(b, '', 5000, at('other-epoch:1'))).toBe('fleet:snapshot');
+    await expect(firstFleetFrame(b, '', 500, at('epoch1:1'))).rejects.toThrow(/no fleet frame/);
   });
 
   it('the current id still gets nothing more: the hostile ones changed no state', async () => {

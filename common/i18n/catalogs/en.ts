@@ -481,8 +481,6 @@ export const en = {
     },
     node: {
       title: 'Node',
-      cordoned: 'Cordoned: no new pods are scheduled here.',
-      schedulable: 'Schedulable (not cordoned).',
       taints: 'Taints',
       noTaints: 'No taints.',
       kubelet: 'Kubelet',
@@ -510,7 +508,6 @@ export const en = {
     resume: 'Resume alerts',
     pause: 'Pause alerts',
     forHour: 'For 1 hour',
-    untilTomorrow: 'Until tomorrow',
     untilResumed: 'Until I resume',
     kubectl: 'kubectl context',
     kubectlMore: '+{{count, number}} more: choose in the window',
@@ -635,6 +632,9 @@ export const en = {
     maxMB: 'Size cap (MB)',
     pricePerKwh: 'Price per kWh (empty: no cost shown)',
     currency: 'Currency',
+    errWhole: 'Enter a whole number from {{min, number}} to {{max, number}}.',
+    errPrice: 'Enter a price from 0 to {{max, number}}, or leave it empty.',
+    errCurrency: 'At most {{max, number}} characters.',
   },
   /** What common XID codes mean, after NVIDIA's XID catalogue. */
   xid: {
@@ -732,4 +732,86 @@ export const en = {
     contextsTitle:
       'These kubeconfig contexts reach the same cluster (same server and CA); it is watched once.',
   },
+  /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
+  browserLink: {
+    live: 'Connected',
+    connecting: 'Connecting…',
+    down: 'Disconnected',
+    downSince:
+      'Disconnected from the GPU Fleet server since {{time}}: what you see is from then. The page reconnects by itself once the server is back.',
+    tokenChanged:
+      'The GPU Fleet server restarted with a new session token, so this page is signed out: open the address the server printed (it ends in ?token=…) to get back in. {{command}} keeps one address across restarts.',
+    refusedPage:
+      "This GPU Fleet server does not know this page's session: it restarted with a new session token, or the address has none. Open the address the server printed (it ends in ?token=…) to get in. {{command}} keeps one address across restarts.",
+    offline: 'Disconnected',
+  },
+  clusterPause: {
+    untilTime: 'until {{time}}',
+    untilYouResume: 'until you resume',
+    untilMorning: 'Until tomorrow morning (08:00)',
+    oneCluster: 'Only one cluster:',
+    resumeCluster: 'Resume alerts for {{context}} (paused {{until}})',
+    trayPaused: '{{line}} · alerts paused',
+    headerPaused: 'alerts paused {{until}}',
+    headerPausedSome: 'alerts paused for {{contexts}}',
+    nodesDown_one: '{{count, number}} GPU node down',
+    nodesDown_other: '{{count, number}} GPU nodes down',
+    cardPaused: 'Alerts paused {{until}}',
+    menu: 'Actions for {{context}}',
+    pauseHour: 'Pause alerts for 1 hour',
+    pauseMorning: 'Pause alerts until tomorrow morning (08:00)',
+    pauseResumed: 'Pause alerts until I resume',
+    resume: 'Resume alerts',
+    failed: 'Could not change the alert pause of {{context}}: {{message}}',
+  },
+  kubectlSwitch: {
+    menuItem: 'Make this kubectl’s current context…',
+    isCurrent: 'kubectl’s current context',
+    title: 'Switch kubectl to {{context}}?',
+    body: 'This sets current-context in {{file}}: kubectl in every terminal, and every tool that reads the kubeconfig, will use {{context}}.',
+    bodyNoFile: 'kubectl in every terminal, and every tool that reads the kubeconfig, will use {{context}}.',
+    confirm: 'Switch kubectl',
+    indicator: 'kubectl: {{context}}',
+    indicatorNone: 'kubectl: no current context',
+    currentTag: 'kubectl',
+  },
+  cardSource: {
+    fallback: 'Watching nodes itself: the in-cluster controller cannot be used right now.',
+    unavailable:
+      'The in-cluster controller cannot be read, and the source is set to controller: nodes are not watched.',
+    chosenNodes: 'Watching nodes itself, as set in Settings.',
+    namespaceField: 'Lease namespace',
+    holder: 'Lease held by {{holder}}',
+  },
+  fleetHeadline: {
+    title: 'Fleet',
+    ready: 'GPU nodes ready',
+    gpus: 'GPUs',
+    clusters: 'Clusters',
+    unreachable_one: '{{count, number}} not reachable',
+    unreachable_other: '{{count, number}} not reachable',
+    sparkReady: 'ready',
+    sparkTotal: 'GPU nodes',
+    sparkSince: 'since {{time}}',
+  },
+  notifyControl: {
+    blocked: 'Notifications blocked',
+    failed: 'Notifications failed',
+    unsupported: 'No notifications here',
+  },
+  scheduling: {
+    cordoned: 'Cordoned: no new pods are scheduled here.',
+    tainted_one: 'Not schedulable: taint {{taints}} (only pods that tolerate it).',
+    tainted_other: 'Not schedulable: taints {{taints}} (only pods that tolerate them).',
+    taintedEvicts_one:
+      'Not schedulable, and pods already running without a toleration are evicted: taint {{taints}}.',
+    taintedEvicts_other:
+      'Not schedulable, and pods already running without a toleration are evicted: taints {{taints}}.',
+    avoided_one: 'Schedulable, but the scheduler avoids it: taint {{taints}}.',
+    avoided_other: 'Schedulable, but the scheduler avoids it: taints {{taints}}.',
+    schedulable: 'Schedulable.',
+    more_one: '{{count, number}} more',
+    more_other: '{{count, number}} more',
+  },
+  // (end of issue 22, the window)
 } as const;

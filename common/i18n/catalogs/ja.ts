@@ -458,8 +458,6 @@ export const ja: Catalog = {
     },
     node: {
       title: 'ノード',
-      cordoned: 'cordon 済み: 新しい Pod はここにスケジュールされません。',
-      schedulable: 'スケジュール可能（cordon されていません）。',
       taints: 'Taint',
       noTaints: 'Taint はありません。',
       kubelet: 'Kubelet',
@@ -487,7 +485,6 @@ export const ja: Catalog = {
     resume: 'アラートを再開',
     pause: 'アラートを一時停止',
     forHour: '1 時間',
-    untilTomorrow: '明日まで',
     untilResumed: '再開するまで',
     kubectl: 'kubectl コンテキスト',
     kubectlMore: 'ほか {{count, number}} 件：ウィンドウで選択してください',
@@ -603,6 +600,9 @@ export const ja: Catalog = {
     maxMB: 'サイズの上限 (MB)',
     pricePerKwh: '1 kWh あたりの料金 (空欄: 費用を表示しない)',
     currency: '通貨',
+    errWhole: '{{min, number}} から {{max, number}} までの整数を入力してください。',
+    errPrice: '0 から {{max, number}} までの料金を入力するか、空欄にしてください。',
+    errCurrency: '{{max, number}} 文字までです。',
   },
   xid: {
     code: 'XID {{xid}}',
@@ -691,4 +691,79 @@ export const ja: Catalog = {
     contextsTitle:
       'これらの kubeconfig コンテキストは同じクラスター（同じサーバーと CA）につながるため、監視は 1 回だけです。',
   },
+  /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
+  browserLink: {
+    live: '接続中',
+    connecting: '接続しています…',
+    down: '切断',
+    downSince:
+      '{{time}} から GPU Fleet サーバーとの接続が切れています。表示はその時点のものです。サーバーが戻るとページは自動で再接続します。',
+    tokenChanged:
+      'GPU Fleet サーバーが新しいセッショントークンで再起動したため、このページはサインアウトされました。サーバーが表示したアドレス（?token=… で終わる）を開くと戻れます。{{command}} を使うと再起動してもアドレスが変わりません。',
+    refusedPage:
+      'この GPU Fleet サーバーはこのページのセッションを知りません。新しいセッショントークンで再起動したか、アドレスにトークンがありません。サーバーが表示したアドレス（?token=… で終わる）を開いてください。{{command}} を使うと再起動してもアドレスが変わりません。',
+    offline: '切断',
+  },
+  clusterPause: {
+    untilTime: '{{time}} まで',
+    untilYouResume: '再開するまで',
+    untilMorning: '明日の朝（08:00）まで',
+    oneCluster: 'このクラスターのみ：',
+    resumeCluster: '{{context}} のアラートを再開（{{until}} 一時停止中）',
+    trayPaused: '{{line}} · アラート一時停止中',
+    headerPaused: 'アラート一時停止 {{until}}',
+    headerPausedSome: '{{contexts}} のアラートを一時停止中',
+    nodesDown_other: 'GPU ノード {{count, number}} 台ダウン',
+    cardPaused: 'アラート一時停止 {{until}}',
+    menu: '{{context}} の操作',
+    pauseHour: '1 時間アラートを一時停止',
+    pauseMorning: '明日の朝（08:00）までアラートを一時停止',
+    pauseResumed: '再開するまでアラートを一時停止',
+    resume: 'アラートを再開',
+    failed: '{{context}} のアラート一時停止を変更できませんでした：{{message}}',
+  },
+  kubectlSwitch: {
+    menuItem: 'これを kubectl の現在のコンテキストにする…',
+    isCurrent: 'kubectl の現在のコンテキスト',
+    title: 'kubectl を {{context}} に切り替えますか？',
+    body: '{{file}} の current-context を変更します。すべてのターミナルの kubectl と、kubeconfig を読むすべてのツールが {{context}} を使うようになります。',
+    bodyNoFile:
+      'すべてのターミナルの kubectl と、kubeconfig を読むすべてのツールが {{context}} を使うようになります。',
+    confirm: 'kubectl を切り替える',
+    indicator: 'kubectl: {{context}}',
+    indicatorNone: 'kubectl: 現在のコンテキストなし',
+    currentTag: 'kubectl',
+  },
+  cardSource: {
+    fallback: 'ノードを直接監視中：クラスター内コントローラーは現在使えません。',
+    unavailable:
+      'クラスター内コントローラーを読めず、ソースがコントローラーに設定されているため、ノードは監視していません。',
+    chosenNodes: '設定に従いノードを直接監視中。',
+    namespaceField: 'Lease の名前空間',
+    holder: 'Lease の保持者：{{holder}}',
+  },
+  fleetHeadline: {
+    title: 'フリート',
+    ready: 'Ready の GPU ノード',
+    gpus: 'GPU',
+    clusters: 'クラスター',
+    unreachable_other: '{{count, number}} 件に到達不能',
+    sparkReady: 'Ready',
+    sparkTotal: 'GPU ノード',
+    sparkSince: '{{time}} から',
+  },
+  notifyControl: {
+    blocked: '通知はブロック中',
+    failed: '通知に失敗',
+    unsupported: '通知は使えません',
+  },
+  scheduling: {
+    cordoned: 'cordon 済み: 新しい Pod はここにスケジュールされません。',
+    tainted_other: 'スケジュール不可：taint {{taints}}（これを許容する Pod のみ）。',
+    taintedEvicts_other: 'スケジュール不可。toleration のない実行中の Pod は退避されます：taint {{taints}}。',
+    avoided_other: 'スケジュール可能ですが、スケジューラーは避けます：taint {{taints}}。',
+    schedulable: 'スケジュール可能。',
+    more_other: 'ほか {{count, number}} 件',
+  },
+  // (end of issue 22, the window)
 };

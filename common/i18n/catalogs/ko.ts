@@ -451,8 +451,6 @@ export const ko: Catalog = {
     },
     node: {
       title: '노드',
-      cordoned: 'Cordon됨: 여기에는 새 파드가 스케줄되지 않습니다.',
-      schedulable: '스케줄 가능(cordon되지 않음).',
       taints: '테인트',
       noTaints: '테인트 없음.',
       kubelet: 'Kubelet',
@@ -480,7 +478,6 @@ export const ko: Catalog = {
     resume: '알림 다시 시작',
     pause: '알림 일시 중지',
     forHour: '1시간',
-    untilTomorrow: '내일까지',
     untilResumed: '다시 시작할 때까지',
     kubectl: 'kubectl 컨텍스트',
     kubectlMore: '외 {{count, number}}개: 창에서 선택하세요',
@@ -595,6 +592,9 @@ export const ko: Catalog = {
     maxMB: '최대 크기 (MB)',
     pricePerKwh: 'kWh당 가격 (비우면 비용을 표시하지 않음)',
     currency: '통화',
+    errWhole: '{{min, number}}에서 {{max, number}} 사이의 정수를 입력하세요.',
+    errPrice: '0에서 {{max, number}} 사이의 가격을 입력하거나 비워 두세요.',
+    errCurrency: '최대 {{max, number}}자입니다.',
   },
   xid: {
     code: 'XID {{xid}}',
@@ -683,4 +683,78 @@ export const ko: Catalog = {
     contextsTitle:
       '이 kubeconfig 컨텍스트들은 같은 클러스터(같은 서버와 CA)에 연결되므로 한 번만 감시합니다.',
   },
+  /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
+  browserLink: {
+    live: '연결됨',
+    connecting: '연결 중…',
+    down: '연결 끊김',
+    downSince:
+      '{{time}}부터 GPU Fleet 서버와 연결이 끊겼습니다. 보이는 내용은 그때의 것입니다. 서버가 돌아오면 페이지가 스스로 다시 연결합니다.',
+    tokenChanged:
+      'GPU Fleet 서버가 새 세션 토큰으로 다시 시작되어 이 페이지는 로그아웃되었습니다. 서버가 출력한 주소(?token=…으로 끝남)를 열어 다시 들어오세요. {{command}}를 쓰면 다시 시작해도 주소가 바뀌지 않습니다.',
+    refusedPage:
+      '이 GPU Fleet 서버는 이 페이지의 세션을 모릅니다. 서버가 새 세션 토큰으로 다시 시작되었거나 주소에 토큰이 없습니다. 서버가 출력한 주소(?token=…으로 끝남)를 열어 들어오세요. {{command}}를 쓰면 다시 시작해도 주소가 바뀌지 않습니다.',
+    offline: '연결 끊김',
+  },
+  clusterPause: {
+    untilTime: '{{time}}까지',
+    untilYouResume: '다시 켤 때까지',
+    untilMorning: '내일 아침(08:00)까지',
+    oneCluster: '이 클러스터만:',
+    resumeCluster: '{{context}} 알림 다시 켜기({{until}} 일시 중지됨)',
+    trayPaused: '{{line}} · 알림 일시 중지됨',
+    headerPaused: '알림 일시 중지 {{until}}',
+    headerPausedSome: '{{contexts}} 알림 일시 중지됨',
+    nodesDown_other: 'GPU 노드 {{count, number}}개 다운',
+    cardPaused: '알림 일시 중지 {{until}}',
+    menu: '{{context}} 작업',
+    pauseHour: '1시간 동안 알림 일시 중지',
+    pauseMorning: '내일 아침(08:00)까지 알림 일시 중지',
+    pauseResumed: '다시 켤 때까지 알림 일시 중지',
+    resume: '알림 다시 켜기',
+    failed: '{{context}}의 알림 일시 중지를 바꾸지 못했습니다: {{message}}',
+  },
+  kubectlSwitch: {
+    menuItem: '이 컨텍스트를 kubectl 현재 컨텍스트로…',
+    isCurrent: 'kubectl 현재 컨텍스트',
+    title: 'kubectl을 {{context}}(으)로 전환할까요?',
+    body: '{{file}}의 current-context를 바꿉니다. 모든 터미널의 kubectl과 kubeconfig를 읽는 모든 도구가 {{context}}을(를) 사용하게 됩니다.',
+    bodyNoFile: '모든 터미널의 kubectl과 kubeconfig를 읽는 모든 도구가 {{context}}을(를) 사용하게 됩니다.',
+    confirm: 'kubectl 전환',
+    indicator: 'kubectl: {{context}}',
+    indicatorNone: 'kubectl: 현재 컨텍스트 없음',
+    currentTag: 'kubectl',
+  },
+  cardSource: {
+    fallback: '노드를 직접 감시 중: 지금은 클러스터 내 컨트롤러를 쓸 수 없습니다.',
+    unavailable:
+      '클러스터 내 컨트롤러를 읽을 수 없고 소스가 컨트롤러로 설정되어 있어 노드를 감시하지 않습니다.',
+    chosenNodes: '설정에 따라 노드를 직접 감시 중.',
+    namespaceField: 'Lease 네임스페이스',
+    holder: 'Lease 보유자: {{holder}}',
+  },
+  fleetHeadline: {
+    title: '플릿',
+    ready: 'Ready GPU 노드',
+    gpus: 'GPU',
+    clusters: '클러스터',
+    unreachable_other: '{{count, number}}개 연결 불가',
+    sparkReady: 'Ready',
+    sparkTotal: 'GPU 노드',
+    sparkSince: '{{time}}부터',
+  },
+  notifyControl: {
+    blocked: '알림 차단됨',
+    failed: '알림 실패',
+    unsupported: '알림 미지원',
+  },
+  scheduling: {
+    cordoned: 'Cordon됨: 여기에는 새 파드가 스케줄되지 않습니다.',
+    tainted_other: '스케줄 불가: taint {{taints}} (이를 허용하는 파드만).',
+    taintedEvicts_other: '스케줄 불가, toleration 없이 실행 중인 파드는 축출됩니다: taint {{taints}}.',
+    avoided_other: '스케줄 가능하지만 스케줄러가 피합니다: taint {{taints}}.',
+    schedulable: '스케줄 가능.',
+    more_other: '외 {{count, number}}개',
+  },
+  // (end of issue 22, the window)
 };

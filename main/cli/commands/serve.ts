@@ -9,6 +9,7 @@ import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { type Demo, demoIfWanted } from '../../shell/demo.ts';
 import { startWebBridge, type WebBridge } from '../../web/server.ts';
+import { StableTokenError, stableToken } from '../../web/stable-token.ts';
 import { parseFlags } from '../flags.ts';
 import { FORWARD_FLAGS, forwardTargets } from '../forward-flags.ts';
 import { CliError, type CliIo, terminalLine } from '../io.ts';
@@ -36,11 +37,25 @@ export async function startServe(
     kubeconfig?: string | undefined;
     env: NodeJS.ProcessEnv;
     staticDir?: string;
+    /** The session token (tests restart a server with the same one); else one per start. */
+    token?: string;
+    /** Keep the token in the config folder's 0600 file (`--stable-token`), so the address survives a restart. */
+    stableToken?: boolean;
     /** Where notified alerts are also sent (`--forward`); stopped with the rest. */
     forwarder?: Forwarder | null;
   },
   say: (line: string) => void,
 ): Promise<Served> {
+  // Read before anything starts: a refused token file ends the command with its sentence.
+  let token = opts.token;
+  if (opts.stableToken && token === undefined) {
+    try {
+      token = await stableToken(defaultConfigDir(opts.env));
+    } catch (error) {
+      if (error instanceof StableTokenError) throw new CliError(error.message);
+      throw error;
+    }
+  }
   // The simulator is loaded only when the demo is chosen (a dynamic import: no other command links it).
   const chosen = await demoIfWanted(
     opts.demo,
@@ -75,7 +90,12 @@ export async function startServe(
   core.start();
   let bridge: WebBridge;
   try {
-    bridge = await startWebBridge({ host: core, staticDir: opts.staticDir ?? RENDERER_DIR, port: opts.port });
+    bridge = await startWebBridge({
+      host: core,
+      staticDir: opts.staticDir ?? RENDERER_DIR,
+      port: opts.port,
+      ...(token === undefined ? {} : { token }),
+    });
   } catch (error) {
     core.stop();
     lock.release();
@@ -102,7 +122,13 @@ export async function startServe(
 export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const flags = parseFlags(
     args,
-    { demo: { type: 'boolean' }, port: { type: 'string' }, kubeconfig: { type: 'string' }, ...FORWARD_FLAGS },
+    {
+      demo: { type: 'boolean' },
+      port: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      'stable-token': { type: 'boolean' },
+      ...FORWARD_FLAGS,
+    },
     'serve',
   );
   const targets = forwardTargets(flags.forward ?? [], flags, io.env);
@@ -123,7 +149,14 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`invalid port "${flags.port}"`);
   ensureWindowBuilt({ dir: RENDERER_DIR, root: packageRoot() }, (line) => io.stderr.write(`${line}\n`));
   const served = await startServe(
-    { demo: flags.demo ?? false, port, kubeconfig: flags.kubeconfig, env: io.env, forwarder },
+    {
+      demo: flags.demo ?? false,
+      port,
+      kubeconfig: flags.kubeconfig,
+      env: io.env,
+      forwarder,
+      stableToken: flags['stable-token'] === true,
+    },
     (line) => io.stdout.write(`${line}\n`),
   );
   io.stdout.write(

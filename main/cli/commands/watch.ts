@@ -76,6 +76,7 @@ export function eventLine(event: EngineEvent): string | null {
       return JSON.stringify(event);
     case 'snapshot':
     case 'telemetry':
+    case 'node-events':
       return null;
   }
 }
@@ -135,6 +136,7 @@ function humanLine(event: EngineEvent): string | null {
       return terminalLine(`${at} ${event.context}: ${event.message}`);
     case 'snapshot':
     case 'telemetry':
+    case 'node-events':
       return null;
   }
 }

@@ -79,7 +79,10 @@ describe('node detail panel', () => {
     expect(screen.getByTestId('detail-taints').textContent).toContain(
       'node.kubernetes.io/unreachable:NoExecute',
     );
-    expect(screen.getByTestId('detail-cordon').textContent).toContain('Schedulable');
+    // Not cordoned, yet tainted NoExecute: the scheduler keeps new pods off and evicts running ones.
+    expect(screen.getByTestId('detail-cordon').textContent).toBe(
+      'Not schedulable, and pods already running without a toleration are evicted: taints node.kubernetes.io/unreachable:NoSchedule and node.kubernetes.io/unreachable:NoExecute.',
+    );
   });
 
   it('shows each part that could not be read as one sentence, and the rest', async () => {

@@ -1,0 +1,219 @@
+/**
+ * Rows 11a–11c: the timeline database (issue 24), in-process on a virtual clock.
+ * - 11a: a 5,000-node cluster flapping (50 nodes, 1 %, change readiness every minute) and 50 GPUs sampled
+ *   every minute: the recorder's longest task (the batch it writes; what it adds to the engine host's
+ *   longest stall at most) and its cost per recorded change, beside the in-memory history's.
+ * - 11b: the file's growth over that simulated day, and which table dominates.
+ * - 11c: a 30-day range of one cluster read back (29 earlier days filled at the same rates by SQL):
+ *   the query only; the window's drawing is not measured here.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
+import { DEFAULT_TIMELINE } from '../../common/timeline.ts';
+import { appendHistory } from '../../main/inventory/history.ts';
+import type { Clock } from '../../main/kube/clock.ts';
+import { openReader } from '../../main/timeline/open.ts';
+import { readTimeline } from '../../main/timeline/read.ts';
+import { TimelineRecorder } from '../../main/timeline/recorder.ts';
+import type { Row } from '../lib/table.ts';
+
+const NODES = 5000;
+const FLIPS = 50;
+const GPUS = 50;
+const MIN = 60_000;
+const DAY = 1440;
+
+class VirtualClock implements Clock {
+  now_ = Date.UTC(2026, 11, 1);
+  #timers: { due: number; fn: () => void; id: number }[] = [];
+  #id = 0;
+  now = () => this.now_;
+  setTimeout = (fn: () => void, ms: number) => {
+    const id = ++this.#id;
+    this.#timers.push({ due: this.now_ + ms, fn, id });
+    return id;
+  };
+  clearTimeout = (h: unknown) => {
+    this.#timers = this.#timers.filter((t) => t.id !== h);
+  };
+  sleep = () => Promise.resolve();
+  /** Runs due timers one by one, timing each; returns the longest. */
+  advance(ms: number, timed: (ms: number) => void): void {
+    const end = this.now_ + ms;
+    for (;;) {
+      this.#timers.sort((a, b) => a.due - b.due || a.id - b.id);
+      const t = this.#timers[0];
+      if (!t || t.due > end) break;
+      this.#timers.shift();
+      this.now_ = t.due;
+      const s = performance.now();
+      t.fn();
+      timed(performance.now() - s);
+    }
+    this.now_ = end;
+  }
+}
+
+function inventoryOf(nodes: GpuNodeEntry[]): GpuInventoryStatus {
+  return {
+    observed_at: '',
+    total_gpu_nodes: nodes.length,
+    ready_gpu_nodes: nodes.filter((n) => n.ready).length,
+    total_gpus: nodes.length * 4,
+    nodes,
+  };
+}
+
+export async function timelineRows(log: (s: string) => void): Promise<Row[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-bench-timeline-'));
+  try {
+    const clock = new VirtualClock();
+    const rec = new TimelineRecorder({ dir, clock, settings: () => DEFAULT_TIMELINE });
+    rec.start();
+    let nodes: GpuNodeEntry[] = Array.from({ length: NODES }, (_, i) => ({
+      name: `gpu-${String(i).padStart(4, '0')}`,
+      ready: true,
+      readiness: 'True',
+      product: 'NVIDIA-A100',
+      count: 4,
+      memory: 40960,
+      workload: 'container',
+      capacity_gpus: 4,
+      allocatable_gpus: 4,
+    }));
+    let longest = 0;
+    /** The first minute: 5,000 node states stored at once (a cluster seen for the first time). */
+    let first = 0;
+    let flushMs = 0;
+    let hotMs = 0;
+    let changes = 0;
+    let history: ReturnType<typeof appendHistory> = [];
+    let historyMs = 0;
+    log('row 11: one simulated day of a 5,000-node flapping cluster and 50 GPUs');
+    for (let m = 0; m < DAY; m++) {
+      const down = new Set(Array.from({ length: FLIPS }, (_, k) => (m * FLIPS + k * 97) % NODES));
+      nodes = nodes.map((n, i) =>
+        down.has(i)
+          ? {
+              ...n,
+              ready: !n.ready,
+              readiness: n.ready ? 'False' : 'True',
+              not_ready_reason: n.ready ? 'KubeletNotReady' : null,
+              not_ready_message: n.ready ? 'PLEG is not healthy' : null,
+            }
+          : n,
+      );
+      const inv = inventoryOf(nodes);
+      let s = performance.now();
+      rec.inventory('large', inv);
+      rec.telemetry({
+        context: 'large',
+        node: 'gpu-0000',
+        at: clock.now(),
+        gpus: Array.from({ length: GPUS }, (_, g) => ({
+          index: g,
+          uuid: null,
+          model: null,
+          util: 40 + (g % 50),
+          temp: 60,
+          power: 250 + g,
+          fbUsed: 20000,
+          fbFree: 20000,
+          xid: null,
+          xidCounts: null,
+        })),
+      });
+      hotMs += performance.now() - s;
+      s = performance.now();
+      history = appendHistory(history, inv, new Date(clock.now()).toISOString(), 2000);
+      historyMs += performance.now() - s;
+      changes += FLIPS;
+      clock.advance(MIN, (ms) => {
+        if (m > 0) longest = Math.max(longest, ms);
+        else first = Math.max(first, ms);
+        flushMs += ms;
+      });
+    }
+    rec.stop();
+    const file = path.join(dir, 'timeline.db');
+    const dayBytes = fs.statSync(file).size;
+    const r = openReader(dir);
+    if (!r.ok) throw new Error(r.message);
+    const counts: Record<string, number> = {};
+    for (const t of ['changes', 'counts', 'samples', 'energy', 'node_state'])
+      counts[t] = Number((r.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n);
+    r.db.close();
+    const perRow =
+      (counts.changes ?? 0) + (counts.counts ?? 0) + (counts.samples ?? 0) + (counts.energy ?? 0);
+    const dominant = Object.entries(counts)
+      .filter(([t]) => t !== 'node_state')
+      .sort((a, b) => b[1] - a[1])[0];
+
+    log('row 11c: 29 more days filled by SQL, then a 30-day read');
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(file);
+    const start = clock.now() - 30 * DAY * MIN;
+    db.exec('BEGIN');
+    db.prepare(
+      `WITH RECURSIVE m(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM m WHERE i < ${29 * DAY - 1})
+       INSERT INTO changes (ctx, node, at, kind, f, t, reason, message)
+       SELECT 'large', 'gpu-' || printf('%04d', (i * 97 + k.k * 13) % ${NODES}), ? + i * ${MIN}, 'ready',
+         CASE k.k % 2 WHEN 0 THEN 'Ready' ELSE 'NotReady' END, CASE k.k % 2 WHEN 0 THEN 'NotReady' ELSE 'Ready' END,
+         'KubeletNotReady', 'PLEG is not healthy'
+       FROM m, (WITH RECURSIVE kk(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM kk WHERE k < ${FLIPS - 1}) SELECT k FROM kk) k`,
+    ).run(start);
+    db.prepare(
+      `WITH RECURSIVE m(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM m WHERE i < ${29 * DAY - 1})
+       INSERT INTO counts (ctx, at, ready, total, gpus) SELECT 'large', ? + i * ${MIN}, ${NODES - FLIPS}, ${NODES}, ${NODES * 4} FROM m`,
+    ).run(start);
+    db.exec('COMMIT');
+    db.close();
+    const r2 = openReader(dir);
+    if (!r2.ok) throw new Error(r2.message);
+    const t0 = performance.now();
+    const view = readTimeline(
+      r2.db,
+      { context: 'large', from: clock.now() - 30 * DAY * MIN, to: clock.now() },
+      { state: 'recording' },
+    );
+    const readMs = performance.now() - t0;
+    r2.db.close();
+    const mb = dayBytes / 1e6;
+    return [
+      {
+        id: '11a',
+        measure:
+          'Timeline writer, 5,000 nodes flapping (1 %/min) + 50 GPUs/min: longest task; cost per recorded change',
+        ours: `longest task ${longest.toFixed(1)} ms (first sync ${first.toFixed(1)} ms); ${((flushMs / changes) * 1000).toFixed(1)} µs per change written (hot path ${((hotMs / changes) * 1000).toFixed(2)} µs)`,
+        baseline: `in-memory history ${((historyMs / changes) * 1000).toFixed(2)} µs per change`,
+        target: '≤ +5 ms longest stall',
+        met: longest <= 5,
+        raw: { longest, first, flushMs, hotMs, changes, historyMs },
+      },
+      {
+        id: '11b',
+        measure: 'Timeline growth per day at those rates',
+        ours: `${mb.toFixed(1)} MB/day; rows ${Object.entries(counts)
+          .map(([t, n]) => `${t} ${n}`)
+          .join(', ')}; most rows: ${dominant?.[0]}`,
+        baseline: `${perRow} rows`,
+        target: '≤ 50 MB/day',
+        met: mb <= 50,
+        raw: { dayBytes, counts },
+      },
+      {
+        id: '11c',
+        measure: 'A 30-day range of one cluster read back (query only)',
+        ours: `${readMs.toFixed(0)} ms (${view.changes.length} changes kept of the range, ${view.counts.length} chart points, ${view.episodes.length} episodes)`,
+        baseline: '–',
+        target: '≤ 100 ms from the query start to drawn (drawing not measured)',
+        met: readMs <= 100,
+        raw: { readMs, changes: view.changes.length, points: view.counts.length },
+      },
+    ];
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
