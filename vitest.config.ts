@@ -14,14 +14,19 @@ export default defineConfig({
           // The Chromium suites have a project of their own (they need the built renderer).
           exclude: ['**/node_modules/**', 'test/e2e/**'],
           // Builds dist/cli/ when stale: some tests spawn the built `gpu-fleet` command.
-          globalSetup: ['scripts/vitest-build-cli.mjs'],
+          globalSetup: ['scripts/vitest-tmp-root.mjs', 'scripts/vitest-build-cli.mjs'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
       },
       {
         plugins: [svelte(), svelteTesting()],
-        test: { name: 'renderer', environment: 'jsdom', include: ['renderer/**/*.test.ts'] },
+        test: {
+          name: 'renderer',
+          environment: 'jsdom',
+          include: ['renderer/**/*.test.ts'],
+          globalSetup: ['scripts/vitest-tmp-root.mjs'],
+        },
       },
       {
         // Real Chromium against the built renderer; run after `npm run build`.
@@ -29,6 +34,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['scripts/vitest-tmp-root.mjs'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,

@@ -12,7 +12,7 @@
  * their index), and the whole name order when they moved, so `applyDelta` rebuilds the order of `b`
  * whatever it is (the proof is at `applyList` in list-delta.ts).
  *
- * Optional fields (a context's `telemetry`, `source`, `ignoredNodes`, `free`; an inventory's `nodes_compacted`,
+ * Optional fields (a context's `telemetry`, `source`, `ignoredNodes`, `free`, `sameCluster`; an inventory's `nodes_compacted`,
  * `nodes_omitted`) are never null in a snapshot, so in a delta `null` says "absent now".
  */
 import type { ContextSnapshot, FleetSnapshot, HistoryPoint } from './fleet.ts';
@@ -31,7 +31,14 @@ export { DeltaMismatch };
 
 const FLEET_FIELDS = ['focused', 'alertsPausedUntil', 'health', 'generatedAt'] as const;
 const CONTEXT_FIELDS = ['server', 'connection', 'stale', 'writeback'] as const;
-const CONTEXT_OPTIONAL = ['ignoredNodes', 'telemetry', 'source', 'free', 'alertsPausedUntil'] as const;
+const CONTEXT_OPTIONAL = [
+  'ignoredNodes',
+  'telemetry',
+  'source',
+  'free',
+  'alertsPausedUntil',
+  'sameCluster',
+] as const;
 const INVENTORY_FIELDS = ['observed_at', 'total_gpu_nodes', 'ready_gpu_nodes', 'total_gpus'] as const;
 const INVENTORY_OPTIONAL = ['nodes_compacted', 'nodes_omitted', 'free_gpus', 'writer'] as const;
 

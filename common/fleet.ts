@@ -77,6 +77,11 @@ export interface ContextSnapshot {
   telemetry?: TelemetrySummary;
   /** Where the inventory comes from (absent from engines that know only nodes). */
   source?: SourceState;
+  /**
+   * The other kubeconfig contexts that reach this same cluster (same server and CA): watched once,
+   * through `context`, and shown on its card. Absent when no other context does.
+   */
+  sameCluster?: string[];
   /** This context's own alert pause: RFC 3339 end or `'until resumed'`; absent when it has none. */
   alertsPausedUntil?: string;
   /** Free GPUs by node and product (common/free-gpus.ts); absent while the inventory comes from the controller. */

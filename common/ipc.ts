@@ -71,6 +71,7 @@ const SettingsPatchSchema = Type.Object(
     launchAtLogin: Type.Optional(Type.Boolean()),
     theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
     language: Type.Optional(LanguageSettingSchema),
+    mergeSameCluster: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -110,3 +110,14 @@ export function entryReasonOf(n: ReadinessOf): ShortReason {
     message: n.not_ready_message ?? null,
   });
 }
+
+/**
+ * A node's readiness in Kubernetes' words, as the window's node table and the CLI's READY column show it:
+ * Ready, NotReady, or Unknown when the kubelet stopped reporting (the same in every language).
+ */
+export type ReadyWord = 'Ready' | 'NotReady' | 'Unknown';
+
+export function readyWord(n: Pick<GpuNodeEntry, 'ready' | 'readiness'>): ReadyWord {
+  if (n.ready) return 'Ready';
+  return n.readiness === 'Unknown' ? 'Unknown' : 'NotReady';
+}

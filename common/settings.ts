@@ -7,7 +7,12 @@ import type { TimelineSettingsView } from './timeline.ts';
 /** Our default API group for write-back (after the app id io.gpufleet.app); users of an earlier operator's CRD set theirs. */
 export const DEFAULT_CRD_GROUP = 'gpufleet.io';
 
-/** Where the write-back ConfigMap goes unless the user chose another namespace. */
+/**
+ * Where the write-back ConfigMap goes unless the user chose another namespace: the one default of the
+ * app, the CLI and the in-cluster controller (its manifests grant it this one ConfigMap there). kube-system
+ * exists in every cluster, so write-back from a workstation works without creating a namespace first, and
+ * it is where the earlier operator of the same shape kept `gpu-node-status`.
+ */
 export const DEFAULT_CONFIGMAP_NAMESPACE = 'kube-system';
 
 export type Theme = 'system' | 'light' | 'dark';
@@ -60,6 +65,8 @@ export interface SettingsView {
   language: LanguageSetting;
   /** DCGM telemetry in the background (common/telemetry.ts). */
   telemetry: TelemetrySettingsView;
+  /** Contexts that reach the same cluster are one card, one watch and one set of alerts (default true). */
+  mergeSameCluster: boolean;
   /** The timeline's retention, size cap and energy price (common/timeline.ts). */
   timeline: TimelineSettingsView;
 }

@@ -4,6 +4,7 @@
 // when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { plainEnv } from './plain-env.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
 const results = [];
@@ -11,7 +12,7 @@ const results = [];
 function step(name, command, args) {
   const started = Date.now();
   process.stdout.write(`\n── ${name}: ${[command, ...args].join(' ')}\n`);
-  const r = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const r = spawnSync(command, args, { stdio: 'inherit', env: plainEnv(process.env) });
   const ok = r.status === 0;
   results.push({ name, ok, seconds: (Date.now() - started) / 1000 });
   return ok;

@@ -165,9 +165,36 @@ export function servePodProxy(
     });
     return;
   }
-  const exporter = exporterFor(core, String(obj(pod.spec).nodeName ?? ''));
-  sendBytes(ctx, 200, Buffer.from(metricsText(exporter, core.now())), {
+  const node = String(obj(pod.spec).nodeName ?? '');
+  const exporter = exporterFor(core, node);
+  sendBytes(ctx, 200, Buffer.from(metricsText(exporter, core.now(), gpuBusy(core, node))), {
     'Content-Type': 'text/plain; version=0.0.4; charset=utf-8',
+  });
+}
+
+/**
+ * Whether a node's GPUs are at work: the node is Ready and a Running pod on it asks for an `nvidia.com/`
+ * resource. A NotReady node (omen2's container network is down) serves nothing, so its GPU idles.
+ */
+export function gpuBusy(core: Core, node: string): boolean {
+  const nodes = core.registry.find('', 'v1', 'nodes') as ResourceDef;
+  const conditions = obj(core.get(nodes, '', node)?.status).conditions;
+  const ready = Array.isArray(conditions)
+    ? conditions.some((c) => isObj(c) && c.type === 'Ready' && c.status === 'True')
+    : false;
+  if (!ready) return false;
+  const pods = core.registry.find('', 'v1', 'pods') as ResourceDef;
+  return core.list(pods).some((p) => {
+    const spec = obj(p.spec);
+    if (spec.nodeName !== node || obj(p.status).phase !== 'Running' || p.metadata.deletionTimestamp)
+      return false;
+    const containers = Array.isArray(spec.containers) ? spec.containers : [];
+    return containers.some((c) => {
+      const r = obj(obj(c).resources);
+      return [...Object.keys(obj(r.limits)), ...Object.keys(obj(r.requests))].some((k) =>
+        k.startsWith('nvidia.com/'),
+      );
+    });
   });
 }
 

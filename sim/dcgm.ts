@@ -87,11 +87,12 @@ interface Reading {
   values: Map<string, number>;
 }
 
-function read(g: SimGpu, node: string, now: number): Reading {
-  // A slow wave (period ~10 min) with a per-GPU phase: the sparkline moves, tests can pin values.
+function read(g: SimGpu, node: string, now: number, busy: boolean): Reading {
+  // A slow wave (period ~10 min) with a per-GPU phase: the sparkline moves, tests can pin values. A GPU
+  // with no work (busy false) idles at 0 %: the telemetry agrees with the node's state.
   const phase = Number.parseInt(hash(`${node}/${g.index}/phase`).slice(0, 6), 16) / 0xffffff;
   const wave = (Math.sin((now / 600_000 + phase) * 2 * Math.PI) + 1) / 2;
-  const util = g.util ?? Math.round(20 + wave * 70);
+  const util = g.util ?? (busy ? Math.round(20 + wave * 70) : 0);
   const temp = g.tempC ?? Math.round(38 + util * 0.35);
   const used = Math.round(g.memoryMiB * (0.1 + util / 130));
   const values = new Map<string, number>([
@@ -114,10 +115,10 @@ function read(g: SimGpu, node: string, now: number): Reading {
   return { util, temp, values };
 }
 
-/** The exporter's whole /metrics answer at `now`. */
-export function metricsText(e: SimExporter, now: number): string {
+/** The exporter's whole /metrics answer at `now`; `busy`: the node runs GPU work that can do anything. */
+export function metricsText(e: SimExporter, now: number, busy = true): string {
   const lines: string[] = [];
-  const readings = e.gpus.map((g) => ({ g, r: read(g, e.node, now) }));
+  const readings = e.gpus.map((g) => ({ g, r: read(g, e.node, now, busy) }));
   for (const [name, type, help] of COUNTERS) {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
     for (const { g, r } of readings) {

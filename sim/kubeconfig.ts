@@ -2,9 +2,12 @@
 import { stringify } from 'yaml';
 
 export const CLUSTER = 'gpu-fleet-sim';
+const USERS = ['admin', 'readonly', 'revocable', 'nodesonly'];
+/** The kubeconfig's contexts, one per sim user; the first is the current one. */
+export const SIM_CONTEXTS: readonly string[] = USERS.map((u) => `sim-${u}`);
 
 export function kubeconfigYaml(url: string, caPem: string, tokens: Record<string, string>): string {
-  const users = ['admin', 'readonly', 'revocable', 'nodesonly'];
+  const users = USERS;
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',

@@ -8,10 +8,21 @@ export function parseFlags<O extends Options>(args: string[], options: O, comman
   try {
     return parseArgs({ args, options, allowPositionals: false, strict: true }).values;
   } catch (error) {
-    const message =
-      error instanceof Error ? error.message.replace(/^Unknown option/, 'unknown flag') : String(error);
-    throw new CliError(message, 1, `See 'gpu-fleet ${command} --help' for usage.`);
+    throw new CliError(flagMessage(error), 1, `See 'gpu-fleet ${command} --help' for usage.`);
   }
+}
+
+/**
+ * node:util's parse errors in kubectl's words: `unknown flag: --x`, and `flag needs an argument: --context`
+ * for a flag given without its value (Node says "Option '--context <value>' argument missing").
+ */
+function flagMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const missing = /^Option '(-[^ ']+)(?:, (--[^ ']+))?(?: <value>)?' argument missing/.exec(text);
+  if (missing) return `flag needs an argument: ${missing[2] ?? missing[1]}`;
+  const unknown = /^Unknown option '([^']+)'/.exec(text);
+  if (unknown) return `unknown flag: ${unknown[1]}`;
+  return text.replace(/^Unknown option/, 'unknown flag');
 }
 
 /** Durations like kubectl's: `30s`, `2m`, `1h`, `500ms`, or bare seconds; `7d` for days. */

@@ -1,6 +1,7 @@
 /** Which kubeconfig and contexts a command works on, chosen the way kubectl chooses them. */
 import { loadKubeconfig } from '../kube/kubeconfig.ts';
 import type { LoadedKubeconfig, ResolvedContext } from '../kube/kubeconfig-types.ts';
+import { noSuchContext } from '../kube/use-context.ts';
 import { CliError, type CliIo, terminalLine } from './io.ts';
 
 export interface TargetFlags {
@@ -19,7 +20,11 @@ export const TARGET_FLAGS = {
 export function loadForCli(flags: TargetFlags, io: CliIo): LoadedKubeconfig {
   const load = loadKubeconfig({ explicitPath: flags.kubeconfig ?? null, env: io.env });
   if (load.kind === 'none') {
-    throw new CliError(`${load.message} Run 'gpu-fleet serve --demo' to try the built-in demo cluster.`);
+    // One sentence of the CLI's own: the app's "try the demo cluster" means its window's demo button.
+    if (load.source === 'flag') throw new CliError(load.message);
+    throw new CliError(
+      `No kubeconfig found (looked at ${load.searched.join(', ')}); to try the CLI, run 'gpu-fleet sim' in another terminal and use the kubeconfig it prints.`,
+    );
   }
   for (const w of load.warnings) io.stderr.write(terminalLine(`warning: ${w.message}`));
   if (load.contexts.length === 0) {
@@ -40,6 +45,6 @@ export function pickContexts(load: LoadedKubeconfig, flags: TargetFlags): Resolv
   const name = flags.context ?? load.currentContext;
   if (!name) throw new CliError('the kubeconfig sets no current-context; choose one with --context NAME');
   const ctx = load.contexts.find((c) => c.name === name);
-  if (!ctx) throw new CliError(`context "${name}" does not exist in the kubeconfig`);
+  if (!ctx) throw new CliError(noSuchContext(name, load.files));
   return [ctx];
 }

@@ -1,6 +1,7 @@
 /** The `gpu-fleet` command: dispatches to a command, prints errors as one sentence, returns the exit code. */
 import { COMMAND_HELP, USAGE } from './help.ts';
 import { CliError, type CliIo, terminalLine } from './io.ts';
+import { didYouMean } from './suggest.ts';
 import { packageVersion } from './version.ts';
 
 export type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -34,6 +35,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const load = COMMANDS.get(name);
   if (!load) {
     io.stderr.write(terminalLine(`error: unknown command "${name}" for "gpu-fleet"`));
+    io.stderr.write(didYouMean(name, COMMANDS.keys()));
     io.stderr.write("Run 'gpu-fleet --help' for usage.\n");
     return 1;
   }

@@ -5,8 +5,10 @@
  *   cluster-wide: nodes get/list/watch; pods list/watch (free GPUs: the live GPU pods of every namespace);
  *     the `cluster` GpuInventory get/patch/create and its status patch;
  *     get of its own CRD (write-back checks the CRD's shape before writing);
- *   in its namespace: the `gpu-node-status` ConfigMap get/patch/create, the `gpu-fleet-controller` Lease
- *     get/update, and Lease create (a POST cannot name its object).
+ *   in its namespace: the `gpu-fleet-controller` Lease get/update, and Lease create (a POST cannot name
+ *     its object);
+ *   in kube-system (DEFAULT_CONFIGMAP_NAMESPACE, where the desktop app writes it too): the
+ *     `gpu-node-status` ConfigMap get/patch/create, nothing else there.
  * The create on the ConfigMap and the GpuInventory is for server-side apply: an apply that creates its
  * object is authorized as create as well, with the URL's name, so resourceNames narrows it.
  *
@@ -17,7 +19,11 @@
  */
 import { stringify } from 'yaml';
 import { isNamespaceName } from '../../common/k8s-names.ts';
-import { CONTROLLER_LEASE_NAME, DEFAULT_CONTROLLER_NAMESPACE } from '../../common/settings.ts';
+import {
+  CONTROLLER_LEASE_NAME,
+  DEFAULT_CONFIGMAP_NAMESPACE,
+  DEFAULT_CONTROLLER_NAMESPACE,
+} from '../../common/settings.ts';
 import { buildCrd, CONFIGMAP_NAME, crdName, INVENTORY_OBJECT_NAME } from '../writeback/index.ts';
 import { CONTROLLER_LABELS } from './lease-record.ts';
 
@@ -89,12 +95,6 @@ function rbac(o: ManifestOptions): Doc[] {
       metadata: meta(NAME, o.namespace),
       rules: [
         {
-          apiGroups: [''],
-          resources: ['configmaps'],
-          resourceNames: [CONFIGMAP_NAME],
-          verbs: ['get', 'patch', 'create'], // create: see the module comment
-        },
-        {
           apiGroups: ['coordination.k8s.io'],
           resources: ['leases'],
           resourceNames: [CONTROLLER_LEASE_NAME],
@@ -107,6 +107,26 @@ function rbac(o: ManifestOptions): Doc[] {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
       metadata: meta(NAME, o.namespace),
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: NAME },
+      subjects: subject,
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: meta(NAME, DEFAULT_CONFIGMAP_NAMESPACE),
+      rules: [
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: [CONFIGMAP_NAME],
+          verbs: ['get', 'patch', 'create'], // create: see the module comment
+        },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: meta(NAME, DEFAULT_CONFIGMAP_NAMESPACE),
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: NAME },
       subjects: subject,
     },
@@ -163,7 +183,7 @@ function deployment(o: ManifestOptions): Doc {
                 '--id=$(POD_NAME)',
                 `--group=${o.group}`,
                 `--lease-namespace=${o.namespace}`,
-                `--configmap-namespace=${o.namespace}`,
+                `--configmap-namespace=${DEFAULT_CONFIGMAP_NAMESPACE}`,
                 `--metrics-addr=:${METRICS_PORT}`,
               ],
               env: [

@@ -204,6 +204,15 @@ describe('AppCore', () => {
     const doc = parse(fs.readFileSync(env.kubeconfigPath, 'utf8')) as { contexts: { name: string }[] };
     for (const entry of doc.contexts) if (entry.name === 'sim-readonly') entry.name = 'renamed';
     fs.writeFileSync(env.kubeconfigPath, stringify(doc), { mode: 0o600 });
+    // "renamed" reaches sim-admin's cluster (same server and CA): it joins that card, watched once.
+    await until(() => c.engine.snapshot().contexts[0]?.sameCluster?.join() === 'renamed');
+    expect(c.engine.snapshot().contexts.map((x) => x.context)).toEqual(['sim-admin']);
+    expect(c.notices()).not.toContain('The monitored context "renamed" is no longer in your kubeconfig.');
+    // sim-admin's entry did not change: its monitor (and client) went on through the reload.
+    expect(made.filter((m) => m === 'sim-admin')).toHaveLength(adminClients);
+    expect(made).not.toContain('renamed');
+    // Kept apart (the setting), "renamed" gets a monitor and a card of its own.
+    await c.handlers['settings:update']({ mergeSameCluster: false });
     await until(
       () =>
         c.engine
@@ -212,9 +221,6 @@ describe('AppCore', () => {
           .join() === 'sim-admin,renamed',
     );
     await until(() => c.engine.snapshot().contexts[1]?.inventory?.total_gpu_nodes === 4);
-    expect(c.notices()).not.toContain('The monitored context "renamed" is no longer in your kubeconfig.');
-    // sim-admin's entry did not change: its monitor (and client) went on through the reload.
-    expect(made.filter((m) => m === 'sim-admin')).toHaveLength(adminClients);
     expect(made).toContain('renamed');
   });
 

@@ -99,6 +99,7 @@ export class AppCore implements FleetHost {
         group: s.get('crdGroup'),
       }),
       freeGpus: (ctx) => freeGpusOn(s.get('freeGpus'), ctx.name),
+      mergeSameCluster: () => s.get('mergeSameCluster'),
       ...opts.engine,
       clock: this.#clock,
       rules: { ...opts.settings.get('alertRules') },
@@ -264,7 +265,9 @@ export class AppCore implements FleetHost {
 
   #applyWriteback(monitored: ResolvedContext[]): void {
     const s = this.settings;
-    this.#writeback.set(monitored, (ctx) =>
+    // One cluster, one writer: a context merged into another's card is written through that one.
+    const watched = monitored.filter((ctx) => this.engine.watchedAs(ctx.name) === ctx.name);
+    this.#writeback.set(watched, (ctx) =>
       writeBackOptedIn(s.get('writeBack'), ctx.name)
         ? {
             group: s.get('crdGroup'),

@@ -102,7 +102,8 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
         patch.monitoredContexts ||
         patch.source ||
         patch.controllerNamespace ||
-        patch.crdGroup !== undefined
+        patch.crdGroup !== undefined ||
+        patch.mergeSameCluster !== undefined
       )
         core.applyContexts();
       else if (

@@ -5,6 +5,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
+import { DEFAULT_CONTROLLER_NAMESPACE, DEFAULT_CRD_GROUP } from '../../common/settings.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
@@ -120,4 +121,75 @@ it('keeps what a node last had through a relist (410), for the nodes the relist 
   await until(clock, () => e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 1, 'the next change');
   expect(nuc1()?.product).toBeNull();
   expect(nuc1()?.last_seen).toMatchObject({ product, count: 1, memory: 8188 });
+});
+
+it('three contexts on one cluster are one watch, one card naming them, and one alert per drop', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) env.sim.control.setNodeReady(n, 'True');
+  const clock = new ManualClock();
+  const alerts: PolicyAlert[] = [];
+  const e = new FleetEngine({ clock, rules: { ...DEFAULT_ALERT_RULES, holdDownMs: 0 } });
+  engine = e;
+  e.on((ev) => ev.type === 'alert' && alerts.push(ev.alert));
+  // The sim's three contexts: one server and CA, three users.
+  e.setContexts(['sim-admin', 'sim-readonly', 'sim-revocable'].map((n) => env.context(n)));
+  await until(clock, () => e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4, 'the first list');
+  const cards = e.snapshot().contexts;
+  expect(cards.map((c) => [c.context, c.sameCluster])).toEqual([
+    ['sim-admin', ['sim-readonly', 'sim-revocable']],
+  ]);
+  const lists = env.sim.control.requestLog().filter((r) => /^\/api\/v1\/nodes\?limit=/.test(r.path));
+  expect(lists.map((r) => r.user)).toEqual(['sim-admin']);
+  env.sim.control.setNodeReady('omen2', 'False');
+  await until(clock, () => alerts.length > 0, 'the alert');
+  clock.advance(60_000);
+  expect(alerts.map((a) => [a.kind, a.context])).toEqual([['ready-drop', 'sim-admin']]);
+  // Any of the names reaches the one card.
+  expect(e.focus('sim-revocable')).toBe(true);
+  expect(e.snapshot().focused).toBe('sim-admin');
+});
+
+it('with merging off, contexts on one cluster stay apart (a card and an alert each)', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) env.sim.control.setNodeReady(n, 'True');
+  const clock = new ManualClock();
+  const alerts: PolicyAlert[] = [];
+  const e = new FleetEngine({
+    clock,
+    rules: { ...DEFAULT_ALERT_RULES, holdDownMs: 0 },
+    mergeSameCluster: () => false,
+  });
+  engine = e;
+  e.on((ev) => ev.type === 'alert' && alerts.push(ev.alert));
+  e.setContexts(['sim-admin', 'sim-readonly'].map((n) => env.context(n)));
+  await until(
+    clock,
+    () => e.snapshot().contexts.every((c) => c.inventory?.ready_gpu_nodes === 4),
+    'both first lists',
+  );
+  expect(e.snapshot().contexts.map((c) => [c.context, c.sameCluster])).toEqual([
+    ['sim-admin', undefined],
+    ['sim-readonly', undefined],
+  ]);
+  env.sim.control.setNodeReady('omen2', 'False');
+  await until(clock, () => alerts.length > 1, 'the alerts');
+  expect(alerts.map((a) => a.context).sort()).toEqual(['sim-admin', 'sim-readonly']);
+});
+
+it('says each connection state once: with source auto, "connecting" is one event, then "live"', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  const clock = new ManualClock();
+  const e = new FleetEngine({
+    clock,
+    source: () => ({ setting: 'auto', namespace: DEFAULT_CONTROLLER_NAMESPACE, group: DEFAULT_CRD_GROUP }),
+  });
+  engine = e;
+  const phases: string[] = [];
+  e.on((ev) => ev.type === 'connection' && phases.push(ev.state.phase));
+  e.setContexts([env.context('sim-admin')]);
+  await until(clock, () => phases.includes('live'), 'live');
+  expect(phases).toEqual(['connecting', 'live']);
 });

@@ -29,6 +29,7 @@ import {
 import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from '../alerts/types.ts';
 import { fetchNodeDetail } from '../diagnosis/detail.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
+import { groupByCluster } from '../kube/cluster-identity.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { KubeError } from '../kube/errors.ts';
 import { contextFingerprint } from '../kube/fingerprint.ts';
@@ -81,6 +82,11 @@ export interface EngineOptions {
   source?: (ctx: ResolvedContext) => SourceConfig | null;
   /** Per context, whether free GPUs (the pods watch) are on (read at every setContexts); on when absent. */
   freeGpus?: (ctx: ResolvedContext) => boolean;
+  /**
+   * Whether contexts that reach the same cluster (kube/cluster-identity.ts) are one monitor, one card and
+   * one set of alerts (read at every setContexts; default true).
+   */
+  mergeSameCluster?: () => boolean;
   /** Lines for the host's debug log (e.g. a DCGM value that is no XID, ignored), with their context. */
   debug?: (context: string, line: string) => void;
 }
@@ -89,6 +95,8 @@ interface Entry {
   monitor: ContextMonitor;
   fingerprint: string;
   context: ResolvedContext;
+  /** The other contexts that reach the same cluster, watched through `context`. */
+  also: ResolvedContext[];
 }
 
 /** A monitor restarts when its connection settings, its source or its free-GPU setting change. */
@@ -108,6 +116,10 @@ export class FleetEngine {
   #policy: PolicyState = INITIAL_POLICY_STATE;
   #snooze: SnoozeState = NO_SNOOZE;
   #focused: string | null = null;
+  /** The connection state last emitted per context: a monitor may report the same state again. */
+  readonly #emittedConnection = new Map<string, ConnectionState>();
+  /** Every monitored context name → the context whose monitor watches its cluster. */
+  #watchedAs = new Map<string, string>();
   #tickTimer: unknown = null;
   #policyTimer: unknown = null;
   readonly #pendingPolicy = new Map<string, ContextMonitor>();
@@ -142,9 +154,16 @@ export class FleetEngine {
 
   /**
    * Monitors exactly these contexts: new ones start, missing ones stop, and a context whose connection
-   * settings changed (kubeconfig edited) restarts; unchanged healthy contexts are left alone.
+   * settings changed (kubeconfig edited) restarts; unchanged healthy contexts are left alone. Contexts
+   * that reach the same cluster are watched once, through the first of them (unless mergeSameCluster
+   * says no): one monitor, one card naming them all, one set of alerts.
    */
-  setContexts(contexts: readonly ResolvedContext[], lastKnown: Record<string, LastKnown> = {}): void {
+  setContexts(all: readonly ResolvedContext[], lastKnown: Record<string, LastKnown> = {}): void {
+    const merge = this.#opts.mergeSameCluster?.() ?? true;
+    const groups = merge ? groupByCluster(all) : all.map((c) => [c]);
+    const contexts = groups.flatMap((g) => (g[0] ? [g[0]] : []));
+    const also = new Map(groups.map((g) => [g[0]?.name ?? '', g.slice(1)]));
+    this.#watchedAs = new Map(groups.flatMap((g) => g.map((c) => [c.name, g[0]?.name ?? c.name])));
     const wanted = new Map(contexts.map((c) => [c.name, c]));
     for (const [name, entry] of this.#entries) {
       const next = wanted.get(name);
@@ -154,13 +173,18 @@ export class FleetEngine {
       ) {
         entry.monitor.stop();
         this.#entries.delete(name);
+        this.#emittedConnection.delete(name);
         // The next monitor may watch another cluster under the same name: comparing its nodes with the
         // old cluster's would raise a false ready-drop. Its alert history starts afresh.
         this.#policy = forgetContext(this.#policy, name);
       }
     }
     for (const ctx of contexts) {
-      if (this.#entries.has(ctx.name)) continue;
+      const kept = this.#entries.get(ctx.name);
+      if (kept) {
+        kept.also = also.get(ctx.name) ?? [];
+        continue;
+      }
       const previous = own(lastKnown, ctx.name);
       const source = this.#opts.source?.(ctx) ?? null;
       const freeGpus = this.#freeGpus(ctx);
@@ -179,7 +203,12 @@ export class FleetEngine {
         },
         (change, m) => this.#onMonitor(change, m),
       );
-      this.#entries.set(ctx.name, { monitor, fingerprint: entryKey(ctx, source, freeGpus), context: ctx });
+      this.#entries.set(ctx.name, {
+        monitor,
+        fingerprint: entryKey(ctx, source, freeGpus),
+        context: ctx,
+        also: also.get(ctx.name) ?? [],
+      });
       monitor.start();
     }
     this.#telemetry.set(contexts);
@@ -192,7 +221,13 @@ export class FleetEngine {
     return this.#opts.freeGpus?.(ctx) ?? true;
   }
 
-  focus(context: string): boolean {
+  /** The context whose monitor watches this context's cluster (itself unless merged into another). */
+  watchedAs(context: string): string {
+    return this.#watchedAs.get(context) ?? context;
+  }
+
+  focus(name: string): boolean {
+    const context = this.watchedAs(name);
     if (!this.#entries.has(context)) return false;
     this.#focused = context;
     this.#scheduleSnapshot();
@@ -206,12 +241,18 @@ export class FleetEngine {
 
   /** Pause alerts for one context, or all (`scope` null). */
   snooze(scope: string | null, until: SnoozeUntil): void {
-    this.#snooze = snooze(this.#snooze, scope, until, this.#clock.now(), this.#opts.offset ?? systemOffset);
+    this.#snooze = snooze(
+      this.#snooze,
+      scope === null ? null : this.watchedAs(scope),
+      until,
+      this.#clock.now(),
+      this.#opts.offset ?? systemOffset,
+    );
     this.#scheduleSnapshot();
   }
 
   resume(scope: string | null): void {
-    this.#snooze = resume(this.#snooze, scope);
+    this.#snooze = resume(this.#snooze, scope === null ? null : this.watchedAs(scope));
     this.#scheduleSnapshot();
   }
 
@@ -224,7 +265,7 @@ export class FleetEngine {
   }
 
   setWriteback(context: string, state: WritebackState): void {
-    this.#entries.get(context)?.monitor.setWriteback(state);
+    this.#entries.get(this.watchedAs(context))?.monitor.setWriteback(state);
     this.#scheduleSnapshot();
   }
 
@@ -237,7 +278,8 @@ export class FleetEngine {
    * its own that is closed when the read ends: nothing stays open or watched for a closed panel, and the
    * node cache is not touched. Rejects with one sentence (never a credential) when it cannot be read.
    */
-  async nodeDetail(context: string, node: string): Promise<NodeDetail> {
+  async nodeDetail(name: string, node: string): Promise<NodeDetail> {
+    const context = this.watchedAs(name);
     const entry = this.#entries.get(context);
     const who = clusterText(context, 80);
     if (!entry) throw new Error(`"${who}" is not a monitored context.`);
@@ -246,9 +288,9 @@ export class FleetEngine {
     this.#detailReads++;
     let client: ContextClient | null = null;
     try {
-      client = (this.#opts.makeClient ?? ((c) => new ContextClient(c, { clock: this.#clock })))(
-        entry.context,
-      );
+      // Read with the credentials of the context asked for, even when its cluster is watched through another.
+      const asked = entry.also.find((c) => c.name === name) ?? entry.context;
+      client = (this.#opts.makeClient ?? ((c) => new ContextClient(c, { clock: this.#clock })))(asked);
       const lastSeen = entry.monitor.inventory?.nodes.find((n) => n.name === node)?.last_seen ?? null;
       const detail = await fetchNodeDetail(client, context, node, { now: this.#clock.now(), lastSeen });
       if (detail === null) throw new Error(`${who} has no node named ${clusterText(node, 253)}.`);
@@ -277,6 +319,7 @@ export class FleetEngine {
         ...s,
         ...(telemetry === null ? {} : { telemetry }),
         ...(paused === null ? {} : { alertsPausedUntil: paused }),
+        ...(e.also.length > 0 ? { sameCluster: e.also.map((c) => c.name) } : {}),
       };
     });
     const all = this.#snooze.all;
@@ -328,7 +371,7 @@ export class FleetEngine {
         stale: monitor.snapshot().stale,
         source: monitor.activeSource === 'nodes' ? 'nodes' : 'controller',
       });
-    } else if (change === 'connection') {
+    } else if (change === 'connection' && this.#newConnection(monitor)) {
       this.#emit({ type: 'connection', context: monitor.context, state: monitor.connection });
     }
     // The alert policy runs in a task of its own: after a 5,000-node relist, building the inventory and
@@ -336,6 +379,20 @@ export class FleetEngine {
     this.#pendingPolicy.set(monitor.context, monitor);
     this.#policyTimer ??= this.#clock.setTimeout(() => this.#runPolicy(), 0);
     this.#scheduleSnapshot();
+  }
+
+  /** Whether the monitor's connection state differs from the one last emitted for it (and records it). */
+  #newConnection(monitor: ContextMonitor): boolean {
+    const next = monitor.connection;
+    const prev = this.#emittedConnection.get(monitor.context);
+    this.#emittedConnection.set(monitor.context, next);
+    return !(
+      prev !== undefined &&
+      prev.phase === next.phase &&
+      prev.message === next.message &&
+      prev.attempt === next.attempt &&
+      prev.retryAt === next.retryAt
+    );
   }
 
   #runPolicy(): void {

@@ -12,7 +12,8 @@ let handlers: InvokeHandlers;
 
 beforeAll(async () => {
   sc = await startSimContext({ scenario: 'homelab' });
-  engine = new FleetEngine({ clock });
+  // The admin and read-only contexts reach one cluster; kept apart here to read with each one's rights.
+  engine = new FleetEngine({ clock, mergeSameCluster: () => false });
   engine.setContexts([sc.context('sim-admin'), sc.context('sim-readonly')]);
   handlers = {
     'node:detail': (c: string, n: string) => engine.nodeDetail(c, n),

@@ -24,6 +24,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     theme: s.theme,
     language: s.language,
     telemetry: { ...s.telemetry },
+    mergeSameCluster: s.mergeSameCluster,
     timeline: { ...s.timeline },
   };
 }
@@ -43,6 +44,7 @@ export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): Se
   if (patch.theme !== undefined) out.theme = patch.theme;
   if (patch.language !== undefined) out.language = patch.language;
   if (patch.telemetry) out.telemetry = { ...patch.telemetry };
+  if (patch.mergeSameCluster !== undefined) out.mergeSameCluster = patch.mergeSameCluster;
   if (patch.timeline) out.timeline = { ...patch.timeline };
   return out;
 }

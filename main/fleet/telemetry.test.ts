@@ -24,6 +24,8 @@ beforeAll(async () => {
   // Background off: every scrape here is one the test asks for (the budget has its own tests).
   engine = new FleetEngine({
     clock,
+    // The admin and read-only contexts reach one cluster; kept apart here to scrape with each one's rights.
+    mergeSameCluster: () => false,
     telemetry: () => ({ background: 'off', autoMaxGpuNodes: 200, budgetPerMinute: 20 }),
   });
   engine.on((e) => {

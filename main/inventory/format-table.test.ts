@@ -12,15 +12,16 @@ const trimAll = (raws: unknown[]): NodeFacts[] =>
 const homelab = buildInventory(trimAll(homelabNodes()), new Map(), AT);
 
 describe('formatInventoryTable', () => {
+  // READY in kubectl's words, as the window's node table: Ready, NotReady, Unknown (kubelet stopped reporting).
   it("prints SPEC.md's home lab as a kubectl-style table", () => {
     expect(formatInventoryTable(homelab, false)).toBe(
       [
         'total_gpu_nodes: 4   ready_gpu_nodes: 0   total_gpus: 1',
-        'NAME    READY   PRODUCT                                     GPUS   MEMORY   WORKLOAD',
-        'nuc1    false   NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED   1      8188Mi   vm-passthrough',
-        'nuc2    false   <unlabeled>                                 0      <none>   vm-passthrough',
-        'omen    false   <unlabeled>                                 0      <none>   vm-passthrough',
-        'omen2   false   <unlabeled>                                 0      <none>   container',
+        'NAME    READY      PRODUCT                                     GPUS   MEMORY   WORKLOAD',
+        'nuc1    Unknown    NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED   1      8188Mi   vm-passthrough',
+        'nuc2    Unknown    <unlabeled>                                 0      <none>   vm-passthrough',
+        'omen    Unknown    <unlabeled>                                 0      <none>   vm-passthrough',
+        'omen2   NotReady   <unlabeled>                                 0      <none>   container',
       ].join('\n'),
     );
   });
@@ -29,7 +30,7 @@ describe('formatInventoryTable', () => {
     const seen = new Map([['omen', { product: 'NVIDIA-GeForce-RTX-4070-SHARED', count: 1, memory: 12282 }]]);
     const inv = buildInventory(trimAll(homelabNodes()), seen, AT);
     expect(formatInventoryTable(inv, false).split('\n')[4]).toBe(
-      'omen    false   <unlabeled> (last seen: RTX 4070 (shared) ×1)   0      <none>   vm-passthrough',
+      'omen    Unknown    <unlabeled> (last seen: RTX 4070 (shared) ×1)   0      <none>   vm-passthrough',
     );
   });
 
@@ -65,9 +66,9 @@ describe('formatInventoryTable', () => {
     expect(formatInventoryTable(inv, true)).toBe(
       [
         'total_gpu_nodes: 2   ready_gpu_nodes: 1   total_gpus: 2',
-        'NAME   READY   PRODUCT                 GPUS   MEMORY    WORKLOAD    READINESS   REASON                                           SINCE                  CORDONED   ALLOC/CAP   MIG              SHARING          PROBLEMS',
-        'dgx1   true    NVIDIA-A100-SXM4-40GB   1      40960Mi   container   True        <none>                                           <none>                 true       1/2         mixed 1g.5gb×2   <none>           1 of 2 nvidia.com/mig-1g.5gb withdrawn by the device plugin',
-        'ts1    false   Tesla-T4-SHARED         1      15360Mi   container   False       NotReady (container runtime network not ready)   2025-06-01T10:00:00Z   false      4/4         <none>           time-slicing×4   <none>',
+        'NAME   READY      PRODUCT                 GPUS   MEMORY    WORKLOAD    READINESS   REASON                                           SINCE                  CORDONED   ALLOC/CAP   MIG              SHARING          PROBLEMS',
+        'dgx1   Ready      NVIDIA-A100-SXM4-40GB   1      40960Mi   container   True        <none>                                           <none>                 true       1/2         mixed 1g.5gb×2   <none>           1 of 2 nvidia.com/mig-1g.5gb withdrawn by the device plugin',
+        'ts1    NotReady   Tesla-T4-SHARED         1      15360Mi   container   False       NotReady (container runtime network not ready)   2025-06-01T10:00:00Z   false      4/4         <none>           time-slicing×4   <none>',
       ].join('\n'),
     );
   });

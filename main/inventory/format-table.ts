@@ -3,7 +3,7 @@
  * without a trailing newline (callers print it with console.log).
  */
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
-import { entryReason } from '../../common/node-reason.ts';
+import { entryReason, readyWord } from '../../common/node-reason.ts';
 import { shortProduct } from '../../common/product-name.ts';
 import { describe } from './derive-mig.ts';
 import { alignColumns } from './text-table.ts';
@@ -28,7 +28,7 @@ export function formatInventoryTable(inv: GpuInventoryStatus, wide: boolean): st
 function basicCells(e: GpuNodeEntry): string[] {
   return [
     e.name,
-    String(e.ready),
+    readyWord(e),
     productCell(e),
     String(e.count),
     e.memory === null ? NONE : `${e.memory}Mi`,

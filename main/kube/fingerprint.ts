@@ -11,10 +11,15 @@ import type { ResolvedContext } from './kubeconfig-types.ts';
 const KEY = randomBytes(32);
 
 /** The digest of a file the context names, read as auth-local.ts reads it (regular, capped). */
-function fileDigest(file: string | undefined | null): string | null {
+export function fileDigest(file: string | undefined | null): string | null {
   if (!file) return null;
   const read = readBoundedFile(file, KUBECONFIG_MAX_BYTES);
   return read.ok ? createHmac('sha256', KEY).update(read.bytes).digest('hex') : `unreadable: ${read.reason}`;
+}
+
+/** Bytes (or text) as a keyed digest, comparable within this process only. */
+export function digest(data: string | Buffer): string {
+  return createHmac('sha256', KEY).update(data).digest('hex');
 }
 
 export function contextFingerprint(ctx: ResolvedContext): string {

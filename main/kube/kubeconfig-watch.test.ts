@@ -124,6 +124,8 @@ describe('watchKubeconfig', () => {
     const clientsOf = (name: string) => made.filter((m) => m.name === name).map((m) => m.client);
     engine = new FleetEngine({
       clock: new ManualClock(),
+      // sim-admin and sim-readonly reach one cluster: kept apart here, each with a monitor and client of its own.
+      mergeSameCluster: () => false,
       // One watcher per context here (the pods watch of free GPUs would make a second client of each).
       freeGpus: () => false,
       makeClient: (ctx) => {

@@ -55,6 +55,11 @@ export function useContextFile(opts: KubeconfigLocateOptions): string | null {
 
 const shown = (s: string) => `"${clusterText(s, 120)}"`;
 
+/** The one sentence for a context name the kubeconfig does not have (CLI, window and tray alike). */
+export function noSuchContext(name: string, files: readonly string[]): string {
+  return `There is no context named ${shown(name)} in the kubeconfig (${files.join(', ')}).`;
+}
+
 export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): UseContextPlan {
   const problem = contextNameProblem(name);
   if (problem) throw new UseContextError('invalid', problem);
@@ -69,10 +74,7 @@ export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): 
       `${broken.message} Nothing was changed.`,
     );
   if (!load.contexts.some((c) => c.name === name))
-    throw new UseContextError(
-      'not-found',
-      `There is no context named ${shown(name)} in the kubeconfig (${load.files.join(', ')}).`,
-    );
+    throw new UseContextError('not-found', noSuchContext(name, load.files));
   if (load.currentContext === name) return { name, file, previous: name, read: null, text: null };
   const read = readStamped(file);
   const edit = setCurrentContext(read.text, name);

@@ -33,6 +33,8 @@ const SECRETS: [string, string, string, string][] = [
   ['client_secret with a space', 'invalid client_secret s3cr3tValue99 given', 's3cr3tValue99', 'given'],
   ['client_secret with =', 'client_secret=abc123def', 'abc123def', 'client_secret='],
   ['password: in YAML style', 'password: hunter2 rejected', 'hunter2', 'rejected'],
+  ['credential= in a query', 'POST /login?credential=Zx81kq then', 'Zx81kq', 'then'],
+  ['JSON credentials', '{"credentials": "s3cr3t-value", "ok": true}', 's3cr3t-value', '"ok"'],
   ['Authorization header', 'sent Authorization: Bearer abcdef123456', 'abcdef123456', 'Authorization'],
   ['Authorization Basic', 'Authorization: Basic YWRtaW46cHc=', 'YWRtaW46cHc=', 'Basic'],
   ['Proxy-Authorization', 'Proxy-Authorization: Basic dTpw', 'dTpw', 'Proxy-Authorization'],
@@ -73,6 +75,8 @@ const SECRETS: [string, string, string, string][] = [
 ];
 // Text that must come through untouched.
 const HARMLESS = [
+  // Our own warning about a kubeconfig that others can read: "credentials:" starts prose, not a secret.
+  '/home/u/.kube/config can be read by other users (mode 644); it holds credentials: run chmod 600 on it.',
   'exec plugin "gke-gcloud-auth-plugin" failed: exit status 1',
   'the token has expired; run gcloud auth login',
   '/usr/local/google-cloud-sdk/bin/gke-gcloud-auth-plugin not found',

@@ -17,7 +17,10 @@ export const REDACTED = '[redacted]';
 const COMPOUND =
   'refresh[_-]?token|access[_-]?token|id[_-]?token|client[_-]?secret|api[_-]?key|private[_-]?key|session[_-]?token|auth[_-]?token';
 // (Authorization headers have their own pattern, which keeps the scheme.)
-const WORD = 'password|passwd|pwd|secret|token|cookie|set-cookie|x-api-key|apikey|credentials?';
+const WORD = 'password|passwd|pwd|secret|token|cookie|set-cookie|x-api-key|apikey';
+// "credential(s)" is also a word of prose ("it holds credentials: run chmod 600"): its value is taken only
+// after `=` or as a quoted (JSON) key, never after a bare `credentials:` in a sentence.
+const PROSE_WORD = 'credentials?';
 
 /** [pattern, replacement], applied in order; each keeps the name and replaces only the secret. */
 const PATTERNS: readonly [RegExp, string][] = [
@@ -33,6 +36,13 @@ const PATTERNS: readonly [RegExp, string][] = [
   [
     new RegExp(
       String.raw`(["']?\b(?:${COMPOUND}|${WORD})["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"',;&]+)`,
+      'gi',
+    ),
+    `$1${REDACTED}`,
+  ],
+  [
+    new RegExp(
+      String.raw`(["'](?:${PROSE_WORD})["']\s*:\s*|\b(?:${PROSE_WORD})\s*=\s*)("[^"]*"|'[^']*'|[^\s"',;&]+)`,
       'gi',
     ),
     `$1${REDACTED}`,

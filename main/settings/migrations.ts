@@ -11,7 +11,8 @@
  * Fields added within version 2 (filled with their defaults when a file lacks them): `writeBackTakeOver`
  * ({}: take-over is never on until the user turns it on for a context), `language` ('auto': follow the OS),
  * `source` and `controllerNamespace` ({}: every context reads `auto` with the controller's Lease in
- * `gpu-fleet`), `freeGpus` ({}: free GPUs on everywhere).
+ * `gpu-fleet`), `freeGpus` ({}: free GPUs on everywhere), `mergeSameCluster` (true: contexts of one
+ * cluster are one card).
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';

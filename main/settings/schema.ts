@@ -239,6 +239,11 @@ export const SettingsSchema = Type.Object(
      * (migrate fills it in).
      */
     telemetry: TelemetrySettings,
+    /**
+     * Contexts that reach the same cluster (same server and CA) are watched once and shown as one card
+     * (true), or each on its own (false). Added within version 2: files without it get true.
+     */
+    mergeSameCluster: Type.Boolean(),
     /** The timeline database (issue 24): retention, size cap, price per kWh. Added within version 2. */
     timeline: TimelineSettingsSchema,
   },
@@ -267,6 +272,7 @@ export function defaultSettings(): Settings {
     alertLog: [],
     alertsPaused: { all: null, contexts: {} },
     telemetry: { ...DEFAULT_TELEMETRY },
+    mergeSameCluster: true,
     timeline: { ...DEFAULT_TIMELINE },
   };
 }

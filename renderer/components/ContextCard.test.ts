@@ -180,3 +180,18 @@ describe('context card: connection sentence', () => {
     );
   });
 });
+
+describe('context card: GPUs and contexts', () => {
+  it('says how many GPU nodes lost their labels, so "1 GPU" is not read as the whole lab', () => {
+    show();
+    const gpus = screen.getByTestId('card-gpus');
+    // SPEC.md's home lab: nuc1 labelled (RTX 4070 ×1), nuc2, omen and omen2 without labels.
+    expect(gpus.textContent?.trim()).toBe('1 GPU labelled · 3 nodes unlabeled');
+    expect(gpus.getAttribute('title')).toMatch(/counted from node labels/);
+  });
+
+  it('names every context of a cluster reached through several', () => {
+    show({ ...homelab(), sameCluster: ['homelab-ro'] });
+    expect(screen.getByTestId('card-contexts').textContent?.trim()).toBe('Contexts: homelab, homelab-ro');
+  });
+});

@@ -30,6 +30,8 @@ export interface SettingsDraft {
   launchAtLogin: boolean;
   theme: Theme;
   language: LanguageSetting;
+  /** Contexts that reach the same cluster are one card (SettingsView.mergeSameCluster). */
+  mergeSameCluster: boolean;
   /** The timeline (common/timeline.ts); an empty price shows no cost. */
   retentionDays: string;
   maxMB: string;
@@ -74,6 +76,7 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     launchAtLogin: s.launchAtLogin,
     theme: s.theme,
     language: s.language,
+    mergeSameCluster: s.mergeSameCluster,
     retentionDays: String(s.timeline.retentionDays),
     maxMB: String(s.timeline.maxMB),
     pricePerKwh: s.timeline.pricePerKwh === null ? '' : String(s.timeline.pricePerKwh),
@@ -172,6 +175,7 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
     launchAtLogin: d.launchAtLogin,
     theme: d.theme,
     language: d.language,
+    mergeSameCluster: d.mergeSameCluster,
     timeline: {
       retentionDays: Number(d.retentionDays.trim()),
       maxMB: Number(d.maxMB.trim()),

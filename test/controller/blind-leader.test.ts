@@ -71,12 +71,13 @@ async function start(): Promise<Run> {
     ServiceAccount: `/api/v1/namespaces/${O.namespace}/serviceaccounts`,
     ClusterRole: `${RBAC}/clusterroles`,
     ClusterRoleBinding: `${RBAC}/clusterrolebindings`,
-    Role: `${RBAC}/namespaces/${O.namespace}/roles`,
-    RoleBinding: `${RBAC}/namespaces/${O.namespace}/rolebindings`,
+    // Roles and their bindings sit in the namespace each names (the ConfigMap's is in kube-system).
+    Role: `${RBAC}/namespaces/NS/roles`,
+    RoleBinding: `${RBAC}/namespaces/NS/rolebindings`,
   };
   for (const [, docs] of manifestFiles(O))
-    for (const doc of docs as { kind: string; metadata: { name: string } }[]) {
-      const base = plural[doc.kind];
+    for (const doc of docs as { kind: string; metadata: { name: string; namespace?: string } }[]) {
+      const base = plural[doc.kind]?.replace('/NS/', `/${doc.metadata.namespace ?? O.namespace}/`);
       if (base === undefined) continue; // the Deployment and the NetworkPolicy play no part here
       await send(
         admin,
@@ -114,7 +115,8 @@ async function start(): Promise<Run> {
     context: found.context,
     identity: 'blind-0',
     leaseNamespace: O.namespace,
-    writeback: { group: O.group, configMapNamespace: O.namespace ?? DEFAULT_CONFIGMAP_NAMESPACE },
+    // Where the manifests point it (--configmap-namespace) and grant it the ConfigMap.
+    writeback: { group: O.group, configMapNamespace: DEFAULT_CONFIGMAP_NAMESPACE },
     logger: new Logger({ write: (l) => logs.push(JSON.parse(l)) }, 'info', 'controller', () => clock.now()),
     clock,
     random: () => 0,

@@ -17,7 +17,7 @@ import {
   yamlDocs,
 } from '../../main/controller/manifests.ts';
 import { ContextClient } from '../../main/kube/context-client.ts';
-import { DEFAULT_CRD_GROUP } from '../../main/writeback/index.ts';
+import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP } from '../../main/writeback/index.ts';
 import { startCli } from '../helpers/cli-harness.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { type SimContext, startSimContext } from '../helpers/sim-context.ts';
@@ -146,7 +146,7 @@ describe('the manifests on the sim', () => {
     // A fresh install: the controller creates the ConfigMap and the `cluster` GpuInventory itself (by
     // server-side apply), which needs `create` on them besides `patch`.
     for (const p of [
-      `/api/v1/namespaces/${O.namespace}/configmaps/gpu-node-status`,
+      `/api/v1/namespaces/${DEFAULT_CONFIGMAP_NAMESPACE}/configmaps/gpu-node-status`,
       `/apis/${O.group}/v1/gpuinventories/cluster`,
     ])
       expect((await admin.request('GET', p)).status).toBe(404);
@@ -205,7 +205,7 @@ describe('the manifests on the sim', () => {
       () =>
         refused().length > 0 ||
         (written(`/apis/${O.group}/v1/gpuinventories/cluster/status`) &&
-          written(`/api/v1/namespaces/${O.namespace}/configmaps/gpu-node-status`)),
+          written(`/api/v1/namespaces/${DEFAULT_CONFIGMAP_NAMESPACE}/configmaps/gpu-node-status`)),
       'the status and ConfigMap writes',
       { limitMs: 30_000 },
     );

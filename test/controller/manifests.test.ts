@@ -93,7 +93,7 @@ describe('controller manifests', () => {
     expect(crd).toEqual(buildCrd('gpus.example.org'));
   });
 
-  it('RBAC: nodes read cluster-wide, our one GpuInventory and CRD by name, ConfigMap and Lease only in the namespace', async () => {
+  it('RBAC: nodes read cluster-wide, our one GpuInventory and CRD by name, the Lease only in the namespace, the ConfigMap only in kube-system', async () => {
     const docs = await printed(['--namespace', 'fleet-ops', '--group', 'gpus.example.org']);
     const kinds = docs.map((d) => d.kind);
     expect(kinds).toEqual([
@@ -102,6 +102,8 @@ describe('controller manifests', () => {
       'ServiceAccount',
       'ClusterRole',
       'ClusterRoleBinding',
+      'Role',
+      'RoleBinding',
       'Role',
       'RoleBinding',
       'Deployment',
@@ -130,14 +132,9 @@ describe('controller manifests', () => {
         verbs: ['get'],
       },
     ]);
-    expect(find('Role').metadata.namespace).toBe('fleet-ops');
-    expect(find('Role').rules).toEqual([
-      {
-        apiGroups: [''],
-        resources: ['configmaps'],
-        resourceNames: ['gpu-node-status'],
-        verbs: ['get', 'patch', 'create'],
-      },
+    const roles = docs.filter((d) => d.kind === 'Role') as (Doc & Record<string, unknown>)[];
+    expect(roles.map((r) => r.metadata.namespace)).toEqual(['fleet-ops', 'kube-system']);
+    expect(roles[0]?.rules).toEqual([
       {
         apiGroups: ['coordination.k8s.io'],
         resources: ['leases'],
@@ -146,7 +143,18 @@ describe('controller manifests', () => {
       },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
     ]);
-    for (const binding of [find('ClusterRoleBinding'), find('RoleBinding')])
+    // The ConfigMap sits where the app writes it (DEFAULT_CONFIGMAP_NAMESPACE): that one object, nothing else.
+    expect(roles[1]?.rules).toEqual([
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        resourceNames: ['gpu-node-status'],
+        verbs: ['get', 'patch', 'create'],
+      },
+    ]);
+    const bindings = docs.filter((d) => d.kind === 'RoleBinding');
+    expect(bindings.map((b) => b.metadata.namespace)).toEqual(['fleet-ops', 'kube-system']);
+    for (const binding of [find('ClusterRoleBinding'), ...bindings])
       expect(binding.subjects).toEqual([
         { kind: 'ServiceAccount', name: 'gpu-fleet-controller', namespace: 'fleet-ops' },
       ]);
@@ -207,7 +215,7 @@ describe('controller manifests', () => {
       '--id=$(POD_NAME)',
       `--group=${DEFAULT_CRD_GROUP}`,
       '--lease-namespace=fleet-ops',
-      '--configmap-namespace=fleet-ops',
+      '--configmap-namespace=kube-system',
       '--metrics-addr=:8080',
     ]);
     expect(c.env).toContainEqual({

@@ -78,3 +78,28 @@ describe('sim --kubeconfig-out', () => {
     }
   });
 });
+
+describe('sim says where its kubeconfig is and what to run next', () => {
+  it('without --kubeconfig-out: a private file, named with the commands to try, removed on Ctrl-C', async () => {
+    const r = await simUntilListening([]);
+    expect(r.code).toBe(0);
+    const m =
+      /^Kubeconfig written to (\S+) \(contexts sim-admin, sim-readonly, sim-revocable, sim-nodesonly\)\.$/m.exec(
+        r.stdout,
+      );
+    const file = m?.[1] ?? '';
+    expect(file).not.toBe('');
+    expect(r.stdout).toContain(`  npx gpu-fleet scan --kubeconfig ${file}\n`);
+    expect(r.stdout).toContain(`  npx gpu-fleet watch --kubeconfig ${file}\n`);
+    expect(r.stdout).toContain('Ctrl-C stops the simulator and removes that file.\n');
+    expect(fs.existsSync(path.dirname(file))).toBe(false);
+  });
+
+  it('with --kubeconfig-out: that file, kept', async () => {
+    const file = path.join(tempDir(), 'sim-config');
+    const r = await simUntilListening(['--kubeconfig-out', file]);
+    expect(r.stdout).toContain(`Kubeconfig written to ${file} (contexts`);
+    expect(r.stdout).toContain('Ctrl-C stops the simulator.\n');
+    expect(fs.existsSync(file)).toBe(true);
+  });
+});

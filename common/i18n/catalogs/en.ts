@@ -718,6 +718,20 @@ export const en = {
     settingLabel: 'Free GPUs in {{context}}',
     setting: 'Free GPUs (watch the GPU pods)',
   },
+  /** A GPU total that leaves out GPU nodes whose labels are gone: said, not hidden. */
+  gpuLabels: {
+    labelled_one: '{{count, number}} GPU labelled',
+    labelled_other: '{{count, number}} GPUs labelled',
+    unlabeled_one: '{{count, number}} node unlabeled',
+    unlabeled_other: '{{count, number}} nodes unlabeled',
+    why: 'GPUs are counted from node labels; a node that is not Ready often loses them.',
+  },
+  /** One cluster reached through several kubeconfig contexts: one card that names them. */
+  sameCluster: {
+    contexts: 'Contexts: {{names}}',
+    contextsTitle:
+      'These kubeconfig contexts reach the same cluster (same server and CA); it is watched once.',
+  },
   /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
   browserLink: {
     live: 'Connected',

@@ -680,6 +680,17 @@ export const ja: Catalog = {
     settingLabel: '{{context}} の空き GPU',
     setting: '空き GPU（GPU Pod を監視）',
   },
+  gpuLabels: {
+    labelled_other: 'ラベルのある GPU {{count, number}} 基',
+    unlabeled_other: 'ラベルのないノード {{count, number}} 台',
+    why: 'GPU はノードのラベルから数えます。Ready でないノードはラベルを失うことがよくあります。',
+  },
+  /** One cluster reached through several kubeconfig contexts: one card that names them. */
+  sameCluster: {
+    contexts: 'コンテキスト: {{names}}',
+    contextsTitle:
+      'これらの kubeconfig コンテキストは同じクラスター（同じサーバーと CA）につながるため、監視は 1 回だけです。',
+  },
   /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
   browserLink: {
     live: '接続中',

@@ -672,6 +672,17 @@ export const ko: Catalog = {
     settingLabel: '{{context}}의 사용 가능한 GPU',
     setting: '사용 가능한 GPU (GPU 파드 감시)',
   },
+  gpuLabels: {
+    labelled_other: '레이블 있는 GPU {{count, number}}개',
+    unlabeled_other: '레이블 없는 노드 {{count, number}}개',
+    why: 'GPU 수는 노드 레이블에서 셉니다. Ready가 아닌 노드는 레이블을 잃는 경우가 많습니다.',
+  },
+  /** One cluster reached through several kubeconfig contexts: one card that names them. */
+  sameCluster: {
+    contexts: '컨텍스트: {{names}}',
+    contextsTitle:
+      '이 kubeconfig 컨텍스트들은 같은 클러스터(같은 서버와 CA)에 연결되므로 한 번만 감시합니다.',
+  },
   /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
   browserLink: {
     live: '연결됨',

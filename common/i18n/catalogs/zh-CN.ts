@@ -667,6 +667,16 @@ export const zhCN: Catalog = {
     settingLabel: '{{context}} 的空闲 GPU',
     setting: '空闲 GPU（监视 GPU Pod）',
   },
+  gpuLabels: {
+    labelled_other: '有标签的 GPU {{count, number}} 个',
+    unlabeled_other: '无标签的节点 {{count, number}} 个',
+    why: 'GPU 按节点标签计数；未 Ready 的节点常会丢失标签。',
+  },
+  /** One cluster reached through several kubeconfig contexts: one card that names them. */
+  sameCluster: {
+    contexts: '上下文：{{names}}',
+    contextsTitle: '这些 kubeconfig 上下文连接到同一个集群（相同的服务器和 CA），只监视一次。',
+  },
   /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
   browserLink: {
     live: '已连接',

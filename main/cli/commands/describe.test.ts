@@ -105,7 +105,7 @@ describe('gpu-fleet scan -o wide', () => {
     const r = await runCliOnce(['scan', '-o', 'wide', '--kubeconfig', sc.kubeconfigPath]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^NAME +READY .* REASON +SINCE/m);
-    expect(r.stdout).toMatch(/^omen +false .* kubelet stopped posting node status +\d{4}-/m);
-    expect(r.stdout).toMatch(/^omen2 +false .* NotReady \(container runtime network not ready\) +\d{4}-/m);
+    expect(r.stdout).toMatch(/^omen +Unknown .* kubelet stopped posting node status +\d{4}-/m);
+    expect(r.stdout).toMatch(/^omen2 +NotReady .* NotReady \(container runtime network not ready\) +\d{4}-/m);
   });
 });

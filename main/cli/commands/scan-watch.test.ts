@@ -52,10 +52,11 @@ describe('gpu-fleet scan', () => {
     expect(lines[0]).toBe('total_gpu_nodes: 4   ready_gpu_nodes: 0   total_gpus: 1');
     expect(lines[1]).toMatch(/^NAME\s+READY\s+PRODUCT\s+GPUS\s+MEMORY\s+WORKLOAD$/);
     expect(lines.slice(2).map((l) => l.split(/\s+/).slice(0, 3))).toEqual([
-      ['nuc1', 'false', 'NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED'],
-      ['nuc2', 'false', '<unlabeled>'],
-      ['omen', 'false', '<unlabeled>'],
-      ['omen2', 'false', '<unlabeled>'],
+      // kubectl's words, as the window shows them: Unknown where the kubelet stopped reporting.
+      ['nuc1', 'Unknown', 'NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED'],
+      ['nuc2', 'Unknown', '<unlabeled>'],
+      ['omen', 'Unknown', '<unlabeled>'],
+      ['omen2', 'NotReady', '<unlabeled>'],
     ]);
   });
 
@@ -90,7 +91,8 @@ describe('gpu-fleet scan', () => {
     ]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: context "nope" does not exist in the kubeconfig\n');
+    // The same sentence as use-context's for the same mistake.
+    expect(stderr).toBe(`error: There is no context named "nope" in the kubeconfig (${kubeconfig}).\n`);
   });
 
   it('rejects an unknown output format like kubectl', async () => {
@@ -156,5 +158,19 @@ describe('gpu-fleet watch -v', () => {
       context: 'sim-admin',
     });
     expect(run.stderr()).not.toContain(sim.tokens.admin);
+  });
+});
+
+describe('gpu-fleet watch (table)', () => {
+  it('says "connecting" once at the start, then "live"', async () => {
+    const run = startCli(['watch', '--kubeconfig', kubeconfig]);
+    await expect.poll(() => /: live$/m.test(run.stdout()), { timeout: 10_000 }).toBe(true);
+    run.stop();
+    expect(await run.exit).toBe(0);
+    const phases = run
+      .lines()
+      .map((l) => /^\d\d:\d\d:\d\d sim-admin: (connecting|live)\b/.exec(l)?.[1])
+      .filter((p) => p !== undefined);
+    expect(phases).toEqual(['connecting', 'live']);
   });
 });

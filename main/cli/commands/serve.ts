@@ -4,6 +4,7 @@ import type { DemoClusters } from '../../../sim/demo.ts';
 import { AppCore } from '../../fleet/app-core.ts';
 import { Forwarder } from '../../forward/forwarder.ts';
 import { FilePendingStore } from '../../forward/pending-store.ts';
+import { type FolderLock, FolderLockedError, lockFolder } from '../../settings/folder-lock.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
 import { type Demo, demoIfWanted } from '../../shell/demo.ts';
@@ -65,6 +66,16 @@ export async function startServe(
     say('No kubeconfig found: starting the built-in demo clusters (home-lab, small-lab).');
   const demo = chosen?.demo ?? null;
   const dataDir = demo ? demo.settingsDir : defaultConfigDir(opts.env);
+  // One process per settings folder (the desktop app's lock): two would overwrite each other's settings.
+  let lock: FolderLock;
+  try {
+    lock = lockFolder(dataDir);
+  } catch (error) {
+    opts.forwarder?.stop();
+    await demo?.close();
+    if (error instanceof FolderLockedError) throw new CliError(error.message);
+    throw error;
+  }
   const settings = openSettings({ cwd: dataDir });
   const core = new AppCore({
     settings,
@@ -87,6 +98,7 @@ export async function startServe(
     });
   } catch (error) {
     core.stop();
+    lock.release();
     opts.forwarder?.stop();
     await demo?.close();
     throw new CliError(
@@ -100,6 +112,7 @@ export async function startServe(
     close: async () => {
       await bridge.close();
       core.stop();
+      lock.release();
       opts.forwarder?.stop();
       await demo?.close();
     },

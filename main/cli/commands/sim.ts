@@ -1,11 +1,16 @@
 /**
  * `gpu-fleet sim`: run the built-in Kubernetes API simulator in the foreground until Ctrl-C. Its
  * kubeconfig goes to a new file only: `--kubeconfig-out` could name `~/.kube/config`, so an existing
- * file is refused (opened with `wx`) unless `--force` says to replace it.
+ * file is refused (opened with `wx`) unless `--force` says to replace it. Without `--kubeconfig-out` the
+ * kubeconfig goes to a private temporary folder, removed when the simulator stops. Either way the command
+ * says where the file is and what to run next.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { runSimCommand } from '../../../sim/cli.ts';
+import { SIM_CONTEXTS } from '../../../sim/kubeconfig.ts';
 import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo } from '../io.ts';
 
@@ -65,7 +70,29 @@ export async function simCommand(args: string[], io: CliIo): Promise<number> {
     throw error;
   }
   await file?.close();
-  await io.stopSignal;
-  await sim.close();
+  // No file named: a private one for this run (0600 in a 0700 folder), removed on Ctrl-C.
+  const temp = out ? null : await mkdtemp(path.join(os.tmpdir(), 'gpu-fleet-sim-'));
+  const kubeconfig = out ?? path.join(temp ?? '', 'config');
+  try {
+    if (temp) await writeFile(kubeconfig, sim.kubeconfigYaml(), { mode: 0o600 });
+    io.stdout.write(nextSteps(kubeconfig, temp !== null));
+    await io.stopSignal;
+  } finally {
+    await sim.close();
+    if (temp) await rm(temp, { recursive: true, force: true });
+  }
   return 0;
+}
+
+/** Where the kubeconfig is and what to run against it, printed once the simulator listens. */
+export function nextSteps(kubeconfig: string, removedOnExit: boolean): string {
+  const q = /^[\w./:@-]+$/.test(kubeconfig) ? kubeconfig : `'${kubeconfig.replaceAll("'", "'\\''")}'`;
+  return [
+    `Kubeconfig written to ${kubeconfig} (contexts ${SIM_CONTEXTS.join(', ')}).`,
+    'Try it from another terminal:',
+    `  npx gpu-fleet scan --kubeconfig ${q}`,
+    `  npx gpu-fleet watch --kubeconfig ${q}`,
+    `Ctrl-C stops the simulator${removedOnExit ? ' and removes that file' : ''}.`,
+    '',
+  ].join('\n');
 }

@@ -1,7 +1,8 @@
 /**
  * `gpu-fleet top [--context C]`: one pass over a context's GPU nodes — list nodes, find the DCGM exporters,
  * scrape each through the API server (a few at a time) — and one table row per GPU: utilisation,
- * temperature, memory and the last XID. A node without a reading gets one row saying why.
+ * temperature, memory and the last XID. A node without a reading gets one row saying why, in a column of
+ * its own (NOTE), never in a column that means something else.
  */
 import type { NodeTelemetry } from '../../../common/telemetry.ts';
 import { alignColumns } from '../../inventory/text-table.ts';
@@ -21,10 +22,10 @@ const NONE = '-';
 
 export function topTable(rows: { node: string; telemetry: NodeTelemetry }[]): string {
   const n = (v: number | null, unit: string) => (v === null ? NONE : `${Math.round(v)}${unit}`);
-  const lines: string[][] = [['NODE', 'GPU', 'MODEL', 'UTIL', 'TEMP', 'MEMORY', 'XID']];
+  const lines: string[][] = [['NODE', 'GPU', 'MODEL', 'UTIL', 'TEMP', 'MEMORY', 'XID', 'NOTE']];
   for (const { node, telemetry: t } of rows) {
     if (t.state === 'unavailable') {
-      lines.push([node, NONE, t.message, '', '', '', '']);
+      lines.push([node, NONE, NONE, NONE, NONE, NONE, NONE, t.message]);
       continue;
     }
     for (const g of t.gpus)
@@ -38,6 +39,7 @@ export function topTable(rows: { node: string; telemetry: NodeTelemetry }[]): st
           ? NONE
           : `${g.memoryUsedMiB}/${g.memoryTotalMiB}MiB`,
         g.xid === null ? NONE : String(g.xid),
+        '',
       ]);
   }
   return alignColumns(lines).join('\n');

@@ -1,7 +1,8 @@
 /** `watch -o json` connection lines keep their English shape: the catalog key is the window's. */
 import { describe, expect, it } from 'vitest';
+import type { ConnectionState } from '../../../common/connection.ts';
 import { KubeError } from '../../kube/errors.ts';
-import { eventLine } from './watch.ts';
+import { eventLine, humanPrinter } from './watch.ts';
 
 describe('watch -o json: connection lines', () => {
   it('print the English sentence and no catalog key', () => {
@@ -26,5 +27,62 @@ describe('watch -o json: connection lines', () => {
       attempt: 3,
       retryAt: null,
     });
+  });
+});
+
+describe('watch: human lines', () => {
+  const state = (
+    phase: ConnectionState['phase'],
+    message: string | null,
+    attempt: number,
+  ): ConnectionState => ({
+    phase,
+    message,
+    since: '2026-12-01T10:00:00.000Z',
+    lastLiveAt: null,
+    attempt,
+    retryAt: `2026-12-01T10:00:0${attempt}.000Z`,
+  });
+
+  it('print a connection line per change of phase or sentence, not per retry', () => {
+    const print = humanPrinter();
+    const refused = 'h:6443 refused the connection; the API server may be down.';
+    const events: ConnectionState[] = [
+      state('connecting', null, 0),
+      state('connecting', null, 0),
+      state('unreachable', refused, 3),
+      state('unreachable', refused, 4),
+      state('unreachable', refused, 5),
+      state('unreachable', 'h:6443 did not answer in time.', 6),
+      state('live', null, 0),
+    ];
+    const lines = events
+      .map((s) => print({ type: 'connection', context: 'lab', state: s }))
+      .filter((l): l is string => l !== null)
+      .map((l) => l.slice(9).trimEnd());
+    expect(lines).toEqual([
+      'lab: connecting',
+      `lab: unreachable — ${refused}`,
+      'lab: unreachable — h:6443 did not answer in time.',
+      'lab: live',
+    ]);
+  });
+
+  it('count GPUs and GPU nodes in the singular when there is one', () => {
+    const inventory = {
+      observed_at: '2026-12-01T10:00:00Z',
+      total_gpu_nodes: 1,
+      ready_gpu_nodes: 1,
+      total_gpus: 1,
+      nodes: [],
+    };
+    const line = humanPrinter()({
+      type: 'inventory',
+      context: 'lab',
+      inventory,
+      stale: false,
+      source: 'nodes',
+    });
+    expect(line?.split('\n')[0]?.slice(9)).toBe('lab: 1/1 ready GPU node, 1 GPU');
   });
 });

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
 import { clusterText as terminalText } from '../../../common/cluster-text.ts';
+import { unlabeledGpuNodes } from '../../../common/inventory-counts.ts';
 import { isNamespaceName } from '../../../common/k8s-names.ts';
 import {
   DEFAULT_CONTROLLER_NAMESPACE,
@@ -88,13 +89,39 @@ function writeHumanLine(e: WriteEvent): string {
   );
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The human lines of `watch`: one per inventory change, and one per change of a context's connection
+ * phase or sentence (a retry that fails the same way again, with a new attempt count, prints nothing).
+ */
+export function humanPrinter(): (event: EngineEvent) => string | null {
+  const shown = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'connection') {
+      const { phase, message } = event.state;
+      const key = `${phase}\u0000${message ?? ''}`;
+      if (shown.get(event.context) === key) return null;
+      shown.set(event.context, key);
+    }
+    return humanLine(event);
+  };
+}
+
 function humanLine(event: EngineEvent): string | null {
   const at = new Date().toISOString().slice(11, 19);
   switch (event.type) {
     case 'inventory': {
       const inv = event.inventory;
       const via = event.source === 'controller' ? ' (via in-cluster controller)' : '';
-      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU nodes, ${inv.total_gpus} GPUs${via}`;
+      const nodes = inv.total_gpu_nodes === 1 ? 'node' : 'nodes';
+      // GPUs are counted from labels: say how many GPU nodes lost theirs, or "1 GPU" reads as the whole truth.
+      const unlabeled = unlabeledGpuNodes(inv);
+      const gpus =
+        unlabeled === 0
+          ? plural(inv.total_gpus, 'GPU', 'GPUs')
+          : `${plural(inv.total_gpus, 'GPU', 'GPUs')} labelled · ${plural(unlabeled, 'node', 'nodes')} unlabeled`;
+      const head = `${at} ${event.context}: ${inv.ready_gpu_nodes}/${inv.total_gpu_nodes} ready GPU ${nodes}, ${gpus}${via}`;
       return `${terminalLine(head)}${formatInventoryTable(inv, false)}\n`;
     }
     case 'connection':
@@ -184,9 +211,10 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
       ? { debug: (context: string, line: string) => logger.debug('telemetry', { context, line }) }
       : {}),
   });
+  const human = humanPrinter();
   engine.on((event) => {
     // Human lines end in their newline (terminalLine); JSON lines get one here.
-    const line = format === 'json' ? eventLine(event) : humanLine(event);
+    const line = format === 'json' ? eventLine(event) : human(event);
     if (line !== null) io.stdout.write(format === 'json' ? `${line}\n` : line);
     // The alerts that notify (not decided while paused) are the ones forwarded.
     if (event.type === 'alert' && !event.alert.suppressed) forwarder?.forward(event.alert);

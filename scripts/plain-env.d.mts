@@ -1,0 +1,1 @@
+export function plainEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
