@@ -31,6 +31,8 @@ beforeAll(async () => {
     kubeconfig,
     {
       contexts: ['sim-admin', 'sim-readonly'],
+      // Two users of one sim, kept apart: each context alerts and notifies on its own here.
+      mergeSameCluster: false,
       alertRules: { ...DEFAULT_ALERT_RULES, holdDownMs: HOLD_DOWN_MS },
     },
     { clock, stepMs: STEP_MS },

@@ -126,7 +126,8 @@ describe('prototype names through the whole app (sim over HTTPS, kubeconfig and 
     fs.mkdirSync(settingsDir);
     fs.writeFileSync(
       path.join(settingsDir, 'settings.json'),
-      `{"version":2,"contexts":${JSON.stringify(names)},"writeBack":${writeBack}}`,
+      // Every name is its own context on one sim: kept apart, so each is a card of its own.
+      `{"version":2,"contexts":${JSON.stringify(names)},"writeBack":${writeBack},"mergeSameCluster":false}`,
     );
     const a = startApp({ explicitPath: file }, settingsDir);
     cleanup(() => a.stop());

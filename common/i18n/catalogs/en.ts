@@ -593,7 +593,7 @@ export const en = {
     chartEmpty: 'Nothing was recorded in this range yet.',
     alertsInRange_one: '{{count, number}} alert.',
     alertsInRange_other: '{{count, number}} alerts.',
-    hover: '{{time}}: {{ready, number}} of {{total, number}} GPU nodes ready, {{gpus, number}} GPUs',
+    hover: '{{time}}: {{ready, number}} of {{total, number}} GPU nodes ready, {{gpus}}',
     now: 'now',
     alertMarker: 'Alert: {{title}}',
     happened: 'What happened',

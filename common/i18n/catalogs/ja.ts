@@ -564,8 +564,7 @@ export const ja: Catalog = {
       '{{from}} から現在まで、Ready GPU ノードは {{total, number}} 台中 {{first, number}} 台から {{last, number}} 台になり、最少は {{lowest, number}} 台でした。{{alerts}}',
     chartEmpty: 'この期間にはまだ何も記録されていません。',
     alertsInRange_other: 'アラート {{count, number}} 件。',
-    hover:
-      '{{time}}: GPU ノード {{total, number}} 台中 {{ready, number}} 台が Ready、GPU {{gpus, number}} 基',
+    hover: '{{time}}: GPU ノード {{total, number}} 台中 {{ready, number}} 台が Ready、{{gpus}}',
     now: '現在',
     alertMarker: 'アラート: {{title}}',
     happened: '何が起きたか',

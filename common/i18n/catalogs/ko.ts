@@ -557,7 +557,7 @@ export const ko: Catalog = {
       '{{from}}부터 지금까지 Ready GPU 노드가 {{total, number}}개 중 {{first, number}}개에서 {{last, number}}개가 되었고, 가장 적을 때는 {{lowest, number}}개였습니다. {{alerts}}',
     chartEmpty: '이 기간에는 아직 기록된 것이 없습니다.',
     alertsInRange_other: '알림 {{count, number}}건.',
-    hover: '{{time}}: GPU 노드 {{total, number}}개 중 {{ready, number}}개 Ready, GPU {{gpus, number}}개',
+    hover: '{{time}}: GPU 노드 {{total, number}}개 중 {{ready, number}}개 Ready, {{gpus}}',
     now: '지금',
     alertMarker: '알림: {{title}}',
     happened: '무슨 일이 있었나',

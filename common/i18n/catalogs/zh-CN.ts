@@ -552,7 +552,7 @@ export const zhCN: Catalog = {
       '从 {{from}} 到现在，Ready GPU 节点从 {{first, number}} 个变为 {{last, number}} 个 (共 {{total, number}} 个)；最少时为 {{lowest, number}} 个。{{alerts}}',
     chartEmpty: '此范围内尚无记录。',
     alertsInRange_other: '{{count, number}} 条告警。',
-    hover: '{{time}}: {{total, number}} 个 GPU 节点中 {{ready, number}} 个 Ready，{{gpus, number}} 个 GPU',
+    hover: '{{time}}: {{total, number}} 个 GPU 节点中 {{ready, number}} 个 Ready，{{gpus}}',
     now: '现在',
     alertMarker: '告警: {{title}}',
     happened: '发生了什么',
