@@ -135,6 +135,18 @@ describe('settings: inventory source per context', () => {
   });
 });
 
+describe('settings: contexts that reach the same cluster', () => {
+  it('are merged by default, and the checkbox keeps them apart', async () => {
+    const fake = await show();
+    const box = screen.getByTestId('merge-same-cluster') as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    await fireEvent.click(box);
+    await fireEvent.click(screen.getByTestId('settings-save'));
+    await waitFor(() => expect(screen.getByTestId('settings-status').textContent?.trim()).toBe('Saved.'));
+    expect(fake.state.settings.mergeSameCluster).toBe(false);
+  });
+});
+
 describe('settings: the form’s parts edit the store’s draft, which they do not own as props', () => {
   it('changes the draft from every part without a Svelte ownership warning', async () => {
     const warnings: string[] = [];

@@ -729,6 +729,7 @@ export const en = {
   /** One cluster reached through several kubeconfig contexts: one card that names them. */
   sameCluster: {
     contexts: 'Contexts: {{names}}',
+    setting: 'Watch contexts that reach the same cluster once (one card naming them)',
     contextsTitle:
       'These kubeconfig contexts reach the same cluster (same server and CA); it is watched once.',
   },

@@ -687,6 +687,7 @@ export const ja: Catalog = {
   /** One cluster reached through several kubeconfig contexts: one card that names them. */
   sameCluster: {
     contexts: 'コンテキスト: {{names}}',
+    setting: '同じクラスターに届くコンテキストは一度だけ監視する（名前を並べたカード 1 枚）',
     contextsTitle:
       'これらの kubeconfig コンテキストは同じクラスター（同じサーバーと CA）につながるため、監視は 1 回だけです。',
   },

@@ -680,6 +680,7 @@ export const ko: Catalog = {
   /** One cluster reached through several kubeconfig contexts: one card that names them. */
   sameCluster: {
     contexts: '컨텍스트: {{names}}',
+    setting: '같은 클러스터에 닿는 컨텍스트는 한 번만 감시 (이름을 모두 적은 카드 하나)',
     contextsTitle:
       '이 kubeconfig 컨텍스트들은 같은 클러스터(같은 서버와 CA)에 연결되므로 한 번만 감시합니다.',
   },

@@ -675,6 +675,7 @@ export const zhCN: Catalog = {
   /** One cluster reached through several kubeconfig contexts: one card that names them. */
   sameCluster: {
     contexts: '上下文：{{names}}',
+    setting: '到达同一集群的上下文只监视一次（一张列出它们名称的卡片）',
     contextsTitle: '这些 kubeconfig 上下文连接到同一个集群（相同的服务器和 CA），只监视一次。',
   },
   /** Issue 22, the window: browser-mode link, per-cluster pause, scheduling words, the fleet headline. */
