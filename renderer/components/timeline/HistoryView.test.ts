@@ -78,3 +78,14 @@ it('shows the morning summary once, one line per cluster', async () => {
     'home-lab: 2 episodes, 23 min down, 4.10 kWh',
   );
 });
+
+it('describes the chart from its first recorded point, not from the start of the range', async () => {
+  const f = fake();
+  const timeline = new TimelineState(f.api);
+  render(HistoryView, { props: { timeline, context: 'home', price: null, currency: '' } });
+  await screen.findByTestId('episode');
+  // The range is 24 h, but the first point was recorded an hour ago (07:00): nothing before it is 0.
+  expect(screen.getByTestId('history-chart').textContent).toContain(
+    'From 07:00 to now, ready GPU nodes went from 4 to 3 of 4',
+  );
+});
