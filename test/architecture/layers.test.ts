@@ -57,6 +57,26 @@ describe('the check', () => {
     ['the preload importing main', edge('preload/index.ts', 'main/fleet/host.ts'), 'imports only common/'],
     ['sim importing main', edge('sim/x.ts', 'main/kube/clock.ts'), 'sim/ imports only itself'],
     ['electron outside the shell', edge('main/fleet/engine.ts', 'electron'), "import 'electron'"],
+    [
+      'electron-store in the settings layer',
+      edge('main/settings/store.ts', 'electron-store'),
+      "electron-store imports 'electron'",
+    ],
+    [
+      'electron-store in the host outside its backend',
+      edge('main/engine-host/serve.ts', 'electron-store'),
+      "electron-store imports 'electron'",
+    ],
+    [
+      'the host backend loaded by serve.ts',
+      edge('main/engine-host/serve.ts', 'main/engine-host/settings-backend.ts'),
+      'only main/engine-host/entry.ts loads',
+    ],
+    [
+      'the host backend loaded by a test',
+      edge('main/engine-host/serve.test.ts', 'main/engine-host/settings-backend.ts'),
+      'only main/engine-host/entry.ts loads',
+    ],
     ['a folder in no layer', edge('main/newthing/a.ts', 'common/dict.ts'), 'in no layer'],
     ['source importing test helpers', edge('main/fleet/engine.ts', 'test/helpers/poll.ts'), 'in no layer'],
   ])('fails on %s', (_name, e, words) => {
@@ -71,6 +91,12 @@ describe('the check', () => {
     ["the CLI's sim command", edge('main/cli/commands/sim.ts', 'sim/cli.ts')],
     ['a shell loading the demo lazily', edge('main/engine-host/serve.ts', 'sim/demo.ts', { dynamic: true })],
     ['electron in the shell', edge('main/electron/tray.ts', 'electron')],
+    ['electron-store in the shell', edge('main/electron/x.ts', 'electron-store')],
+    ["electron-store in the host's backend", edge('main/engine-host/settings-backend.ts', 'electron-store')],
+    [
+      "the host's entry loading the backend",
+      edge('main/engine-host/entry.ts', 'main/engine-host/settings-backend.ts'),
+    ],
     ['a test importing anything', edge('main/kube/node-list.test.ts', 'sim/index.ts')],
     ['a package', edge('main/kube/auth-options.ts', '@kubernetes/client-node')],
   ])('allows %s', (_name, e) => {
