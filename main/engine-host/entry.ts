@@ -1,9 +1,11 @@
 /**
  * The engine host's process entry (built to .vite/build/engine-host.cjs): Electron forks it as a utility
- * process from the desktop shell and talks to it over `process.parentPort`.
+ * process from the desktop shell and talks to it over `process.parentPort`. It writes the settings file
+ * through electron-store (settings-backend.ts).
  */
 import { injectedClock } from '../shell/injected-clock.ts';
 import { type HostPort, serveEngineHost } from './serve.ts';
+import { electronStoreBackend } from './settings-backend.ts';
 
 /** Electron's ParentPort as far as the host uses it. */
 interface ParentPortLike {
@@ -36,4 +38,5 @@ serveEngineHost(port, {
   env: process.env,
   ...(clock ? { clock } : {}),
   exit: (code) => process.exit(code),
+  settingsBackend: electronStoreBackend,
 });

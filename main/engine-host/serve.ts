@@ -24,7 +24,7 @@ import { logEngine } from '../fleet/engine-log.ts';
 import { answerInvoke } from '../fleet/host.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { Logger } from '../log/logger.ts';
-import { openSettings, type SettingsStore } from '../settings/store.ts';
+import { type OpenSettingsOptions, openSettings, type SettingsStore } from '../settings/store.ts';
 import { type Demo, demoIfWanted } from '../shell/demo.ts';
 import { trayFleet } from '../shell/tray-fleet.ts';
 import { buildTrayModel } from '../shell/tray-model.ts';
@@ -40,6 +40,8 @@ export interface EngineHostOptions {
   clock?: Clock;
   /** Ends the process (the entry passes process.exit). */
   exit: (code: number) => void;
+  /** What writes the settings file: the entry passes electron-store's backend; conf when absent. */
+  settingsBackend?: OpenSettingsOptions['createBackend'];
 }
 
 interface Running {
@@ -87,8 +89,11 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
       },
     });
 
+  const backend = options.settingsBackend;
+  const open = (cwd: string) => openSettings({ cwd, ...(backend ? { createBackend: backend } : {}) });
+
   const start = async (init: HostInit): Promise<Running> => {
-    const settings = openSettings({ cwd: init.settingsDir });
+    const settings = open(init.settingsDir);
     for (const n of settings.notices) logger.warn('settings', { notice: n.message });
     // No kubeconfig at all: the built-in demo clusters. The simulator is a dynamic import, a chunk of its
     // own, loaded only then.
@@ -100,7 +105,7 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
       )?.demo ?? null;
     if (demo) logger.info('no kubeconfig found: started the demo cluster');
     const core = new AppCore({
-      settings: demo ? openSettings({ cwd: demo.settingsDir }) : settings,
+      settings: demo ? open(demo.settingsDir) : settings,
       kubeconfig: { explicitPath: demo?.kubeconfigPath ?? null, env: options.env },
       mode: 'electron',
       version: init.version,

@@ -1,10 +1,12 @@
 /**
- * The settings store: typed reads, validated whole-document updates, persisted through `conf`.
- * We run our own TypeBox validation and version migrations around a plain `conf` instance instead of
+ * The settings store: typed reads, validated whole-document updates, persisted through a backend that is
+ * `conf` by default (the CLI, browser mode, the demo seeding) and electron-store in the desktop app's
+ * engine host, which passes `createBackend` (main/engine-host/settings-backend.ts). electron-store extends
+ * conf, so both write the same settings.json in the same folder, with this file's schema and migrations.
+ * We run our own TypeBox validation and version migrations around a plain backend instead of
  * conf's `schema`/`migrations`: conf's migrations are keyed to the app's semver (not a settings
  * version), its ajv schema re-validates the file on every read, and with `clearInvalidConfig` it
  * silently discards a bad file, while we must move it aside and say so.
- * The Electron adapter passes `createBackend: (o) => new ElectronStore(o)` with the same options.
  */
 import path from 'node:path';
 import Conf from 'conf';
@@ -27,7 +29,7 @@ export interface SettingsBackendOptions {
   watch: false;
 }
 
-/** The part of conf (and electron-store) we use: the whole document, read and written at once. */
+/** The part of conf (and electron-store, a subclass) we use: the whole document, read and written at once. */
 export interface SettingsBackend {
   store: Record<string, unknown>;
 }

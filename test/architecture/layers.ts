@@ -25,6 +25,10 @@
  * telemetry, diagnosis) import none, the renderer only svelte, and 'electron' only main/electron/,
  * main/index.ts and the preload (one rule for electron, bench/ included). Product code never loads a
  * module the graph cannot follow: no `require`, no `createRequire`, no `import()` of a computed name.
+ * electron-store imports 'electron' itself, so it counts as an Electron import, with one deliberate exception:
+ * the engine host's settings backend (main/engine-host/settings-backend.ts) runs only in the utility process,
+ * where Electron answers 'electron' with its utility module, and only the host's entry may load it, so
+ * neither the CLI, nor serve.ts, nor a test (where 'electron' would be the real package) reaches it.
  * Test files (*.test.ts, *.testkit.ts) may import anything and are not checked against the layers.
  */
 import { cycles, type ImportEdge } from './import-graph.ts';
@@ -162,6 +166,8 @@ const SIM_STATIC = new Set(['main/cli/commands/sim.ts']);
 const SIM_LAZY = new Set(['main/engine-host/serve.ts', 'main/cli/commands/serve.ts']);
 const ELECTRON_OK = (file: string) =>
   file.startsWith('main/electron/') || file === 'main/index.ts' || file === 'preload/index.ts';
+const HOST_SETTINGS_BACKEND = 'main/engine-host/settings-backend.ts';
+const HOST_ENTRY = 'main/engine-host/entry.ts';
 
 export function isTestFile(file: string): boolean {
   return /\.(test|testkit)\.ts$/.test(file);
@@ -197,6 +203,19 @@ export function layerViolations(edges: readonly ImportEdge[]): string[] {
     if (e.to === 'electron' || e.to.startsWith('electron/')) {
       if (!ELECTRON_OK(e.from))
         out.add(`${describeEdge(e)}: only main/electron/, main/index.ts and the preload import 'electron'`);
+      continue;
+    }
+    if (e.to === 'electron-store') {
+      if (!ELECTRON_OK(e.from) && e.from !== HOST_SETTINGS_BACKEND)
+        out.add(
+          `${describeEdge(e)}: electron-store imports 'electron'; only main/electron/, main/index.ts and ${HOST_SETTINGS_BACKEND} import it`,
+        );
+      continue;
+    }
+    if (e.to === HOST_SETTINGS_BACKEND && e.from !== HOST_ENTRY) {
+      out.add(
+        `${describeEdge(e)}: only ${HOST_ENTRY} loads the electron-store backend (it imports 'electron'; a test loads it through the built host under the Electron double)`,
+      );
       continue;
     }
     // bench/ is not layered: only the electron rule and the opaque loads above bind it.

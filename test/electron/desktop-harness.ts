@@ -24,6 +24,8 @@ export async function startDesktop(
   time?: DesktopClock,
   /** The OS's preferred languages (app.getPreferredSystemLanguages); the double says en-US otherwise. */
   osLanguages?: string[],
+  /** Changes the double further before the bundle loads (after the settings file is written). */
+  prepare?: (double: ElectronDouble) => void,
 ): Promise<ElectronDouble> {
   const previous = process.env.KUBECONFIG;
   process.env.KUBECONFIG = kubeconfig;
@@ -36,6 +38,7 @@ export async function startDesktop(
         path.join(d.userData, 'settings.json'),
         JSON.stringify({ ...defaultSettings(), ...settings }),
       );
+      prepare?.(d);
     });
     // The app is up once its tray exists and the first inventory reached it ("3/4", in any language).
     await pollUntil(() => /\d\/\d/.test(double.trays[0]?.tooltip ?? ''), 'the first tray', {

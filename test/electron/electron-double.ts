@@ -11,9 +11,10 @@
  * Pushes travel as JSON text, as the preload receives them; `delivered` and `lost` hold them parsed.
  *
  * `utilityProcess.fork` forks a real Node child (so killing it is a real SIGKILL) with Electron's
- * `process.parentPort` put in first by utility-child.ts; a double that follows a test's ManualClock
- * moves the child's virtual clock with it. `app.quit()` emits `before-quit` with an event a handler may
- * `preventDefault()`, as Electron does; only an unprevented quit counts as `quitCalled`.
+ * `process.parentPort` and utility-side `electron` module put in first by utility-child.ts; a double
+ * that follows a test's ManualClock moves the child's virtual clock with it. `app.quit()` emits
+ * `before-quit` with an event a handler may `preventDefault()`, as Electron does; only an unprevented
+ * quit counts as `quitCalled`.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
