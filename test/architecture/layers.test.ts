@@ -90,7 +90,7 @@ describe('the check', () => {
     [
       'electron-store outside main/electron',
       edge('main/settings/store.ts', 'electron-store'),
-      'may import only',
+      "electron-store imports 'electron'",
     ],
     [
       'require in product code',

@@ -93,6 +93,7 @@ describe('with a relative folder (electron-store in a utility process needs an a
     );
     const id = await openWindow(double);
     await double.invoke('settings:update', id, { language: 'ja' });
-    expect(readdirSync(target)).toEqual([]);
+    // No settings file there (the timeline database, which is not the settings store, may be).
+    expect(readdirSync(target).filter((f) => f.endsWith('.json'))).toEqual([]);
   });
 });
