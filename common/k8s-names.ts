@@ -43,11 +43,15 @@ export function isApiGroupName(name: unknown): name is string {
   return typeof name === 'string' && name.length <= MAX_NODE_NAME && API_GROUP.test(name);
 }
 
-/** The JSON schema of a namespace name (settings file, IPC patch): the same rule as isNamespaceName. */
+/**
+ * The JSON schema of a namespace name (settings file, IPC patch): the same rule as isNamespaceName.
+ * `errorMessage` is the sentence our checkers (common/validate.ts `errorText`) say instead of the pattern.
+ */
 export const NamespaceNameSchema = Type.String({
   minLength: 1,
   maxLength: MAX_NAMESPACE_NAME,
   pattern: DNS1123_LABEL_PATTERN,
+  errorMessage: 'must be a namespace name: lowercase letters, digits and dashes, at most 63 characters',
 });
 
 /** The JSON schema of a node (or pod) name: the same rule as isNodeName. */
@@ -55,6 +59,7 @@ export const NodeNameSchema = Type.String({
   minLength: 1,
   maxLength: MAX_NODE_NAME,
   pattern: DNS1123_SUBDOMAIN_PATTERN,
+  errorMessage: 'must be a node name: lowercase letters, digits, dashes and dots, at most 253 characters',
 });
 
 /** The JSON schema of an API group name: the same rule as isApiGroupName. */
@@ -62,4 +67,11 @@ export const ApiGroupNameSchema = Type.String({
   minLength: 1,
   maxLength: MAX_NODE_NAME,
   pattern: API_GROUP_PATTERN,
+  errorMessage: 'must be an API group: a lowercase DNS name with at least one dot, like gpufleet.io',
 });
+
+/**
+ * The JSON schema of a kubeconfig context name as settings and IPC take it: not a Kubernetes object name
+ * (kubeconfigs allow nearly anything), so only its length is held to what a name can be.
+ */
+export const ContextNameSchema = Type.String({ minLength: 1, maxLength: MAX_NODE_NAME });

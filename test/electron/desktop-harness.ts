@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultSettings, type Settings } from '../../main/settings/schema.ts';
+import { defaultSettings, type Settings } from '../../common/settings.ts';
 import { INJECTED_CLOCK } from '../../main/shell/injected-clock.ts';
 import type { ManualClock } from '../helpers/manual-clock.ts';
 import { pollUntil } from '../helpers/poll.ts';
