@@ -43,6 +43,26 @@ export function isApiGroupName(name: unknown): name is string {
   return typeof name === 'string' && name.length <= MAX_NODE_NAME && API_GROUP.test(name);
 }
 
+/** The name part of a qualified name (a label or taint key): at most 63 characters. */
+export const MAX_QUALIFIED_NAME_PART = 63;
+const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+/**
+ * A qualified name, the form of a label or taint key (`nvidia.com/gpu`, `node-role`): an optional
+ * DNS-1123 subdomain prefix and a slash, then a name part of letters, digits, `-`, `_` and `.`.
+ */
+export function isQualifiedName(key: unknown): key is string {
+  if (typeof key !== 'string') return false;
+  const slash = key.indexOf('/');
+  const prefix = slash === -1 ? null : key.slice(0, slash);
+  const name = slash === -1 ? key : key.slice(slash + 1);
+  return (
+    (prefix === null || isNodeName(prefix)) &&
+    name.length <= MAX_QUALIFIED_NAME_PART &&
+    QUALIFIED_NAME_PART.test(name)
+  );
+}
+
 /**
  * The JSON schema of a namespace name (settings file, IPC patch): the same rule as isNamespaceName.
  * `errorMessage` is the sentence our checkers (common/validate.ts `errorText`) say instead of the pattern.
