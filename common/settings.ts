@@ -12,7 +12,7 @@ import { LoggedAlert, SnoozeSchema } from './alert-log-schema.ts';
 import { AlertRulesSchema, AlertRulesViewSchema, DEFAULT_ALERT_RULES } from './alert-rules.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import { GpuInventoryStatus } from './inventory.ts';
-import { ApiGroupNameSchema, ContextNameSchema, NamespaceNameSchema } from './k8s-names.ts';
+import { ApiGroupNameSchema, ContextNameSchema, MAX_NODE_NAME, NamespaceNameSchema } from './k8s-names.ts';
 import { DEFAULT_TELEMETRY, TelemetrySettingsSchema } from './telemetry.ts';
 import { DEFAULT_TIMELINE, TimelineSettingsSchema } from './timeline.ts';
 
@@ -49,8 +49,13 @@ export type Theme = Static<typeof ThemeSchema>;
 /** At most this many contexts are monitored, or named in one per-context setting. */
 export const CONTEXTS_MAX = 200;
 const closed = { additionalProperties: false } as const;
+/**
+ * A record's keys are checked by pattern only (TypeBox ignores a key schema's minLength and maxLength), so
+ * a per-context setting's keys are held to a context name's length by this pattern, and nothing else is taken.
+ */
+const ContextKey = Type.String({ pattern: `^[\\s\\S]{1,${MAX_NODE_NAME}}$` });
 const perContext = <T extends Parameters<typeof Type.Record>[1]>(value: T) =>
-  Type.Record(ContextNameSchema, value, { maxProperties: CONTEXTS_MAX });
+  Type.Record(ContextKey, value, { additionalProperties: false, maxProperties: CONTEXTS_MAX });
 
 /** The monitored contexts, by name, each once. */
 export const ContextListSchema = Type.Array(ContextNameSchema, { uniqueItems: true, maxItems: CONTEXTS_MAX });

@@ -83,6 +83,14 @@ describe('the patch schema: the door refuses what the file would', () => {
     ['a field the engine writes', { alertLog: [] }, false],
     ['the file version', { version: 2 }, false],
     ['a namespace that is no DNS label', { controllerNamespace: { lab: 'Ops Team' } }, false],
+    ['a context name of 253 characters', { writeBack: { ['x'.repeat(253)]: true } }, true],
+    ['a context name longer than any', { writeBack: { ['x'.repeat(254)]: true } }, false],
+    ['an empty context name', { freeGpus: { '': false } }, false],
+    [
+      'prototype keys as context names',
+      JSON.parse('{"source":{"__proto__":"nodes","constructor":"auto"}}'),
+      true,
+    ],
   ])('%s', (_n, patch, ok) => {
     const door = check(SettingsPatchSchema, patch);
     expect(door.ok).toBe(ok);
