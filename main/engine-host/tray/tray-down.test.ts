@@ -1,8 +1,8 @@
 /** The tray names the down GPU nodes of each context, with why, under its line. */
 import { describe, expect, it } from 'vitest';
-import { translator } from '../../common/i18n/translator.ts';
-import type { GpuNodeEntry } from '../../common/inventory.ts';
-import { contextSnapshot, fleet, inventory } from '../../test/fixtures/snapshots.ts';
+import { translator } from '../../../common/i18n/translator.ts';
+import type { GpuNodeEntry } from '../../../common/inventory.ts';
+import { contextSnapshot, fleet, inventory } from '../../../test/fixtures/snapshots.ts';
 import { trayContext, trayFleet } from './tray-fleet.ts';
 import { buildTrayModel, downNodeLines, TRAY_DOWN_NODES_MAX } from './tray-model.ts';
 
