@@ -141,7 +141,7 @@ describe('the check', () => {
       "the host's entry loading the backend",
       edge('main/engine-host/entry.ts', 'main/engine-host/settings-backend.ts'),
     ],
-    ['a test importing anything', edge('main/kube/node-list.test.ts', 'sim/index.ts')],
+    ['a test importing anything', edge('main/kube/list-pages.test.ts', 'sim/index.ts')],
     ['a package', edge('main/kube/auth-options.ts', '@kubernetes/client-node')],
     ['a subpath of an allowed package', edge('main/settings/schema.ts', '@sinclair/typebox/value')],
     ['a subpath of an allowed built-in', edge('main/web/static-files.ts', 'node:fs/promises')],
