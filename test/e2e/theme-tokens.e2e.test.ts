@@ -35,35 +35,37 @@ afterAll(async () => {
 
 type Scheme = 'light' | 'dark';
 
-/** Every token as Chromium resolves it on a probe (as a colour, a shadow, a font, a radius), and the used scheme. */
+/**
+ * The page script (text: this file is type-checked without the DOM's types) that sets the override, then
+ * reads the used scheme and every token as Chromium resolves it on a probe: as a colour, a shadow, a font
+ * and a radius (a token that is none of these resolves to the property's initial value, alike both ways).
+ */
+function probeScript(theme: Scheme | null): string {
+  return `(() => {
+    const theme = ${JSON.stringify(theme)};
+    if (theme) document.documentElement.dataset.theme = theme;
+    const used = document.createElement('div');
+    used.style.setProperty('color', 'light-dark(rgb(1, 1, 1), rgb(2, 2, 2))');
+    document.body.append(used);
+    const out = { scheme: getComputedStyle(used).color === 'rgb(2, 2, 2)' ? 'dark' : 'light' };
+    for (const t of ${JSON.stringify(TOKENS)}) {
+      const probe = document.createElement('div');
+      for (const p of ['color', 'box-shadow', 'font-family', 'border-radius']) probe.style.setProperty(p, 'var(' + t + ')');
+      document.body.append(probe);
+      const s = getComputedStyle(probe);
+      out[t] = [s.color, s.boxShadow, s.fontFamily, s.borderTopLeftRadius].join(' | ');
+    }
+    return out;
+  })()`;
+}
+
+/** The tokens and the used scheme of a page with this stylesheet, the system's scheme and the override. */
 async function resolved(css: string, system: Scheme, theme: Scheme | null): Promise<Record<string, string>> {
   const context = await browser.newContext({ colorScheme: system });
   try {
     const page = await context.newPage();
     await page.setContent(`<!doctype html><html><head><style>${css}</style></head><body></body></html>`);
-    return await page.evaluate(
-      ({ tokens, theme }) => {
-        if (theme) document.documentElement.dataset.theme = theme;
-        // The root's used scheme (its computed `color-scheme` may be `light dark`, left to the system).
-        const used = document.createElement('div');
-        used.style.setProperty('color', 'light-dark(rgb(1, 1, 1), rgb(2, 2, 2))');
-        document.body.append(used);
-        const scheme = getComputedStyle(used).color === 'rgb(2, 2, 2)' ? 'dark' : 'light';
-        const out: Record<string, string> = { scheme };
-        for (const t of tokens) {
-          const probe = document.createElement('div');
-          probe.style.setProperty('color', `var(${t})`);
-          probe.style.setProperty('box-shadow', `var(${t})`);
-          probe.style.setProperty('font-family', `var(${t})`);
-          probe.style.setProperty('border-radius', `var(${t})`);
-          document.body.append(probe);
-          const s = getComputedStyle(probe);
-          out[t] = [s.color, s.boxShadow, s.fontFamily, s.borderTopLeftRadius].join(' | ');
-        }
-        return out;
-      },
-      { tokens: TOKENS, theme },
-    );
+    return await page.evaluate<Record<string, string>>(probeScript(theme));
   } finally {
     await context.close();
   }
