@@ -3,7 +3,9 @@
  * (the file, version 2, and its type `Settings`), the view the window gets (`SettingsViewSchema`), the
  * patch it sends (`SettingsPatchSchema`, checked at the IPC door) and the settings form's validation
  * (renderer/lib/settings-form.ts words `Value.Errors` of the patch). A field the user sets is added to
- * `USER_FIELDS` once and is then in all four; a field only the engine writes goes in `SettingsSchema`.
+ * `USER_FIELDS` once (and its default to `defaultSettings`): it is then in the file, the view and the
+ * patch, and checked in the form once the form has a field for it. A field only the engine writes goes
+ * in `SettingsSchema` alone.
  * Closed objects everywhere (`additionalProperties: false`) so nothing but what is listed here (context
  * NAMES, never tokens or keys) can be stored or sent.
  */

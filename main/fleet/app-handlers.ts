@@ -63,7 +63,7 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     },
     'contexts:list': () => core.contextList(),
     'contexts:set-monitored': (names) => {
-      update({ contexts: [...new Set(names)] });
+      update({ contexts: [...names] });
       core.applyContexts();
       return core.contextList();
     },

@@ -89,6 +89,10 @@ describe('validate words what the settings schema refuses', () => {
     expect(validate(draft({ monitored }), ko)).toEqual({
       monitored: ko.t('settings.errors.monitoredMax', { max: CONTEXTS_MAX }),
     });
+    // A name longer than any context's is no count problem: the general sentence says it.
+    expect(validate(draft({ monitored: ['x'.repeat(254)] }), ko)).toEqual({
+      other: ko.t('settings.errors.other'),
+    });
     expect(ko.t('settings.errors.monitoredMax', { max: CONTEXTS_MAX })).not.toBe(
       en.t('settings.errors.monitoredMax', { max: CONTEXTS_MAX }),
     );

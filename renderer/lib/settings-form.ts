@@ -134,7 +134,7 @@ export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
       errors.controllerNamespace ??= tr.t('settings.errors.controllerNamespace', { context });
       continue;
     }
-    const rule = own(FIELDS, p.path.join('.')) ?? own(FIELDS, top ?? '');
+    const rule = own(FIELDS, p.path.join('.'));
     if (rule) errors[rule[0]] ??= rule[1](p, tr);
     else errors.other ??= tr.t('settings.errors.other');
   }

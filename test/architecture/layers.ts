@@ -65,7 +65,7 @@ export const RANKS: ReadonlyMap<string, number> = new Map([
 export const PURPOSES: ReadonlyMap<string, string> = new Map([
   ['common', 'plain serializable types, the one typed IPC contract, i18n catalogs, the text gate'],
   ['main/log', 'JSON-line logger, redaction of credentials, size-capped rotating file'],
-  ['main/settings', 'the settings file: schema, defaults, migrations, corrupt-file recovery'],
+  ['main/settings', 'the settings store, migrations, corrupt-file recovery (its schema is in common/)'],
   ['main/kube', 'kubeconfig, per-context clients, generic list+watch+cache, backoff, clocks, API errors'],
   ['main/inventory', 'pure: is-GPU-node, node → entry, aggregate, last-seen labels, meaningful diff'],
   ['main/telemetry', "DCGM exporter readings through the API server's pods/proxy"],
