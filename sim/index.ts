@@ -6,7 +6,7 @@ import { installCrdHooks } from './crd.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import type { SizeLimits } from './limits.ts';
 import { seed, startFlapping } from './scenarios/index.ts';
-import { SimServer } from './server.ts';
+import { KUBE_APISERVER_TIMEOUTS, type ServerTimeouts, SimServer } from './server.ts';
 import { makeTls } from './tls.ts';
 
 export type { SimControl } from './control.ts';
@@ -31,6 +31,8 @@ export interface SimOptions {
    * API server answers that path 404), and in-process callers use the typed `control` object instead.
    */
   httpControls?: boolean;
+  /** How long the server waits on a client (headers, whole request, idle keep-alive); a kube-apiserver's by default. */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 export interface RunningSim {
@@ -81,13 +83,14 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
   const tls = await makeTls();
   let control: SimControl | undefined;
   const handler = options.httpControls === true ? controlHandler(() => control as SimControl) : null;
-  let server = new SimServer(core, tls, handler);
+  const timeouts = { ...KUBE_APISERVER_TIMEOUTS, ...options.timeouts };
+  let server = new SimServer(core, tls, handler, timeouts);
   const port = await server.listen(options.port ?? 0, host);
   const restart = async () => {
     const failures = server.failures;
     const log = server.log;
     await server.close();
-    server = new SimServer(core, tls, handler);
+    server = new SimServer(core, tls, handler, timeouts);
     server.failures = failures;
     server.log.push(...log);
     await server.listen(port, host);
