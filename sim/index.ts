@@ -5,6 +5,7 @@ import { Core } from './core.ts';
 import { installCrdHooks } from './crd.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import type { SizeLimits } from './limits.ts';
+import type { OidcIssuer } from './oidc.ts';
 import { seed, startFlapping } from './scenarios/index.ts';
 import { KUBE_APISERVER_TIMEOUTS, type ServerTimeouts, SimServer } from './server.ts';
 import { makeTls } from './tls.ts';
@@ -33,6 +34,8 @@ export interface SimOptions {
   httpControls?: boolean;
   /** How long the server waits on a client (headers, whole request, idle keep-alive); a kube-apiserver's by default. */
   timeouts?: Partial<ServerTimeouts>;
+  /** Accept the ID tokens of this OIDC issuer, as a server started with --oidc-issuer-url (sim/oidc.ts). */
+  oidc?: OidcIssuer;
 }
 
 export interface RunningSim {
@@ -77,6 +80,7 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
       : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.oidc ? { oidc: options.oidc } : {}),
   });
   installCrdHooks(core);
   seed(core, scenario);
