@@ -39,6 +39,14 @@ export class OidcAuthenticator {
     this.#key = createPublicKey(issuer.publicKeyPem);
   }
 
+  #verifies(data: string, signature: string): boolean {
+    try {
+      return verify('sha256', Buffer.from(data), this.#key, Buffer.from(signature, 'base64url'));
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * The user of an ID token of this issuer; null when the token is not one (another authenticator may
    * know it), 'invalid' when it claims to be but does not verify (signature, audience, expiry).
@@ -50,9 +58,7 @@ export class OidcAuthenticator {
     const header = part(h);
     const claims = part(p);
     if (!header || !claims || claims.iss !== this.issuer.issuerUrl) return null;
-    const signed =
-      header.alg === 'RS256' &&
-      verify('sha256', Buffer.from(`${h}.${p}`), this.#key, Buffer.from(s, 'base64url'));
+    const signed = header.alg === 'RS256' && this.#verifies(`${h}.${p}`, s);
     const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     const live = typeof claims.exp === 'number' && this.now() < claims.exp * 1000;
     if (!signed || !aud.includes(this.issuer.clientId) || !live || typeof claims.sub !== 'string')
