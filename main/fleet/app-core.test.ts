@@ -139,7 +139,7 @@ describe('AppCore', () => {
   it('rejects an invalid settings update with the field named, and applies a valid one', async () => {
     const c = makeCore();
     await expect(async () => c.handlers['settings:update']({ crdGroup: 'nodots' })).rejects.toThrow(
-      '"nodots" is not a valid API group: use a lowercase DNS name with at least one dot, like gpufleet.io',
+      'Invalid settings: crdGroup: must be an API group: a lowercase DNS name with at least one dot, like gpufleet.io.',
     );
     const telemetry = { background: 'off' as const, autoMaxGpuNodes: 50, budgetPerMinute: 60 };
     const view = await c.handlers['settings:update']({

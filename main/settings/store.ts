@@ -2,7 +2,7 @@
  * The settings store: typed reads, validated whole-document updates, persisted through a backend that is
  * `conf` by default (the CLI, browser mode, the demo seeding) and electron-store in the desktop app's
  * engine host, which passes `createBackend` (main/engine-host/settings-backend.ts). electron-store extends
- * conf, so both write the same settings.json in the same folder, with this file's schema and migrations.
+ * conf, so both write the same settings.json in the same folder, with the one schema (common/settings.ts) and migrations.ts.
  * We run our own TypeBox validation and version migrations around a plain backend instead of
  * conf's `schema`/`migrations`: conf's migrations are keyed to the app's semver (not a settings
  * version), its ajv schema re-validates the file on every read, and with `clearInvalidConfig` it
@@ -10,8 +10,8 @@
  */
 import path from 'node:path';
 import Conf from 'conf';
+import { SETTINGS_VERSION, type Settings, SettingsSchema } from '../../common/settings.ts';
 import { loadSettingsFile, type SettingsNotice } from './file.ts';
-import { SETTINGS_VERSION, type Settings, SettingsSchema } from './schema.ts';
 import { assertSettings, SettingsError } from './validate.ts';
 import { fitToFile } from './write-cap.ts';
 
@@ -19,7 +19,7 @@ export type { SettingsNotice } from './file.ts';
 export { SettingsError } from './validate.ts';
 
 /** Every key but `version`, which only migrations change. */
-export type SettingsPatch = Partial<Omit<Settings, 'version'>>;
+export type SettingsUpdate = Partial<Omit<Settings, 'version'>>;
 
 export interface SettingsBackendOptions {
   cwd: string;
@@ -42,7 +42,7 @@ export interface SettingsStore {
   get<K extends keyof Settings>(key: K): Readonly<Settings[K]>;
   all(): Readonly<Settings>;
   /** Validates the merged document; on error throws SettingsError naming the fields, nothing written. */
-  update(patch: SettingsPatch): Readonly<Settings>;
+  update(patch: SettingsUpdate): Readonly<Settings>;
 }
 
 export interface OpenSettingsOptions {

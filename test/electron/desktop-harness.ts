@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { defaultSettings, type Settings } from '../../common/settings.ts';
 import { INJECTED_CLOCK } from '../../main/kube/injected-clock.ts';
-import { defaultSettings, type Settings } from '../../main/settings/schema.ts';
 import type { ManualClock } from '../helpers/manual-clock.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { ElectronDouble } from './electron-double.ts';
