@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultSettings, type Settings } from '../../common/settings.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
 import { SETTINGS_MAX_BYTES } from './file.ts';
-import { defaultSettings, type Settings } from './schema.ts';
 import { openSettings, SettingsError } from './store.ts';
 import { fitToFile, settingsFileBytes } from './write-cap.ts';
 

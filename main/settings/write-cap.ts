@@ -4,9 +4,10 @@
  * alert log is the one part that grows by itself (500 alerts, each naming up to 10,000 nodes), so its
  * oldest entries give way first; a document still too large without them is refused with a sentence.
  */
+
+import type { Settings } from '../../common/settings.ts';
 import { mib } from './bounded-file.ts';
 import { SETTINGS_MAX_BYTES } from './file.ts';
-import type { Settings } from './schema.ts';
 
 /** What conf and electron-store write for a document: their default `serialize`, tab-indented JSON. */
 export function settingsFileBytes(doc: Readonly<Settings>): number {
