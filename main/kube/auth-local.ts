@@ -1,9 +1,10 @@
 /**
  * TLS and auth settings for the common kubeconfig shapes (CA, client certificates, tokens, token
  * files, basic auth, impersonation) without @kubernetes/client-node: importing that library costs
- * 0.6–2 s of start-up, by load (Node 24.21 on 2 shared cores, `performance.now()` around
- * `await import('@kubernetes/client-node')` in `node -e`, five runs each: 0.64–0.91 s at load average ~5
- * on 2026-12-03, 1.37–2.04 s at ~15.6 on 2026-12-04), which a one-shot `gpu-fleet scan` should not pay.
+ * 0.6–3.6 s of start-up, by load (Node 24.21 on 2 shared cores, `performance.now()` around
+ * `await import('@kubernetes/client-node')` in `node -e`, five runs a batch: 0.64–0.91 s at load average
+ * ~5 on 2026-12-03; 1.37–2.04 s and 1.46–3.60 s at ~15 on 2026-12-04), which a one-shot `gpu-fleet scan`
+ * should not pay.
  * OIDC, cloud auth providers and proxies still go through client-node (auth-options.ts), loaded only when
  * a context needs them.
  */
