@@ -13,6 +13,7 @@ import Conf from 'conf';
 import { SETTINGS_VERSION, type Settings, SettingsSchema } from '../../common/settings.ts';
 import { loadSettingsFile, type SettingsNotice } from './file.ts';
 import { assertSettings, SettingsError } from './validate.ts';
+import { fitToFile } from './write-cap.ts';
 
 export type { SettingsNotice } from './file.ts';
 export { SettingsError } from './validate.ts';
@@ -49,6 +50,8 @@ export interface OpenSettingsOptions {
   projectName?: string;
   now?: () => Date;
   createBackend?: (options: SettingsBackendOptions) => SettingsBackend;
+  /** The most the file may hold when written (write-cap.ts): SETTINGS_MAX_BYTES, smaller in tests. */
+  maxFileBytes?: number;
 }
 
 export const SETTINGS_FILE_NAME = 'settings';
@@ -87,7 +90,14 @@ export function openSettings(opts: OpenSettingsOptions): SettingsStore {
     try {
       const options = settingsBackendOptions(opts.cwd, opts.projectName);
       backend = opts.createBackend ? opts.createBackend(options) : new Conf<Record<string, unknown>>(options);
-      if (loaded.dirty) backend.store = { ...current };
+      const fitted = loaded.dirty ? fitToFile(current, opts.maxFileBytes) : null;
+      if (fitted?.ok) {
+        current = deepFreeze(fitted.doc);
+        backend.store = { ...current };
+      } else if (fitted) {
+        backend = null;
+        notices.push({ kind: 'unsaved', message: fitted.message, file });
+      }
     } catch (e) {
       backend = null;
       notices.push({ kind: 'unsaved', message: `Settings cannot be saved (${message(e)}).`, file });
@@ -113,7 +123,10 @@ export function openSettings(opts: OpenSettingsOptions): SettingsStore {
       const merged: Record<string, unknown> = { ...current, ...patch, version: SETTINGS_VERSION };
       // The newest ALERT_LOG_LIMIT entries are kept (what alerts/alert-log.ts trimLog does; settings sit below alerts).
       if (Array.isArray(merged.alertLog)) merged.alertLog = merged.alertLog.slice(-ALERT_LOG_LIMIT);
-      const next = assertSettings(structuredClone(merged));
+      // At most what the next start reads: the oldest alerts give way, or the update is refused.
+      const fitted = fitToFile(assertSettings(structuredClone(merged)), opts.maxFileBytes);
+      if (!fitted.ok) throw new SettingsError(fitted.message, []);
+      const next = fitted.doc;
       if (backend !== null) {
         try {
           backend.store = { ...next };
