@@ -12,6 +12,7 @@ import { own } from '../../common/dict.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import { fleetHealth } from '../../common/health.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import { productlessNodes } from '../../common/inventory-counts.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { DEFAULT_TELEMETRY, type TelemetrySettingsView } from '../../common/telemetry.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
@@ -313,7 +314,7 @@ export class FleetEngine {
     this.#snooze = pruneSnooze(this.#snooze, now);
     const contexts = [...this.#entries.values()].map((e) => {
       const s = e.monitor.snapshot();
-      const telemetry = this.#telemetry.summary(e.context.name);
+      const telemetry = this.#telemetry.summary(e.context.name, productlessNodes(s.inventory));
       const paused = pausedUntil(own(this.#snooze.contexts, e.context.name));
       return {
         ...s,

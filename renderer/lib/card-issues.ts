@@ -5,7 +5,8 @@
 import type { Translator } from '../../common/i18n/translator.ts';
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
 import { entryReason } from '../../common/node-reason.ts';
-import { ageSince, lastSeenText } from './format.ts';
+import type { TelemetrySummary } from '../../common/telemetry.ts';
+import { ageSince, lastSeenText, telemetryModelText } from './format.ts';
 
 /** How many lines of each list a card shows before "+N more". */
 export const CARD_LIMIT = 5;
@@ -30,14 +31,29 @@ export interface CardIssues {
   moreProblems: number;
 }
 
-/** Stale GFD labels: the node lost its product label but was seen with GPUs before. */
-function staleLabels(node: GpuNodeEntry, tr: Translator): string | null {
-  if (node.product !== null || !node.last_seen) return null;
-  return tr.t('card.labelsGone', { lastSeen: lastSeenText(node, tr) ?? '' });
+/**
+ * Stale GFD labels: the node lost its product label but was seen with GPUs before, or its DCGM exporter
+ * still names the GPU (then the model it reports, marked as from telemetry).
+ */
+function staleLabels(node: GpuNodeEntry, tr: Translator, models: ReadonlyMap<string, string>): string | null {
+  if (node.product !== null) return null;
+  const model = models.get(node.name) ?? null;
+  const seen = lastSeenText(node, tr);
+  const lines: string[] = [];
+  if (model !== null) lines.push(tr.t('card.labelsGoneModel', { model: telemetryModelText(model, tr) }));
+  if (seen !== null) lines.push(model === null ? tr.t('card.labelsGone', { lastSeen: seen }) : seen);
+  return lines.length === 0 ? null : lines.join(tr.t('node.problemsSeparator'));
 }
 
-export function cardIssues(inv: GpuInventoryStatus | null, now: number, tr: Translator): CardIssues {
+/** `telemetry`: the context's DCGM summary, whose `models` name the GPUs of nodes without labels. */
+export function cardIssues(
+  inv: GpuInventoryStatus | null,
+  now: number,
+  tr: Translator,
+  telemetry?: TelemetrySummary,
+): CardIssues {
   const nodes = inv?.nodes ?? [];
+  const models = new Map((telemetry?.models ?? []).map((m) => [m.node, m.model]));
   const down: DownNodeLine[] = [];
   let downCount = 0;
   const problems: GpuProblemLine[] = [];
@@ -53,7 +69,7 @@ export function cardIssues(inv: GpuInventoryStatus | null, now: number, tr: Tran
         });
     }
     // No copies per node: a 5,000-node context runs this on every snapshot.
-    const stale = staleLabels(node, tr);
+    const stale = staleLabels(node, tr, models);
     for (const text of node.problems ?? []) {
       problemCount++;
       if (problems.length < CARD_LIMIT) problems.push({ name: node.name, text });

@@ -139,6 +139,7 @@ export const en = {
     moreProblems_one: '+{{count, number}} more problem',
     moreProblems_other: '+{{count, number}} more problems',
     labelsGone: 'GPU labels gone ({{lastSeen}})',
+    labelsGoneModel: 'GPU labels gone: {{model}}',
     source: {
       controller: 'via in-cluster controller',
       nodes: 'watching nodes itself',
@@ -226,6 +227,7 @@ export const en = {
     noProduct: 'no product label',
     unlabeled: '<unlabeled>',
     lastSeen: 'last seen: {{product}} ×{{count, number}}',
+    fromTelemetry: '{{model}} (from telemetry)',
     gpu: 'GPU',
     /** As the gpu.memory label writes it (no grouping): 8188 MiB. */
     memory: '{{mib}} MiB',

@@ -130,6 +130,7 @@ export const ja: Catalog = {
     moreDown_other: 'ほか {{count, number}} 台が Ready でない',
     moreProblems_other: 'ほか {{count, number}} 件の問題',
     labelsGone: 'GPU ラベル消失（{{lastSeen}}）',
+    labelsGoneModel: 'GPU ラベル消失：{{model}}',
     source: {
       controller: 'クラスター内コントローラー経由',
       nodes: 'ノードを直接監視中',
@@ -216,6 +217,7 @@ export const ja: Catalog = {
     noProduct: '製品ラベルなし',
     unlabeled: '<ラベルなし>',
     lastSeen: '最後に確認: {{product}} ×{{count, number}}',
+    fromTelemetry: '{{model}}（テレメトリより）',
     gpu: 'GPU',
     memory: '{{mib}} MiB',
     shared: '共有',

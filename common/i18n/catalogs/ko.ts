@@ -129,6 +129,7 @@ export const ko: Catalog = {
     moreDown_other: '외 {{count, number}}개 Ready 아님',
     moreProblems_other: '외 문제 {{count, number}}개',
     labelsGone: 'GPU 레이블 사라짐({{lastSeen}})',
+    labelsGoneModel: 'GPU 레이블 사라짐: {{model}}',
     source: {
       controller: '클러스터 내 컨트롤러 경유',
       nodes: '노드를 직접 감시 중',
@@ -213,6 +214,7 @@ export const ko: Catalog = {
     noProduct: '제품 레이블 없음',
     unlabeled: '<레이블 없음>',
     lastSeen: '마지막 확인: {{product}} ×{{count, number}}',
+    fromTelemetry: '{{model}}(텔레메트리 기준)',
     gpu: 'GPU',
     memory: '{{mib}} MiB',
     shared: '공유',

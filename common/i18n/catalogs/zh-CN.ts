@@ -128,6 +128,7 @@ export const zhCN: Catalog = {
     moreDown_other: '另有 {{count, number}} 个未就绪',
     moreProblems_other: '另有 {{count, number}} 个问题',
     labelsGone: 'GPU 标签已消失（{{lastSeen}}）',
+    labelsGoneModel: 'GPU 标签已消失：{{model}}',
     source: {
       controller: '通过集群内控制器',
       nodes: '直接监视节点',
@@ -211,6 +212,7 @@ export const zhCN: Catalog = {
     noProduct: '没有型号标签',
     unlabeled: '<无标签>',
     lastSeen: '上次所见：{{product}} ×{{count, number}}',
+    fromTelemetry: '{{model}}（来自遥测）',
     gpu: 'GPU',
     memory: '{{mib}} MiB',
     shared: '共享',
