@@ -38,6 +38,7 @@ import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { ListWatcherOptions } from '../kube/list-watcher.ts';
 import { shownText } from '../log/redact.ts';
 import type { TelemetryReading } from '../telemetry/context-telemetry.ts';
+import { ClusterUids } from './cluster-uids.ts';
 import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
 import type { SourceConfig } from './source/monitor-source.ts';
 import { TelemetryHub } from './telemetry-hub.ts';
@@ -126,6 +127,9 @@ export class FleetEngine {
   readonly #pendingPolicy = new Map<string, ContextMonitor>();
   readonly #snapshots: Throttle;
   readonly #telemetry: TelemetryHub;
+  readonly #uids: ClusterUids;
+  /** The last setContexts call, run again when a kube-system uid becomes known (it may merge two). */
+  #last: { all: readonly ResolvedContext[]; lastKnown: Record<string, LastKnown> } | null = null;
 
   constructor(opts: EngineOptions = {}) {
     this.#opts = opts;
@@ -146,6 +150,14 @@ export class FleetEngine {
       changed: () => this.#scheduleSnapshot(),
       ...(opts.debug ? { debug: opts.debug } : {}),
     });
+    this.#uids = new ClusterUids({
+      clock: this.#clock,
+      makeClient: (c) => (opts.makeClient ?? ((x) => new ContextClient(x, { clock: this.#clock })))(c),
+      changed: () => {
+        if (this.#last) this.setContexts(this.#last.all, this.#last.lastKnown);
+      },
+      ...(opts.debug ? { debug: opts.debug } : {}),
+    });
   }
 
   on(listener: (e: EngineEvent) => void): () => void {
@@ -161,7 +173,10 @@ export class FleetEngine {
    */
   setContexts(all: readonly ResolvedContext[], lastKnown: Record<string, LastKnown> = {}): void {
     const merge = this.#opts.mergeSameCluster?.() ?? true;
-    const groups = merge ? groupByCluster(all) : all.map((c) => [c]);
+    this.#last = { all, lastKnown };
+    // Same server and CA, or (once read, where the user may) the same kube-system namespace uid.
+    if (merge) this.#uids.want(all);
+    const groups = merge ? groupByCluster(all, (c) => this.#uids.uidOf(c)) : all.map((c) => [c]);
     const contexts = groups.flatMap((g) => (g[0] ? [g[0]] : []));
     const also = new Map(groups.map((g) => [g[0]?.name ?? '', g.slice(1)]));
     this.#watchedAs = new Map(groups.flatMap((g) => g.map((c) => [c.name, g[0]?.name ?? c.name])));
@@ -337,6 +352,8 @@ export class FleetEngine {
     for (const { monitor } of this.#entries.values()) monitor.stop();
     this.#entries.clear();
     this.#telemetry.stop();
+    this.#uids.stop();
+    this.#last = null;
     if (this.#tickTimer !== null) this.#clock.clearTimeout(this.#tickTimer);
     this.#snapshots.cancel();
     if (this.#policyTimer !== null) this.#clock.clearTimeout(this.#policyTimer);
