@@ -2,6 +2,7 @@
  * What the overview card says is wrong with a context, without a click: the not-ready GPU nodes
  * (name, short reason, how long) and the GPU problems of ready and not-ready nodes alike. Pure.
  */
+import { gpuProblemTexts } from '../../common/i18n/gpu-problem-text.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
 import { entryReason } from '../../common/node-reason.ts';
@@ -70,9 +71,13 @@ export function cardIssues(
     }
     // No copies per node: a 5,000-node context runs this on every snapshot.
     const stale = staleLabels(node, tr, models);
-    for (const text of node.problems ?? []) {
-      problemCount++;
-      if (problems.length < CARD_LIMIT) problems.push({ name: node.name, text });
+    const count = node.problems?.length ?? 0;
+    if (count > 0) {
+      // Worded only while the card has room: the rest are counted.
+      const texts = problems.length < CARD_LIMIT ? gpuProblemTexts(node, tr) : [];
+      for (const text of texts.slice(0, CARD_LIMIT - problems.length))
+        problems.push({ name: node.name, text });
+      problemCount += count;
     }
     if (stale) {
       problemCount++;
