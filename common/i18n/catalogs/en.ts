@@ -284,7 +284,8 @@ export const en = {
   },
   alerts: {
     title: 'Alerts',
-    pausedUntil: 'Paused until {{time}}',
+    pausedUntil: 'Paused {{until}}',
+    paused: 'Paused',
     resume: 'Resume alerts',
     pauseHour: 'Pause for 1 hour',
     empty: 'No alerts yet. You will see drops, recoveries and unreachable clusters here.',

@@ -271,7 +271,8 @@ export const ja: Catalog = {
   },
   alerts: {
     title: 'アラート',
-    pausedUntil: '{{time}} まで一時停止中',
+    pausedUntil: '{{until}}一時停止中',
+    paused: '一時停止中',
     resume: 'アラートを再開',
     pauseHour: '1 時間一時停止',
     empty: 'アラートはまだありません。ノードの停止や復旧、到達できないクラスターがここに表示されます。',

@@ -266,7 +266,8 @@ export const ko: Catalog = {
   },
   alerts: {
     title: '알림',
-    pausedUntil: '{{time}}까지 일시 중지됨',
+    pausedUntil: '{{until}} 일시 중지됨',
+    paused: '일시 중지됨',
     resume: '알림 다시 시작',
     pauseHour: '1시간 동안 일시 중지',
     empty: '아직 알림이 없습니다. 노드 다운, 복구, 연결할 수 없는 클러스터가 여기에 표시됩니다.',

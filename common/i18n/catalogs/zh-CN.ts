@@ -262,7 +262,8 @@ export const zhCN: Catalog = {
   },
   alerts: {
     title: '告警',
-    pausedUntil: '已暂停至 {{time}}',
+    pausedUntil: '已暂停（{{until}}）',
+    paused: '已暂停',
     resume: '恢复告警',
     pauseHour: '暂停 1 小时',
     empty: '暂无告警。节点宕机、恢复和集群无法访问时会显示在这里。',
