@@ -174,9 +174,10 @@ export class FleetEngine {
   setContexts(all: readonly ResolvedContext[], lastKnown: Record<string, LastKnown> = {}): void {
     const merge = this.#opts.mergeSameCluster?.() ?? true;
     this.#last = { all, lastKnown };
-    // Same server and CA, or (once read, where the user may) the same kube-system namespace uid; one
-    // context (the controller, `watch --context`) has nothing to be compared with and reads none.
-    if (merge && all.length > 1) this.#uids.want(all);
+    // Same server and CA, or (once read, where the user may) the same kube-system namespace uid. Uids are
+    // read only when the addresses leave more than one group: one context (the controller, `watch
+    // --context`) or contexts all on one address have nothing a uid could join.
+    if (merge && groupByCluster(all).length > 1) this.#uids.want(all);
     const groups = merge ? groupByCluster(all, (c) => this.#uids.uidOf(c)) : all.map((c) => [c]);
     const contexts = groups.flatMap((g) => (g[0] ? [g[0]] : []));
     const also = new Map(groups.map((g) => [g[0]?.name ?? '', g.slice(1)]));
