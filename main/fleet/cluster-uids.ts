@@ -97,6 +97,8 @@ export class ClusterUids {
       uid = namespaceUid(
         await client.getJson(KUBE_SYSTEM_PATH, 'reading the kube-system namespace', UID_TIMEOUT_MS),
       );
+      if (uid === null)
+        this.#o.debug?.(ctx.name, 'kube-system uid not read (no plausible uid in the answer)');
     } catch (error) {
       // Forbidden for most read-only users: the address alone then says which cluster this is.
       this.#o.debug?.(
