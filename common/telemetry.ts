@@ -41,6 +41,23 @@ export type NodeTelemetry =
 export interface TelemetrySummary {
   hottest: { node: string; index: number; temperatureC: number } | null;
   xids: { node: string; index: number; xid: number }[];
+  /**
+   * The GPU model the exporter names (its `modelName` label) for GPU nodes whose product label is gone,
+   * at most SUMMARY_MODELS_MAX: what the window and the CLI show there, marked "from telemetry". Absent
+   * when no such node has a reading.
+   */
+  models?: { node: string; model: string }[];
+}
+
+/** A `modelName` label is cut past this many characters (real ones are ~20-40: "NVIDIA H100 80GB HBM3"). */
+export const TELEMETRY_MODEL_MAX = 64;
+
+/** Nodes whose telemetry model a summary carries at most (a card shows five; the table looks them up). */
+export const SUMMARY_MODELS_MAX = 200;
+
+/** The model a telemetry summary names for `node`, or null (a linear look-up over at most SUMMARY_MODELS_MAX). */
+export function telemetryModel(summary: TelemetrySummary | undefined | null, node: string): string | null {
+  return summary?.models?.find((m) => m.node === node)?.model ?? null;
 }
 
 /** The ranges of the telemetry settings, held by the one schema below (settings file, IPC, form). */

@@ -45,6 +45,11 @@ export interface RunningSim {
   kubeconfigYaml(): string;
   writeKubeconfig(path: string): Promise<void>;
   control: SimControl;
+  /**
+   * Serves the same cluster on a second address (another port of `host`, 127.0.0.1 by default): the
+   * same objects, users and CA, as a cluster reached through two addresses is. Returns its URL.
+   */
+  listenAlso(host?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -103,6 +108,7 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
   const stopFlapping = startFlapping(core, scenario);
   const url = `https://${host}:${port}`;
   const yaml = () => kubeconfigYaml(url, tls.caPem, core.auth.tokens);
+  const others: SimServer[] = [];
   return {
     url,
     caPem: tls.caPem,
@@ -113,8 +119,15 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
       await chmod(path, 0o600);
     },
     control,
+    async listenAlso(otherHost = '127.0.0.1') {
+      const other = new SimServer(core, tls, handler);
+      others.push(other);
+      const otherPort = await other.listen(0, otherHost);
+      return `https://${otherHost.includes(':') ? `[${otherHost}]` : otherHost}:${otherPort}`;
+    },
     async close() {
       stopFlapping();
+      for (const other of others.splice(0)) await other.close();
       await server.close();
     },
   };
