@@ -11,6 +11,7 @@ import {
   GPU_HOT_C_MIN,
 } from '../../common/alert-rules.ts';
 import { ALERT_GPUS_MAX, type AlertKind, type AlertWords } from '../../common/alerts.ts';
+import { FORWARD_TARGETS_MAX, ForwardTargetSettingSchema } from '../../common/forwarding.ts';
 import { LanguageSettingSchema } from '../../common/i18n/language-schema.ts';
 import { GpuInventoryStatus } from '../../common/inventory.ts';
 import { ApiGroupNameSchema, NamespaceNameSchema } from '../../common/k8s-names.ts';
@@ -246,6 +247,12 @@ export const SettingsSchema = Type.Object(
     mergeSameCluster: Type.Boolean(),
     /** The timeline database (issue 24): retention, size cap, price per kWh. Added within version 2. */
     timeline: TimelineSettingsSchema,
+    /**
+     * The desktop app's alert forwarding targets (issue 25), without their secrets (those are kept by
+     * Electron main with safeStorage, main/forward/secret-vault.ts). Added within version 2: files
+     * without it get [].
+     */
+    forwarding: Type.Array(ForwardTargetSettingSchema, { maxItems: FORWARD_TARGETS_MAX }),
   },
   closed,
 );
@@ -274,6 +281,7 @@ export function defaultSettings(): Settings {
     telemetry: { ...DEFAULT_TELEMETRY },
     mergeSameCluster: true,
     timeline: { ...DEFAULT_TIMELINE },
+    forwarding: [],
   };
 }
 
