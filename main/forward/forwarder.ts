@@ -8,9 +8,11 @@
 import type { Alert } from '../../common/alerts.ts';
 import {
   atLeast,
+  type ForwardResultWords,
   type ForwardSecret,
   type ForwardStatus,
   type ForwardTarget,
+  type ForwardTestResult,
   type ForwardView,
   severityOf,
 } from '../../common/forwarding.ts';
@@ -147,9 +149,14 @@ export class Forwarder {
   }
 
   /** Sends a test message to one target now, outside its queue; one sentence says how it went. */
-  async test(id: string): Promise<{ ok: boolean; message: string }> {
+  async test(id: string): Promise<ForwardTestResult> {
     const t = this.#targets.find((x) => x.config.id === id);
-    if (!t) return { ok: false, message: `There is no forwarding target "${id}".` };
+    if (!t)
+      return {
+        ok: false,
+        message: `There is no forwarding target "${id}".`,
+        words: { code: 'no-target', id },
+      };
     const target = queueTarget(t);
     const message = testMessage(id, this.#clock.now(), t.config.language);
     const result = await this.#send(target.request(message), {
@@ -157,10 +164,20 @@ export class Forwarder {
       timeoutMs: this.#timeoutMs,
       maxBytes: SEND_DEFAULTS.maxBytes,
     });
-    const outcome = judge(t.config.kind, t.endpoint.host, result, this.#clock.now());
+    const { kind } = t.config;
+    const host = t.endpoint.host;
+    const outcome = judge(kind, host, result, this.#clock.now());
     if (outcome.type === 'delivered')
-      return { ok: true, message: `${t.config.kind} ${t.endpoint.host}: test message delivered.` };
-    return { ok: false, message: outcome.why };
+      return {
+        ok: true,
+        message: `${kind} ${host}: test message delivered.`,
+        words: { code: 'delivered', kind, host },
+      };
+    const words: ForwardResultWords =
+      outcome.type === 'terminal'
+        ? { code: 'refused', kind, host, status: outcome.status, said: outcome.said }
+        : { code: 'retry', kind, host, status: outcome.status, said: outcome.said };
+    return { ok: false, message: outcome.why, words };
   }
 
   status(): ForwardStatus[] {
