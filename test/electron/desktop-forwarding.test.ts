@@ -20,6 +20,8 @@ import type { ElectronDouble } from './electron-double.ts';
 
 const TOKEN = 'tk_desktopplantedplantedplanted1';
 const WRONG = 'tk_wrongwrongwrongwrongwrongwron';
+/** A password has no shape the log's redaction could know: only keeping it out works. */
+const PASSWORD = 'hunter2-planted-Zq8xv';
 let sim: RunningSim;
 let ntfy: NtfyFake;
 let double: ElectronDouble;
@@ -54,7 +56,7 @@ beforeAll(async () => {
   for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) sim.control.setNodeReady(n, 'True');
   ntfy = await NtfyFake.start({
     now: () => Date.now(),
-    users: [{ name: 'rig', password: 'pw', token: TOKEN, topics: 'gpu-*' }],
+    users: [{ name: 'rig', password: PASSWORD, token: TOKEN, topics: 'gpu-*' }],
   });
   const kubeconfig = path.join(mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-fwd-')), 'config');
   await sim.writeKubeconfig(kubeconfig);
@@ -136,6 +138,9 @@ it('words a refused token in one sentence without it, and refuses a secret of th
   await expect(ask('forward:secret', 'nobody', { token: TOKEN })).rejects.toMatchObject({
     message: 'There is no forwarding target "nobody".',
   });
+  // A user and password work as well as the token.
+  await ask('forward:secret', 'phone', { user: 'rig', password: PASSWORD });
+  expect(await ask<ForwardTestResult>('forward:test', 'phone')).toMatchObject({ ok: true });
   await ask('forward:secret', 'phone', { token: TOKEN });
 });
 
@@ -159,5 +164,6 @@ it('the planted tokens are in no log line, settings file, window push, answer or
   for (const [where, text] of Object.entries(texts)) {
     expect(text.includes(TOKEN), `${where} holds the token`).toBe(false);
     expect(text.includes(WRONG), `${where} holds the wrong token`).toBe(false);
+    expect(text.includes(PASSWORD), `${where} holds the password`).toBe(false);
   }
 });
