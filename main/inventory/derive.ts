@@ -3,6 +3,7 @@
  * (readiness, cordon, resources, MIG, sharing, last-seen labels, problems). Never throws: every
  * doubtful fact becomes a sentence in `problems` instead.
  */
+import { gpuCause } from '../../common/gpu-why.ts';
 import type { GpuNodeEntry, GpuResource, LastSeenLabels } from '../../common/inventory.ts';
 import { shownText } from '../log/redact.ts';
 import { deriveMig } from './derive-mig.ts';
@@ -25,6 +26,7 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
   const hidden = hiddenGpus(gpu.product, gpu.workload, res.resources);
   if (hidden !== null) problems.push(hidden);
   const ready = facts.ready.status === 'True';
+  const cause = facts.health.length === 0 ? null : gpuCause({ ...facts, conditions: facts.health });
   return {
     name: facts.name,
     ready,
@@ -36,6 +38,7 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
     not_ready_reason: ready ? null : facts.ready.reason,
     not_ready_since: ready ? null : facts.ready.since,
     not_ready_message: ready ? null : shownText(facts.ready.message, NOT_READY_MESSAGE_MAX) || null,
+    ...(cause === null ? {} : { gpu_cause: cause }),
     cordoned: facts.unschedulable,
     capacity_gpus: res.capacityGpus,
     allocatable_gpus: res.allocatableGpus,

@@ -305,6 +305,7 @@ export const en = {
     reason: '{{node}}: {{reason}}',
     reasonSeparator: '; ',
     leftCluster: 'left the cluster',
+    causeFirst: '{{cause}} — {{reason}}',
     more: '+{{count}} more',
     drop: {
       title_one: '{{context}}: {{count}} GPU node down',

@@ -288,6 +288,7 @@ export const ja: Catalog = {
     reason: '{{node}}: {{reason}}',
     reasonSeparator: '、',
     leftCluster: 'クラスターから離脱',
+    causeFirst: '{{cause}} — {{reason}}',
     more: 'ほか {{count, number}} 台',
     drop: {
       title_other: '{{context}}: GPU ノード {{count, number}} 台が停止',

@@ -283,6 +283,7 @@ export const ko: Catalog = {
     reason: '{{node}}: {{reason}}',
     reasonSeparator: '; ',
     leftCluster: '클러스터에서 제거됨',
+    causeFirst: '{{cause}} — {{reason}}',
     more: '외 {{count, number}}개',
     drop: {
       title_other: '{{context}}: GPU 노드 {{count, number}}개 다운',

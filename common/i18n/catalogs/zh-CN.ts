@@ -279,6 +279,7 @@ export const zhCN: Catalog = {
     reason: '{{node}}：{{reason}}',
     reasonSeparator: '；',
     leftCluster: '已离开集群',
+    causeFirst: '{{cause}} — {{reason}}',
     more: '另有 {{count, number}} 个',
     drop: {
       title_other: '{{context}}：{{count, number}} 个 GPU 节点宕机',
