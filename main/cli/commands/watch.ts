@@ -1,6 +1,5 @@
 /** `gpu-fleet watch`: run the engine until Ctrl-C, printing inventory, connection and alert lines. */
 
-import path from 'node:path';
 import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
 import { clusterText as terminalText } from '../../../common/cluster-text.ts';
 import { unlabeledGpuNodes } from '../../../common/inventory-counts.ts';
