@@ -46,6 +46,9 @@ export const AlertWordsSchema = Type.Union([
       kind: Type.Literal('ready-drop'),
       left: nodeList,
       why: Type.Optional(Type.Array(Type.Union([ShortReasonSchema, Type.Null()]), { maxItems: 10_000 })),
+      cause: Type.Optional(
+        Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Null()]), { maxItems: 10_000 }),
+      ),
     },
     closed,
   ),

@@ -55,7 +55,16 @@ export type AlertWords =
    * `why`: per entry of `reasons`, the facts its short reason was worded from (null: shown as logged);
    * absent on alerts logged before it existed.
    */
-  | { kind: 'ready-drop'; left: string[]; why?: (ShortReason | null)[] }
+  | {
+      kind: 'ready-drop';
+      left: string[];
+      why?: (ShortReason | null)[];
+      /**
+       * Per node, the real cause another tool's GPU health signal names (common/gpu-why.ts `gpuCause`),
+       * in its words, said before the Ready reason; absent when no node has one.
+       */
+      cause?: (string | null)[];
+    }
   | { kind: 'recovered' }
   /** `total`: GPU nodes last known (null when no inventory was known); `before` is how many were Ready. */
   | { kind: 'unreachable'; forMs: number; total: number | null }

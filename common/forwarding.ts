@@ -101,10 +101,102 @@ export interface ForwardStatus {
 export interface ForwardView {
   targets: ForwardTarget[];
   status: ForwardStatus[];
+  /**
+   * The desktop app only: the targets as the settings keep them, for the window's form to edit (browser
+   * mode and the CLI take theirs from flags and have none).
+   */
+  editable?: ForwardTargetSetting[];
+  /** The desktop app only: the ids whose secret is set (the window sees "set" or "not set", never it). */
+  secretSet?: string[];
+  /** Why a target does not run (its secret is missing, its URL is refused), per id. */
+  problems?: Record<string, string>;
 }
 
 /** How a "Send test" went, in one sentence (English, the host's words; it names the host only). */
 export interface ForwardTestResult {
   ok: boolean;
   message: string;
+  /** The same as facts, for the window's language. */
+  words?: ForwardResultWords;
 }
+
+/**
+ * A target as the desktop app keeps it in the settings file (issue 25): no secret. `url` is the ntfy
+ * server (scheme, host, port, optional path; the topic apart in `topic`) or the webhook's URL, never with
+ * a user or password in it; Slack and Discord URLs are themselves secrets, so theirs is '' here and the
+ * whole URL is the target's secret (`ForwardSecretInput.url`), kept by Electron main with safeStorage.
+ */
+export interface ForwardTargetSetting {
+  id: string;
+  kind: ForwardKind;
+  url: string;
+  /** ntfy only ('' for the others). */
+  topic: string;
+  clusters: 'all' | string[];
+  minSeverity: Severity;
+  language: Locale;
+  enabled: boolean;
+}
+
+export const FORWARD_URL_MAX = 2048;
+
+export const ForwardTargetSettingSchema = Type.Object(
+  {
+    id: Type.String({ pattern: TARGET_ID.source }),
+    kind: Type.Union(FORWARD_KINDS.map((k) => Type.Literal(k))),
+    url: Type.String({ maxLength: FORWARD_URL_MAX }),
+    topic: Type.String({ maxLength: 64 }),
+    clusters: Type.Union([
+      Type.Literal('all'),
+      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: FORWARD_CLUSTERS_MAX }),
+    ]),
+    minSeverity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
+    language: Type.Union(LOCALES.map((l) => Type.Literal(l))),
+    enabled: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+/** Which secret parts a kind takes, for the form and for the check where a secret enters. */
+export const SECRET_PARTS: Readonly<Record<ForwardKind, readonly (keyof ForwardSecretInput)[]>> = {
+  ntfy: ['token', 'user', 'password'],
+  webhook: ['signingKey'],
+  slack: ['url'],
+  discord: ['url'],
+};
+
+/**
+ * A secret as the window enters it (write-only: it can set or clear one, never read it back). ntfy: a
+ * `token`, or a `user` and `password`; webhook: a `signingKey`; Slack and Discord: the webhook `url`.
+ */
+export interface ForwardSecretInput {
+  url?: string;
+  token?: string;
+  user?: string;
+  password?: string;
+  signingKey?: string;
+}
+
+const SecretText = Type.String({ minLength: 1, maxLength: 2048 });
+export const ForwardSecretInputSchema = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: FORWARD_URL_MAX })),
+    token: Type.Optional(SecretText),
+    user: Type.Optional(SecretText),
+    password: Type.Optional(SecretText),
+    signingKey: Type.Optional(SecretText),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * How a "Send test" or a refusal went, as facts the window words in its own language (the sentence in
+ * `ForwardTestResult.message` is the host's English). `said`: the server's own words, passed on as
+ * given (redacted and capped by the host).
+ */
+export type ForwardResultWords =
+  | { code: 'delivered'; kind: ForwardKind; host: string }
+  | { code: 'refused'; kind: ForwardKind; host: string; status: number; said: string }
+  | { code: 'retry'; kind: ForwardKind; host: string; status: number | null; said: string }
+  | { code: 'no-secret'; kind: ForwardKind; id: string }
+  | { code: 'no-target'; id: string };

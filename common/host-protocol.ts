@@ -9,6 +9,12 @@
  * text it passes on unread.
  */
 import { Type } from '@sinclair/typebox';
+import {
+  FORWARD_TARGETS_MAX,
+  type ForwardSecretInput,
+  ForwardSecretInputSchema,
+  TARGET_ID,
+} from './forwarding.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import type { LanguageSetting } from './i18n/locales.ts';
 import { INVOKE_CHANNELS, type InvokeReply, PUSH_CHANNELS } from './ipc.ts';
@@ -53,6 +59,12 @@ export type ShellMessage =
   /** Whether a window exists to push to: without one the host encodes and sends no window pushes. */
   | { type: 'window'; open: boolean }
   | { type: 'stats'; id: number }
+  /**
+   * The forwarding targets' secrets, per target id, decrypted by the shell from its safeStorage vault:
+   * sent after `init` and whenever one changes (the whole set each time). The host keeps them in memory
+   * only and never sends them back, logs them or words them.
+   */
+  | { type: 'secrets'; secrets: Record<string, ForwardSecretInput> }
   /** Save and stop; the host exits when done. */
   | { type: 'stop' };
 
@@ -114,6 +126,12 @@ export const SHELL_MESSAGE_SCHEMA = Type.Union([
   Strict({ type: Type.Literal('save-window'), window: Bounds }),
   Strict({ type: Type.Literal('window'), open: Type.Boolean() }),
   Strict({ type: Type.Literal('stats'), id: Id }),
+  Strict({
+    type: Type.Literal('secrets'),
+    secrets: Type.Record(Type.String({ pattern: TARGET_ID.source }), ForwardSecretInputSchema, {
+      maxProperties: FORWARD_TARGETS_MAX,
+    }),
+  }),
   Strict({ type: Type.Literal('stop') }),
 ]);
 

@@ -72,6 +72,11 @@ export const GpuNodeEntry = Type.Object({
   not_ready_since: Type.Optional(Nullable(Type.String())),
   /** The Ready condition's message while not Ready (one line, at most 200 characters), else null. */
   not_ready_message: Type.Optional(Nullable(Type.String())),
+  /**
+   * The real cause when another tool's GPU health signal names one (common/gpu-why.ts `gpuCause`:
+   * NVSentinel, Node Problem Detector, the EKS node monitoring agent), in its words; absent otherwise.
+   */
+  gpu_cause: Type.Optional(Nullable(Type.String())),
   cordoned: Type.Optional(Type.Boolean()),
   capacity_gpus: Type.Optional(NullableInt),
   allocatable_gpus: Type.Optional(NullableInt),

@@ -8,7 +8,13 @@ import type { Alert } from './alerts.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { KubeContextInfo, KubectlContexts } from './fleet.ts';
 import type { FleetDeltaFrame, SyncedSnapshot, SyncMark } from './fleet-sync.ts';
-import { type ForwardTestResult, type ForwardView, TARGET_ID } from './forwarding.ts';
+import {
+  ForwardSecretInputSchema,
+  ForwardTargetSettingSchema,
+  type ForwardTestResult,
+  type ForwardView,
+  TARGET_ID,
+} from './forwarding.ts';
 import { ContextNameSchema, MAX_NODE_NAME, NodeNameSchema } from './k8s-names.ts';
 import type { NodeDetail } from './node-detail.ts';
 import { ContextListSchema, SettingsPatchSchema, type SettingsView } from './settings.ts';
@@ -51,6 +57,13 @@ export const ARG_SCHEMAS = {
   'kubectl:use-context': Type.Tuple([ContextName]),
   'forward:list': Type.Tuple([]),
   'forward:test': Type.Tuple([Type.String({ pattern: TARGET_ID.source })]),
+  'forward:save': Type.Tuple([ForwardTargetSettingSchema]),
+  'forward:remove': Type.Tuple([Type.String({ pattern: TARGET_ID.source })]),
+  /** (target id, its secret or null to clear it): write-only, answered by Electron main (the vault). */
+  'forward:secret': Type.Tuple([
+    Type.String({ pattern: TARGET_ID.source }),
+    Type.Union([ForwardSecretInputSchema, Type.Null()]),
+  ]),
   /** One context's timeline over a range ending now, optionally one node's only. */
   'timeline:range': Type.Tuple([
     Type.Object(
@@ -123,6 +136,15 @@ export interface InvokeResults {
   'forward:list': ForwardView;
   /** Sends one test message to a target now; the answer says in one sentence whether it arrived. */
   'forward:test': ForwardTestResult;
+  /** Desktop app: adds or replaces a target (settings only, no secret); rejects with one sentence. */
+  'forward:save': ForwardView;
+  /** Desktop app: removes a target, its undelivered messages and its secret. */
+  'forward:remove': ForwardView;
+  /**
+   * Desktop app: sets (or, with null, clears) a target's secret. Electron main keeps it with safeStorage
+   * and hands it to the engine host; the answer is the view, which says only whether a secret is set.
+   */
+  'forward:secret': ForwardView;
   /** The recorded timeline of a context (common/timeline.ts); its `status` says whether it is being written. */
   'timeline:range': TimelineView;
   /**

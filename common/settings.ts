@@ -12,6 +12,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { LoggedAlert, SnoozeSchema } from './alert-log-schema.ts';
 import { AlertRulesSchema, AlertRulesViewSchema, DEFAULT_ALERT_RULES } from './alert-rules.ts';
+import { FORWARD_TARGETS_MAX, ForwardTargetSettingSchema } from './forwarding.ts';
 import { LanguageSettingSchema } from './i18n/language-schema.ts';
 import { GpuInventoryStatus } from './inventory.ts';
 import { ApiGroupNameSchema, ContextNameSchema, MAX_NODE_NAME, NamespaceNameSchema } from './k8s-names.ts';
@@ -140,6 +141,12 @@ export const SettingsSchema = Type.Object(
     alertLog: Type.Array(LoggedAlert),
     /** Snoozed alerts: for all and per context; `until` epoch ms, null = until resumed. */
     alertsPaused: SnoozeSchema,
+    /**
+     * The desktop app's alert forwarding targets (issue 25), without their secrets (those are kept by
+     * Electron main with safeStorage, main/forward/secret-vault.ts). Changed through forward:save and
+     * forward:remove, not the settings patch. Added within version 2: files without it get [].
+     */
+    forwarding: Type.Array(ForwardTargetSettingSchema, { maxItems: FORWARD_TARGETS_MAX }),
   },
   closed,
 );
@@ -168,6 +175,7 @@ export function defaultSettings(): Settings {
     telemetry: { ...DEFAULT_TELEMETRY },
     mergeSameCluster: true,
     timeline: { ...DEFAULT_TIMELINE },
+    forwarding: [],
   };
 }
 

@@ -50,6 +50,9 @@ export function fixedHost() {
     'kubectl:contexts': () => ({ current: 'large', contexts: ['large'], more: 0, error: null }),
     'forward:list': () => ({ targets: [], status: [] }),
     'forward:test': () => ({ ok: false, message: 'not used' }),
+    'forward:save': () => ({ targets: [], status: [] }),
+    'forward:remove': () => ({ targets: [], status: [] }),
+    'forward:secret': () => ({ targets: [], status: [] }),
     'kubectl:use-context': () => {
       throw new Error('not used');
     },

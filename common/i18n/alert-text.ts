@@ -82,11 +82,14 @@ function dropWords(a: AlertInput, w: Extract<AlertWords, { kind: 'ready-drop' }>
   const gone = new Set(w.left);
   const down: Down[] = (a.reasons ?? a.nodes.map((node) => ({ node, reason: '' }))).map((r, i) => {
     const why = w.why?.[i] ?? null;
+    const cause = w.cause?.[i] ?? null;
+    const ready = why === null ? r.reason : reasonWords(why, tr);
+    // The real cause first, when another tool's GPU health signal named one.
     const reason = gone.has(r.node)
       ? tr.t('alert.leftCluster')
-      : why === null
-        ? r.reason
-        : reasonWords(why, tr);
+      : cause === null
+        ? ready
+        : tr.t('alert.causeFirst', { cause, reason: ready });
     return { node: r.node, reason };
   });
   const change = tr.t('alert.readyChange', { before: a.before ?? 0, after: a.after ?? 0 });

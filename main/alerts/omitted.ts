@@ -13,6 +13,7 @@ import type { InventoryView, NodeFacts } from './types.ts';
 const PRESUMED_READY: NodeFacts = Object.freeze({
   ready: true,
   why: null,
+  cause: null,
   capacity: null,
   allocatable: null,
 });

@@ -71,7 +71,10 @@ export function judgeReadiness(
       const gone = lost.filter((n) => !hasKey(view.nodes, n));
       // Nodes still in the cluster first: the first one is what a click on the notification opens.
       const why = [
-        ...notReady.map((node) => downNode(node, own(view.nodes, node)?.why ?? null)),
+        ...notReady.map((node) => {
+          const facts = own(view.nodes, node);
+          return downNode(node, facts?.why ?? null, facts?.cause ?? null);
+        }),
         ...gone.map((node) => ({ node, reason: LEFT_THE_CLUSTER, left: true })),
       ];
       const text = dropText(context, why, before, view.readyCount);

@@ -62,12 +62,16 @@ export interface DownNode {
   node: string;
   reason: string;
   why?: ShortReason;
+  /** The real cause (common/gpu-why.ts `gpuCause`), said before the reason. */
+  cause?: string;
   left?: boolean;
 }
 
 /** A node still in the cluster that is not Ready, in English and as facts. */
-export function downNode(node: string, why: ShortReason | null): DownNode {
-  return why === null ? { node, reason: 'not Ready' } : { node, reason: reasonWords(why, EN), why };
+export function downNode(node: string, why: ShortReason | null, cause: string | null = null): DownNode {
+  const d: DownNode =
+    why === null ? { node, reason: 'not Ready' } : { node, reason: reasonWords(why, EN), why };
+  return cause === null ? d : { ...d, cause };
 }
 
 export const LEFT_THE_CLUSTER = 'left the cluster';
@@ -84,13 +88,15 @@ export function englishWords(context: string, facts: Facts, words: AlertWords) {
  * short text (the notification) names as many as fit in NOTIFICATION_BODY_MAX.
  */
 export function dropText(context: string, down: readonly DownNode[], before: number, after: number) {
-  const reasons = down.map((d) => ({ node: d.node, reason: d.left ? LEFT_THE_CLUSTER : d.reason }));
   const left = down.filter((d) => d.left).map((d) => d.node);
   const nodes = down.map((d) => d.node);
   const why = down.map((d) => (d.left ? null : (d.why ?? null)));
-  const words: AlertWords = why.some((w) => w !== null)
-    ? { kind: 'ready-drop', left, why }
-    : { kind: 'ready-drop', left };
+  const cause = down.map((d) => (d.left ? null : (d.cause ?? null)));
+  const words: AlertWords = { kind: 'ready-drop', left };
+  if (why.some((w) => w !== null)) words.why = why;
+  if (cause.some((c) => c !== null)) words.cause = cause;
+  // The reasons stay the Ready words; the cause is in `words`, and every text puts it first.
+  const reasons = down.map((d) => ({ node: d.node, reason: d.left ? LEFT_THE_CLUSTER : d.reason }));
   const text = englishWords(context, { nodes, before, after, reasons }, words);
   return { ...text, short: text.short ?? text.body, reasons };
 }

@@ -27,6 +27,8 @@ export interface NodeFacts {
   ready: boolean;
   /** Why it is not Ready (common/node-reason.ts), or null when Ready. */
   why: ShortReason | null;
+  /** The real cause another tool's GPU health signal names (the entry's `gpu_cause`), or null. */
+  cause: string | null;
   capacity: number | null;
   allocatable: number | null;
 }
@@ -98,6 +100,7 @@ export function viewOf(inventory: GpuInventoryStatus): InventoryView {
     nodes[n.name] = {
       ready: n.ready,
       why: n.ready ? null : entryReasonOf(n),
+      cause: n.ready ? null : (n.gpu_cause ?? null),
       capacity: n.capacity_gpus ?? null,
       allocatable: n.allocatable_gpus ?? null,
     };

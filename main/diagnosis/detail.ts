@@ -4,6 +4,8 @@
  * absence is `null`, any other failure throws a KubeError); events and pods are parts: a failure there is
  * one short sentence in `partial` ("events: forbidden") and the rest still shows.
  */
+
+import { gpuWhy } from '../../common/gpu-why.ts';
 import type { LastSeenLabels } from '../../common/inventory.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { deriveEntry, isGpuNode, trimNode } from '../inventory/index.ts';
@@ -17,7 +19,6 @@ import {
   PODS_LIMIT,
 } from '../kube/node-detail-requests.ts';
 import { readEvents, readGpuPods } from './events-pods.ts';
-import { gpuWhy } from './gpu-why.ts';
 import {
   readConditions,
   readGpuFacts,

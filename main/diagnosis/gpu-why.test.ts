@@ -3,9 +3,9 @@
  * EKS node monitoring agent), a cordon, the device plugin, labels, Ready and recent events, and the rank.
  */
 import { describe, expect, it } from 'vitest';
+import { gpuCause, gpuWhy, type WhyInput, xidsIn } from '../../common/gpu-why.ts';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
 import type { NodeConditionView, NodeEventView, NodeTaintView } from '../../common/node-detail.ts';
-import { gpuWhy, type WhyInput, xidsIn } from './gpu-why.ts';
 import { readQuarantine } from './node-parts.ts';
 
 const NOW = Date.UTC(2026, 11, 1, 22, 0, 0);
@@ -341,5 +341,72 @@ describe('xidsIn', () => {
     ['no codes', []],
   ])('%s', (text, expected) => {
     expect(xidsIn(text)).toEqual(expected);
+  });
+});
+
+describe('the cause an alert names first (gpuCause: the top line of gpuWhy, when another tool made it)', () => {
+  const health = (
+    type: string,
+    status: string,
+    reason: string | null = null,
+    message: string | null = null,
+  ) => ({
+    type,
+    status,
+    reason,
+    message,
+  });
+  it.each([
+    [
+      'NVSentinel condition',
+      [health('GpuXidError', 'True', 'XidCritical', 'XID 79 on GPU 0')],
+      [],
+      'NVSentinel: GpuXidError (XidCritical): XID 79 on GPU 0',
+    ],
+    [
+      'Node Problem Detector GPU check',
+      [health('GPUProblem', 'True', 'NvlinkDown', 'NVLink 2 is down')],
+      [],
+      'Node Problem Detector: GPUProblem (NvlinkDown): NVLink 2 is down',
+    ],
+    [
+      'EKS node monitoring agent',
+      [health('AcceleratedHardwareReady', 'False', 'NvidiaXID79Error')],
+      [],
+      'EKS node monitoring agent: AcceleratedHardwareReady (NvidiaXID79Error)',
+    ],
+    [
+      'NVSentinel quarantine taint',
+      [],
+      [taint('nvidia.com/gpu-xid-error', '79')],
+      'NVSentinel quarantine taint nvidia.com/gpu-xid-error=79:NoSchedule',
+    ],
+    [
+      'NVSentinel ranks over Node Problem Detector and the EKS agent, whatever the order on the node',
+      [
+        health('AcceleratedHardwareReady', 'False', 'NvidiaXID79Error'),
+        health('GPUProblem', 'True', 'NvlinkDown'),
+        health('GpuXidError', 'True', 'XidCritical'),
+      ],
+      [],
+      'NVSentinel: GpuXidError (XidCritical)',
+    ],
+    [
+      'Node Problem Detector ranks over the EKS agent',
+      [
+        health('AcceleratedHardwareReady', 'False', 'NvidiaXID79Error'),
+        health('GPUProblem', 'True', 'NvlinkDown'),
+      ],
+      [],
+      'Node Problem Detector: GPUProblem (NvlinkDown)',
+    ],
+    ['no signal: the Ready words say it', [], [], null],
+    ['the GPU Operator’s routine taint is no cause', [], [taint('nvidia.com/gpu', 'present')], null],
+  ])('%s', (_, conditions, taints, want) => {
+    expect(gpuCause({ conditions, taints, unschedulable: false })).toBe(want);
+  });
+
+  it('a cordon alone names no cause (the Ready reason stays first)', () => {
+    expect(gpuCause({ conditions: [], taints: [taint('maintenance')], unschedulable: true })).toBeNull();
   });
 });

@@ -4,6 +4,7 @@
  * the inventory entry. Every string from the cluster passes the text gate (`shownText()`: clusterText and secret redaction); lists are capped.
  */
 
+import type { Quarantine } from '../../common/gpu-why.ts';
 import { isObj, type JsonRecord } from '../../common/json-guards.ts';
 import type {
   NodeConditionView,
@@ -12,7 +13,6 @@ import type {
   NodeTaintView,
 } from '../../common/node-detail.ts';
 import { shownText } from '../log/redact.ts';
-import type { Quarantine } from './gpu-why.ts';
 
 const text = (v: unknown, max?: number): string | null => {
   const t = shownText(v, max);

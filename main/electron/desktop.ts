@@ -3,10 +3,11 @@
  * main/index.ts are the only places that import 'electron'; the engine they host imports none of it.
  */
 import path from 'node:path';
-import { app, powerMonitor, shell } from 'electron';
+import { app, powerMonitor, safeStorage, shell } from 'electron';
 import type { ShellSettings } from '../../common/host-protocol.ts';
 import type { PushChannel } from '../../common/ipc.ts';
 import type { TrayAction } from '../../common/tray-menu.ts';
+import { SecretVault, VAULT_FILE } from '../forward/secret-vault.ts';
 import { systemClock } from '../kube/clock.ts';
 import { injectedClock } from '../kube/injected-clock.ts';
 import { Logger } from '../log/logger.ts';
@@ -15,6 +16,7 @@ import { handleAppProtocol, registerAppScheme } from './app-protocol.ts';
 import { forkEngineHost } from './engine-host.ts';
 import { EngineHostClient } from './engine-host-client.ts';
 import type { EngineHostState } from './engine-line.ts';
+import { ShellSecrets } from './forward-secrets.ts';
 import { setupIpc } from './ipc.ts';
 import { desktopTranslator, systemLanguages } from './locale.ts';
 import { notify } from './notifier.ts';
@@ -63,7 +65,18 @@ export async function runDesktop(): Promise<void> {
     (open) => host.setWindowOpen(open),
   );
   host.on('push', (channel: PushChannel, json) => windows.relay(channel, json));
-  setupIpc((channel, args) => host.invoke(channel, args), windows);
+  // Forwarding secrets: kept here with safeStorage, handed to the host, never to the window or a log.
+  const secrets = new ShellSecrets(
+    new SecretVault(path.join(app.getPath('userData'), VAULT_FILE), safeStorage),
+    host,
+    (msg, fields) => logger.warn(msg, fields),
+  );
+  secrets.load();
+  setupIpc(
+    (channel, args) =>
+      secrets.handles(channel) ? secrets.invoke(channel, args) : host.invoke(channel, args),
+    windows,
+  );
 
   // A tray click has nobody to await it: a failure is logged (and, for a context switch, shown). The
   // host's invoke never rejects; the catch is for this process's own handling of the reply.

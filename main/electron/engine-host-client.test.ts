@@ -74,6 +74,31 @@ function setup() {
 }
 
 describe('EngineHostClient', () => {
+  it('gives every host the forwarding secrets after its init, and a change at once', () => {
+    const t = setup();
+    const secrets = () => t.last().posted.filter((m) => m.type === 'secrets');
+    t.client.setSecrets({ phone: { token: 'tk_one' } });
+    t.client.start();
+    // Not before the host listens (it would be lost), and right after init.
+    expect(secrets()).toEqual([]);
+    t.up();
+    expect(
+      t
+        .last()
+        .posted.map((m) => m.type)
+        .slice(0, 2),
+    ).toEqual(['init', 'secrets']);
+    expect(secrets()).toEqual([{ type: 'secrets', secrets: { phone: { token: 'tk_one' } } }]);
+    t.client.setSecrets({ phone: { token: 'tk_two' } });
+    expect(secrets().at(-1)).toEqual({ type: 'secrets', secrets: { phone: { token: 'tk_two' } } });
+    // A restarted host gets the newest set.
+    t.last().exit(1);
+    t.clock.advance(RESTART_FIRST_MS);
+    t.up();
+    expect(t.children).toHaveLength(2);
+    expect(secrets()).toEqual([{ type: 'secrets', secrets: { phone: { token: 'tk_two' } } }]);
+  });
+
   it('sends init only once the host listens, and invokes only once it is ready', async () => {
     const t = setup();
     t.client.start();
@@ -88,6 +113,8 @@ describe('EngineHostClient', () => {
         systemLanguages: ['en-US'],
         windowOpen: false,
       },
+      // The forwarding secrets follow init at once (none set here).
+      { type: 'secrets', secrets: {} },
     ]);
     expect(t.last().invokes()).toEqual([]);
     t.last().say({ type: 'ready' });

@@ -106,6 +106,8 @@ export class EngineHostClient {
   #dropped = 0;
   /** The live child has said `listening`. */
   #listened = false;
+  /** The forwarding secrets (decrypted from the vault): given to every host after its `init`. */
+  #secrets: Extract<ShellMessage, { type: 'secrets' }>['secrets'] = {};
   readonly #on: Listeners = {
     push: new Set(),
     tray: new Set(),
@@ -158,6 +160,16 @@ export class EngineHostClient {
   setWindowOpen(open: boolean): void {
     this.#windowOpen = open;
     if (this.#state.kind === 'running') this.#child?.post({ type: 'window', open });
+  }
+
+  /**
+   * The forwarding targets' secrets, the whole set: sent to the host now when it listens, and to every
+   * host that starts later, right after its `init`. Kept in this process's memory only.
+   */
+  setSecrets(secrets: Extract<ShellMessage, { type: 'secrets' }>['secrets']): void {
+    this.#secrets = { ...secrets };
+    if (this.#child && this.#listened && this.#state.kind !== 'stopped')
+      this.#child.post({ type: 'secrets', secrets: this.#secrets });
   }
 
   /** Asks the host to save and exit, kills it after STOP_GRACE_MS; no restart follows. */
@@ -262,8 +274,10 @@ export class EngineHostClient {
     switch (message.type) {
       case 'listening':
         if (child === this.#child) this.#listened = true;
-        if (child === this.#child && this.#state.kind === 'starting')
+        if (child === this.#child && this.#state.kind === 'starting') {
           child.post({ type: 'init', ...this.#opts.init, windowOpen: this.#windowOpen });
+          child.post({ type: 'secrets', secrets: this.#secrets });
+        }
         break;
       case 'ready':
         this.#ready(child);

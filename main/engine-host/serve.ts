@@ -5,10 +5,12 @@
  * tray and the window's IPC. It does the heavy work for the shell too: it answers with JSON text, encodes
  * every window push once, and makes the tray's small summary itself.
  */
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Value } from '@sinclair/typebox/value';
 import type { Alert } from '../../common/alerts.ts';
 import type { FleetSnapshot } from '../../common/fleet.ts';
+import type { ForwardSecretInput } from '../../common/forwarding.ts';
 import {
   HOST_LOG_LINE_MAX,
   type HostInit,
@@ -23,6 +25,8 @@ import { type Demo, demoIfWanted } from '../demo/demo.ts';
 import { AppCore } from '../fleet/app-core.ts';
 import { logEngine } from '../fleet/engine-log.ts';
 import { answerInvoke } from '../fleet/host.ts';
+import { DesktopForwarding } from '../forward/desktop-forwarding.ts';
+import { FilePendingStore, PENDING_FILE } from '../forward/pending-store.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { Logger } from '../log/logger.ts';
 import { type OpenSettingsOptions, openSettings, type SettingsStore } from '../settings/store.ts';
@@ -48,6 +52,7 @@ interface Running {
   core: AppCore;
   settings: SettingsStore;
   demo: Demo | null;
+  forwarding: DesktopForwarding;
   /** The user's language now: the setting, else the OS's preferred languages. */
   tr: () => Translator;
 }
@@ -69,6 +74,8 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
   let lastTray = '';
   /** A tray app mostly runs with no window: then no window push is encoded or sent at all. */
   let windowOpen = false;
+  /** The forwarding secrets from the shell, kept here (memory only) until the engine runs. */
+  let secrets: Record<string, ForwardSecretInput> | null = null;
 
   /** The tray, worded here: the shell turns it into the OS menu and words nothing of the fleet. */
   const sendTray = ({ core, tr }: Running, snapshot: FleetSnapshot, force = false) => {
@@ -104,6 +111,20 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
         )
       )?.demo ?? null;
     if (demo) logger.info('no kubeconfig found: started the demo cluster');
+    // The user's targets (the demo's settings are not the user's); their secrets come from the shell.
+    const forwarding = new DesktopForwarding({
+      read: () => settings.get('forwarding'),
+      write: (forwarding) => settings.update({ forwarding }),
+      store: new FilePendingStore(path.join(init.settingsDir, PENDING_FILE), clock),
+      forwarder: { clock },
+    });
+    // The sentences name a target's id and host only (outcome.ts), never its URL path or secret.
+    forwarding.addRecorder({
+      record: (e) => {
+        if (e.outcome !== 'delivered')
+          logger.warn('forwarding', { target: e.target, outcome: e.outcome, detail: e.detail });
+      },
+    });
     const core = new AppCore({
       settings: demo ? open(demo.settingsDir) : settings,
       kubeconfig: { explicitPath: demo?.kubeconfigPath ?? null, env: options.env },
@@ -115,12 +136,15 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
       engine: { debug: (context, line) => logger.debug('telemetry', { context, line }) },
       // The demo's clusters are not the user's: their timeline lives in the demo's own folder.
       timelineDir: demo ? demo.settingsDir : init.settingsDir,
+      forwarder: forwarding,
     });
+    if (secrets) forwarding.setSecrets(secrets);
     logEngine(core.engine, logger);
     const r: Running = {
       core,
       settings,
       demo,
+      forwarding,
       tr: () => translator(effectiveLocale(core.settings.get('language'), init.systemLanguages)),
     };
     core.onPush((channel, payload) => {
@@ -158,6 +182,7 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
     let code = 0;
     try {
       r?.core.stop();
+      r?.forwarding.stop();
       await r?.demo?.close();
     } catch (error) {
       logger.error('stopping the engine failed', { error: String(error) });
@@ -230,6 +255,10 @@ export function serveEngineHost(port: HostPort, options: EngineHostOptions): voi
         });
         return;
       }
+      case 'secrets':
+        secrets = message.secrets;
+        running?.forwarding.setSecrets(message.secrets);
+        return;
       case 'stop':
         stop().catch(() => options.exit(1));
         return;

@@ -8,7 +8,7 @@ import type { Alert } from '../../common/alerts.ts';
 import { copyDict, dict, withKey, withoutKey } from '../../common/dict.ts';
 import { KUBECTL_CONTEXTS_MAX, type KubectlContexts } from '../../common/fleet.ts';
 import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
-import type { ForwardTestResult, ForwardView } from '../../common/forwarding.ts';
+import type { ForwardTargetSetting, ForwardTestResult, ForwardView } from '../../common/forwarding.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import {
   controllerNamespaceFor,
@@ -38,6 +38,15 @@ import { mergeReload } from './reload.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
 import { TimelineLink } from './timeline-link.ts';
 
+/** What the desktop app's forwarding adds: the window edits its targets (main/forward/desktop-forwarding.ts). */
+export interface ForwardEditing {
+  save(target: ForwardTargetSetting): ForwardView;
+  remove(id: string): ForwardView;
+}
+
+const NO_EDITING =
+  'Forwarding targets are set with gpu-fleet serve --forward here; the desktop app edits them in its settings.';
+
 export interface AppCoreOptions {
   settings: SettingsStore;
   kubeconfig: KubeconfigLocateOptions;
@@ -59,7 +68,7 @@ export interface AppCoreOptions {
    * damping, not while paused), so one decision makes the notification and every forwarded message;
    * the window lists its targets and sends a test through it.
    */
-  forwarder?: Pick<Forwarder, 'forward' | 'view' | 'test' | 'addRecorder'>;
+  forwarder?: Pick<Forwarder, 'forward' | 'view' | 'test' | 'addRecorder'> & Partial<ForwardEditing>;
   /**
    * The data folder the timeline database is written in (the engine host's, browser mode's); none: no
    * timeline (one-shot tools, most tests).
@@ -129,6 +138,18 @@ export class AppCore implements FleetHost {
   async forwardTest(id: string): Promise<ForwardTestResult> {
     if (!this.#opts.forwarder) return { ok: false, message: 'No alert forwarding targets are set up.' };
     return this.#opts.forwarder.test(id);
+  }
+
+  forwardSave(target: ForwardTargetSetting): ForwardView {
+    const save = this.#opts.forwarder?.save;
+    if (!save) throw new Error(NO_EDITING);
+    return save.call(this.#opts.forwarder, target);
+  }
+
+  forwardRemove(id: string): ForwardView {
+    const remove = this.#opts.forwarder?.remove;
+    if (!remove) throw new Error(NO_EDITING);
+    return remove.call(this.#opts.forwarder, id);
   }
 
   get settings(): SettingsStore {

@@ -72,7 +72,11 @@ describe('forwarding in the app core', () => {
     });
     expect(await invoke('forward:test', 'phone')).toEqual({
       ok: true,
-      value: { ok: true, message: `ntfy ${ntfy.url}: test message delivered.` },
+      value: {
+        ok: true,
+        message: `ntfy ${ntfy.url}: test message delivered.`,
+        words: { code: 'delivered', kind: 'ntfy', host: ntfy.url },
+      },
     });
     const refused = await invoke('forward:test', 'locked');
     expect(refused).toMatchObject({

@@ -1,7 +1,7 @@
 /** The invoke handlers of the contract, on top of the app core (validated arguments arrive here). */
 import type { KubeContextInfo, KubectlContexts } from '../../common/fleet.ts';
 import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
-import type { ForwardTestResult, ForwardView } from '../../common/forwarding.ts';
+import type { ForwardTargetSetting, ForwardTestResult, ForwardView } from '../../common/forwarding.ts';
 import type { AppInfo } from '../../common/ipc.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { SettingsError } from '../settings/validate.ts';
@@ -29,6 +29,8 @@ export interface HandlerCore {
   useKubectlContext(name: string): KubectlContexts;
   forwardView(): ForwardView;
   forwardTest(id: string): Promise<ForwardTestResult>;
+  forwardSave(target: ForwardTargetSetting): ForwardView;
+  forwardRemove(id: string): ForwardView;
   readonly timeline: TimelineLink | null;
 }
 
@@ -118,6 +120,14 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     'kubectl:use-context': (name) => core.useKubectlContext(name),
     'forward:list': () => core.forwardView(),
     'forward:test': (id) => core.forwardTest(id),
+    'forward:save': (target) => core.forwardSave(target),
+    'forward:remove': (id) => core.forwardRemove(id),
+    // Secrets never reach the engine this way: in the desktop app Electron main answers this channel.
+    'forward:secret': () => {
+      throw new Error(
+        'Forwarding secrets are set in the desktop app; gpu-fleet serve takes them from --forward-token-file or the environment.',
+      );
+    },
     'timeline:range': ({ context, range, node }) => {
       if (!core.timeline) throw new Error(NO_TIMELINE);
       return core.timeline.range(context, range, node);

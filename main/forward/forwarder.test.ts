@@ -195,6 +195,25 @@ describe('delivery', () => {
     expect(ntfy.seen).toHaveLength(1);
   });
 
+  it('gives an ntfy message a click URL to its first node when a window is served, and none otherwise', async () => {
+    let base: string | null = null;
+    const f = forwarder([ntfyTarget()], { clickBase: () => base });
+    const drops = (context: string) =>
+      notified([
+        [0, context, ALL],
+        [10, context, { ...ALL, omen: false }],
+      ]);
+    for (const a of drops('lab a')) f.forward(a);
+    await pollUntil(() => ntfy.messages().length === 1, 'the first drop');
+    base = 'http://127.0.0.1:8377/';
+    for (const a of drops('lab b')) f.forward(a);
+    await pollUntil(() => ntfy.messages().length === 2, 'the second drop');
+    expect(ntfy.messages().map((m) => m.click ?? null)).toEqual([
+      null,
+      'http://127.0.0.1:8377/#node=lab%20b/omen',
+    ]);
+  });
+
   it('a restart with undelivered messages delivers them once', async () => {
     const file = path.join(dir, 'forward-queue.json');
     const port = Number(new URL(ntfy.url).port);

@@ -6,17 +6,20 @@
  * of the secrets leaves it (statuses and sentences name a target by id and host only).
  */
 import type { Alert } from '../../common/alerts.ts';
+import { focusLink } from '../../common/focus-link.ts';
 import {
   atLeast,
+  type ForwardResultWords,
   type ForwardSecret,
   type ForwardStatus,
   type ForwardTarget,
+  type ForwardTestResult,
   type ForwardView,
   severityOf,
 } from '../../common/forwarding.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import type { Endpoint } from './endpoint.ts';
-import { forwardMessage, testMessage } from './message.ts';
+import { type ForwardMessage, forwardMessage, testMessage } from './message.ts';
 import { judge } from './outcome.ts';
 import type { PendingStore } from './pending-store.ts';
 import { DeliveryQueue, type QueueItem, type QueueTarget } from './queue.ts';
@@ -44,6 +47,11 @@ export interface ForwarderOptions {
   maxAgeMs?: number;
   random?: () => number;
   timeoutMs?: number;
+  /**
+   * The address that opens the window (browser mode's, without its session token), read at each send:
+   * ntfy messages then carry a click URL to the alert's first node. None: no click URL.
+   */
+  clickBase?: () => string | null;
 }
 
 export const QUEUE_MAX = 100;
@@ -56,7 +64,14 @@ export function wants(target: ForwardTarget, alert: Pick<Alert, 'context' | 'kin
   return atLeast(severityOf(alert.kind), target.minSeverity);
 }
 
-function queueTarget(t: ResolvedTarget): QueueTarget {
+/** The ntfy click URL of a message: its first node (or its cluster) in the window, when one is served. */
+function clickOf(base: string | null, m: ForwardMessage): string | null {
+  if (base === null) return null;
+  if (m.context === '') return base;
+  return focusLink(base, { context: m.context, node: m.nodes[0]?.name ?? null });
+}
+
+function queueTarget(t: ResolvedTarget, clickBase: () => string | null = () => null): QueueTarget {
   const { config, endpoint, secret } = t;
   const base = { id: config.id, kind: config.kind, host: endpoint.host };
   switch (config.kind) {
@@ -64,7 +79,7 @@ function queueTarget(t: ResolvedTarget): QueueTarget {
       const ntfy = endpoint.ntfy ?? { base: endpoint.host, topic: '' };
       return {
         ...base,
-        request: (m) => ntfyRequest(m, ntfy, secret, null),
+        request: (m) => ntfyRequest(m, ntfy, secret, clickOf(clickBase(), m)),
         // A minute of slack before the first try covers a server clock a little behind ours.
         check: (item) => ({
           request: ntfyCheckRequest(
@@ -93,6 +108,7 @@ export class Forwarder {
   readonly #send: Sender;
   readonly #store: PendingStore | null;
   readonly #timeoutMs: number;
+  readonly #clickBase: () => string | null;
   readonly #recorders = new Set<DeliveryRecorder>();
   /** Why the undelivered messages of the last run could not be read, if they could not. */
   readonly notice: string | null;
@@ -105,6 +121,7 @@ export class Forwarder {
     this.#send = opts.send ?? sendRequest;
     this.#store = opts.store ?? null;
     this.#timeoutMs = opts.timeoutMs ?? SEND_DEFAULTS.timeoutMs;
+    this.#clickBase = opts.clickBase ?? (() => null);
     this.#recorders.add(opts.recorder ?? new MemoryDeliveryRecorder());
     const recorder: DeliveryRecorder = {
       record: (e) => {
@@ -118,7 +135,7 @@ export class Forwarder {
         ? (loaded.queues[t.config.id] ?? [])
         : [];
       const queue = new DeliveryQueue(
-        queueTarget(t),
+        queueTarget(t, this.#clickBase),
         {
           clock: this.#clock,
           send: this.#send,
@@ -147,20 +164,35 @@ export class Forwarder {
   }
 
   /** Sends a test message to one target now, outside its queue; one sentence says how it went. */
-  async test(id: string): Promise<{ ok: boolean; message: string }> {
+  async test(id: string): Promise<ForwardTestResult> {
     const t = this.#targets.find((x) => x.config.id === id);
-    if (!t) return { ok: false, message: `There is no forwarding target "${id}".` };
-    const target = queueTarget(t);
+    if (!t)
+      return {
+        ok: false,
+        message: `There is no forwarding target "${id}".`,
+        words: { code: 'no-target', id },
+      };
+    const target = queueTarget(t, this.#clickBase);
     const message = testMessage(id, this.#clock.now(), t.config.language);
     const result = await this.#send(target.request(message), {
       clock: this.#clock,
       timeoutMs: this.#timeoutMs,
       maxBytes: SEND_DEFAULTS.maxBytes,
     });
-    const outcome = judge(t.config.kind, t.endpoint.host, result, this.#clock.now());
+    const { kind } = t.config;
+    const host = t.endpoint.host;
+    const outcome = judge(kind, host, result, this.#clock.now());
     if (outcome.type === 'delivered')
-      return { ok: true, message: `${t.config.kind} ${t.endpoint.host}: test message delivered.` };
-    return { ok: false, message: outcome.why };
+      return {
+        ok: true,
+        message: `${kind} ${host}: test message delivered.`,
+        words: { code: 'delivered', kind, host },
+      };
+    const words: ForwardResultWords =
+      outcome.type === 'terminal'
+        ? { code: 'refused', kind, host, status: outcome.status, said: outcome.said }
+        : { code: 'retry', kind, host, status: outcome.status, said: outcome.said };
+    return { ok: false, message: outcome.why, words };
   }
 
   status(): ForwardStatus[] {

@@ -43,7 +43,15 @@ export function eventIdOf(alertId: string): string {
 
 export function forwardMessage(alert: Alert, language: Locale): ForwardMessage {
   const text = shownAlertText(alert, translator(language));
-  const reasons = new Map((alert.reasons ?? []).map((r) => [r.node, r.reason]));
+  // A node's reason as the texts say it: the real cause first when a GPU health signal named one.
+  const causes = alert.words?.kind === 'ready-drop' ? (alert.words.cause ?? []) : [];
+  const en = translator('en');
+  const reasons = new Map(
+    (alert.reasons ?? []).map((r, i) => {
+      const cause = causes[i] ?? null;
+      return [r.node, cause === null ? r.reason : en.t('alert.causeFirst', { cause, reason: r.reason })];
+    }),
+  );
   return {
     eventId: eventIdOf(alert.id),
     alertId: alert.id,

@@ -49,6 +49,8 @@ describe('judge', () => {
     expect(judge('ntfy', 'http://127.0.0.1:8090', answer(403, body), NOW)).toEqual({
       type: 'terminal',
       why: 'ntfy http://127.0.0.1:8090: 403 forbidden — check the token or password, and that it may write to this topic',
+      status: 403,
+      said: 'forbidden',
     });
   });
 
@@ -81,6 +83,8 @@ describe('judge', () => {
       afterMs: null,
       why: 'ntfy h: connection refused',
       ambiguous: false,
+      status: null,
+      said: 'connection refused',
     });
     expect(judge('ntfy', 'h', { type: 'failure', what: 'connection reset', sent: true }, NOW)).toMatchObject({
       ambiguous: true,

@@ -12,8 +12,16 @@ import type { SendResult } from './send.ts';
 export type Outcome =
   | { type: 'delivered' }
   /** `afterMs`: the server's own wait (Retry-After), or null to use the backoff. */
-  | { type: 'retry'; afterMs: number | null; why: string; ambiguous: boolean }
-  | { type: 'terminal'; why: string };
+  | {
+      type: 'retry';
+      afterMs: number | null;
+      why: string;
+      ambiguous: boolean;
+      /** The HTTP status (null: no answer) and the server's words (or what failed on the way). */
+      status: number | null;
+      said: string;
+    }
+  | { type: 'terminal'; why: string; status: number; said: string };
 
 /** A Retry-After is honoured up to this long; past it the backoff's own steps go on. */
 export const RETRY_AFTER_MAX_MS = 15 * 60_000;
@@ -75,7 +83,14 @@ function hint(kind: ForwardKind, status: number): string {
 
 export function judge(kind: ForwardKind, host: string, result: SendResult, now: number): Outcome {
   if (result.type === 'failure')
-    return { type: 'retry', afterMs: null, why: `${kind} ${host}: ${result.what}`, ambiguous: result.sent };
+    return {
+      type: 'retry',
+      afterMs: null,
+      why: `${kind} ${host}: ${result.what}`,
+      ambiguous: result.sent,
+      status: null,
+      said: result.what,
+    };
   const { status } = result;
   if (status >= 200 && status < 300) return { type: 'delivered' };
   const words = shownText(serverWords(result.body), 160);
@@ -84,7 +99,14 @@ export function judge(kind: ForwardKind, host: string, result: SendResult, now: 
     const wait =
       retryAfterMs(result.retryAfter, now) ??
       (status === 429 ? (bodyRetryAfter(result.body) ?? ntfyRefill(kind, result.body)) : null);
-    return { type: 'retry', afterMs: wait, why: `${kind} ${host}: ${said}`, ambiguous: false };
+    return {
+      type: 'retry',
+      afterMs: wait,
+      why: `${kind} ${host}: ${said}`,
+      ambiguous: false,
+      status,
+      said: words,
+    };
   }
-  return { type: 'terminal', why: `${kind} ${host}: ${said} — ${hint(kind, status)}` };
+  return { type: 'terminal', why: `${kind} ${host}: ${said} — ${hint(kind, status)}`, status, said: words };
 }

@@ -4,6 +4,7 @@
  * doubtful fact becomes a problem instead: an English sentence in `problems` and its facts in
  * `problem_words` (the window words those in its language).
  */
+import { gpuCause } from '../../common/gpu-why.ts';
 import type { GpuNodeEntry, GpuProblemWords, GpuResource, LastSeenLabels } from '../../common/inventory.ts';
 import { shownText } from '../log/redact.ts';
 import { deriveMig } from './derive-mig.ts';
@@ -27,6 +28,7 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
   const hidden = hiddenGpus(gpu.product, gpu.workload, res.resources);
   if (hidden !== null) problems.push(hidden);
   const ready = facts.ready.status === 'True';
+  const cause = facts.health.length === 0 ? null : gpuCause({ ...facts, conditions: facts.health });
   return {
     name: facts.name,
     ready,
@@ -38,6 +40,7 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
     not_ready_reason: ready ? null : facts.ready.reason,
     not_ready_since: ready ? null : facts.ready.since,
     not_ready_message: ready ? null : shownText(facts.ready.message, NOT_READY_MESSAGE_MAX) || null,
+    ...(cause === null ? {} : { gpu_cause: cause }),
     cordoned: facts.unschedulable,
     capacity_gpus: res.capacityGpus,
     allocatable_gpus: res.allocatableGpus,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { bulkyGpuNode, rawNode } from '../../test/fixtures/nodes.ts';
 import { intern, internedChars, MAX_INTERN_LENGTH, MAX_POOL } from './intern.ts';
-import { MAX_KEPT, MAX_TAINTS, type NodeFacts, trimNode } from './node-facts.ts';
+import { MAX_HEALTH, MAX_KEPT, MAX_TAINTS, type NodeFacts, trimNode } from './node-facts.ts';
 
 describe('trimNode', () => {
   it.each<[string, unknown]>([
@@ -63,6 +63,7 @@ describe('trimNode', () => {
       allocatable: { 'nvidia.com/gpu': '0' },
       unschedulable: true,
       taints: [{ key: 'nvidia.com/gpu', value: null, effect: 'NoSchedule' }],
+      health: [],
     });
   });
 
@@ -97,6 +98,7 @@ describe('trimNode', () => {
       allocatable: {},
       unschedulable: false,
       taints: [{ key: 'k', value: null, effect: 'NoExecute' }],
+      health: [],
     });
   });
 
@@ -276,4 +278,37 @@ describe('trimNode keeps a bounded amount of a hostile node', () => {
       expect(trimNode(rawNode({ name }))?.name).toBe(name);
     },
   );
+});
+
+describe('the GPU health signals of other tools', () => {
+  const cond = (type: string, status: string, reason?: string, message?: string) => ({
+    type,
+    status,
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  });
+  it.each([
+    ['NVSentinel True', cond('GpuXidError', 'True', 'XidCritical', 'XID 79 on GPU 0'), true],
+    ['NVSentinel False', cond('GpuXidError', 'False'), false],
+    ['Node Problem Detector GPU check True', cond('GPUProblem', 'True', 'NvlinkDown'), true],
+    ['EKS agent False', cond('AcceleratedHardwareReady', 'False', 'NvidiaXID79Error'), true],
+    ['EKS agent True', cond('AcceleratedHardwareReady', 'True'), false],
+    ['a pressure condition', cond('MemoryPressure', 'True'), false],
+    ['Ready', cond('Ready', 'False'), false],
+  ])('%s: kept %s', (_, c, kept) => {
+    const facts = trimNode({ metadata: { name: 'n' }, status: { conditions: [c] } });
+    expect(facts?.health.length).toBe(kept ? 1 : 0);
+  });
+
+  it('caps what it keeps: count, one-line words, no control characters', () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      cond(`GpuWatch${i}`.replace(/\d+/, 'X'), 'True', 'R', `line one\nline two \u202e${'x'.repeat(500)}`),
+    );
+    const facts = trimNode({ metadata: { name: 'n' }, status: { conditions: many } });
+    expect(facts?.health).toHaveLength(MAX_HEALTH);
+    for (const h of facts?.health ?? []) {
+      expect(h.message?.length ?? 0).toBeLessThanOrEqual(201);
+      expect(h.message).not.toMatch(/[\n\u202e]/);
+    }
+  });
 });

@@ -14,6 +14,7 @@
  */
 
 import { clusterText } from '../../common/cluster-text.ts';
+import { type HealthCondition, signalsFault } from '../../common/gpu-why.ts';
 import type { NodeReadiness } from '../../common/inventory.ts';
 import { isObj, type JsonRecord, str } from '../../common/json-guards.ts';
 import { isNodeName, MAX_NODE_NAME } from '../../common/k8s-names.ts';
@@ -38,7 +39,15 @@ export interface NodeFacts {
   allocatable: Record<string, string>;
   unschedulable: boolean;
   taints: { key: string; value: string | null; effect: string }[];
+  /**
+   * The GPU health conditions of other tools that say something is wrong (common/gpu-why.ts
+   * `signalsFault`: NVSentinel, Node Problem Detector, the EKS agent), at most MAX_HEALTH; most nodes
+   * have none.
+   */
+  health: HealthCondition[];
 }
+
+export const MAX_HEALTH = 8;
 
 /** Kubernetes label values (and taint values) are at most 63 characters. */
 export const MAX_LABEL_VALUE = 63;
@@ -88,7 +97,30 @@ export function trimNode(raw: unknown): NodeFacts | null {
     allocatable: pick(status.allocatable, isNvidiaResource),
     unschedulable: spec.unschedulable === true,
     taints: taints(spec.taints),
+    health: health(status.conditions),
   };
+}
+
+const NO_HEALTH: HealthCondition[] = Object.freeze([]) as unknown as HealthCondition[];
+
+function health(conditions: unknown): HealthCondition[] {
+  if (!Array.isArray(conditions)) return NO_HEALTH;
+  let out: HealthCondition[] | null = null;
+  for (const c of conditions) {
+    if (!isObj(c) || typeof c.type !== 'string' || typeof c.status !== 'string') continue;
+    if (c.type.length > MAX_REASON || !signalsFault({ type: c.type, status: c.status })) continue;
+    const reason = clusterText(c.reason, MAX_REASON);
+    const message = clusterText(c.message, 200);
+    out ??= [];
+    out.push({
+      type: intern(clusterText(c.type, MAX_REASON)),
+      status: intern(capped(c.status, 20)),
+      reason: reason === '' ? null : intern(reason),
+      message: message === '' ? null : message,
+    });
+    if (out.length >= MAX_HEALTH) break;
+  }
+  return out ?? NO_HEALTH;
 }
 
 function isNvidiaResource(key: string): boolean {

@@ -13,6 +13,7 @@ const facts = (name: string, over: Partial<NodeFacts> = {}): NodeFacts => ({
   allocatable: {},
   unschedulable: false,
   taints: [],
+  health: [],
   ...over,
 });
 

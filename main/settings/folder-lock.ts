@@ -27,6 +27,8 @@ export interface FolderLockOptions {
   hostname?: string;
   /** Whether a process of this host runs under that pid (process.kill(pid, 0) by default). */
   alive?: (pid: number) => boolean;
+  /** The lock's file name in the folder (default SingletonLock, the app's); another name locks another thing. */
+  name?: string;
 }
 
 function running(pid: number): boolean {
@@ -60,7 +62,7 @@ export function lockFolder(dir: string, opts: FolderLockOptions = {}): FolderLoc
   const host = opts.hostname ?? os.hostname();
   const pid = opts.pid ?? process.pid;
   const alive = opts.alive ?? running;
-  const file = path.join(dir, LOCK_NAME);
+  const file = path.join(dir, opts.name ?? LOCK_NAME);
   const mine = `${host}-${pid}`;
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -1,8 +1,14 @@
 /**
  * The window's view of alert forwarding: the host's targets (no secret ever crosses) with their delivery
- * state, and the "Send test" the user asks for, one at a time per target.
+ * state, and the "Send test" the user asks for, one at a time per target. In the desktop app it also
+ * saves and removes targets and sets or clears a secret: write-only, the answer says only "set".
  */
-import type { ForwardTestResult, ForwardView } from '../../common/forwarding.ts';
+import type {
+  ForwardSecretInput,
+  ForwardTargetSetting,
+  ForwardTestResult,
+  ForwardView,
+} from '../../common/forwarding.ts';
 import type { FleetApi } from '../../common/ipc.ts';
 import { invokeErrorText } from '../lib/invoke-error.ts';
 
@@ -28,6 +34,39 @@ export class ForwardingStore {
   }
   result(id: string): ForwardTestResult | null {
     return this.#results[id] ?? null;
+  }
+
+  /** The desktop app: the targets can be edited here (browser mode takes them from its flags). */
+  get editable(): boolean {
+    return this.#view?.editable !== undefined;
+  }
+
+  secretSet(id: string): boolean {
+    return this.#view?.secretSet?.includes(id) ?? false;
+  }
+
+  /** Runs one change; its refusal (the host's sentence) is returned for the form to show, else null. */
+  async #change(run: (api: FleetApi) => Promise<ForwardView>): Promise<string | null> {
+    if (!this.#api) return null;
+    try {
+      this.#view = await run(this.#api);
+      return null;
+    } catch (e) {
+      return invokeErrorText(e);
+    }
+  }
+
+  save(target: ForwardTargetSetting): Promise<string | null> {
+    return this.#change((api) => api.invoke('forward:save', target));
+  }
+
+  remove(id: string): Promise<string | null> {
+    return this.#change((api) => api.invoke('forward:remove', id));
+  }
+
+  /** Sets (or, with null, clears) a target's secret; the window keeps no copy of it. */
+  setSecret(id: string, secret: ForwardSecretInput | null): Promise<string | null> {
+    return this.#change((api) => api.invoke('forward:secret', id, secret));
   }
 
   async load(): Promise<void> {

@@ -132,12 +132,15 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     'serve',
   );
   const targets = forwardTargets(flags.forward ?? [], flags, io.env);
+  /** The served window's address without its session token: an ntfy click opens the alert's node there. */
+  let clickBase: string | null = null;
   // Delivery problems go to the terminal; a delivery that worked is not worth a line.
   const forwarder =
     targets.length === 0
       ? null
       : new Forwarder(targets, {
           store: new FilePendingStore(path.join(defaultConfigDir(io.env), SERVE_PENDING_FILE)),
+          clickBase: () => clickBase,
           recorder: {
             record: (e) => {
               if (e.outcome !== 'delivered')
@@ -159,6 +162,8 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     },
     (line) => io.stdout.write(`${line}\n`),
   );
+  const opened = new URL(served.bridge.url);
+  clickBase = `${opened.origin}${opened.pathname}`;
   io.stdout.write(
     `GPU Fleet is open at ${served.bridge.url}\n(only this machine can reach it; press Ctrl-C to stop)\n`,
   );

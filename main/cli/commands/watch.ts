@@ -1,6 +1,5 @@
 /** `gpu-fleet watch`: run the engine until Ctrl-C, printing inventory, connection and alert lines. */
 
-import path from 'node:path';
 import { DEFAULT_ALERT_RULES } from '../../../common/alert-rules.ts';
 import { clusterText as terminalText } from '../../../common/cluster-text.ts';
 import { unlabeledGpuNodes } from '../../../common/inventory-counts.ts';
@@ -25,6 +24,7 @@ import { WritebackHub, type WritebackSettings } from '../../writeback/hub.ts';
 import { DEFAULT_CONFIGMAP_NAMESPACE, DEFAULT_CRD_GROUP, type WriteEvent } from '../../writeback/index.ts';
 import { parseDuration, parseFlags } from '../flags.ts';
 import { FORWARD_FLAGS, forwardTargets } from '../forward-flags.ts';
+import { claimCliQueue } from '../forward-queue-slot.ts';
 import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
 import { parseOutput } from '../output.ts';
@@ -43,9 +43,6 @@ export const WATCH_FLAGS = {
   verbose: { type: 'boolean', short: 'v' },
   ...FORWARD_FLAGS,
 } as const;
-
-/** Where `watch --forward` keeps undelivered messages (apart from the desktop app's queue file). */
-export const CLI_PENDING_FILE = 'forward-queue-cli.json';
 
 /** A delivery's line: `-o json` as {"type":"forward",…}, else one human line; secrets never reach either. */
 function forwardLine(e: DeliveryEvent, json: boolean): string {
@@ -195,11 +192,13 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   const contexts = pickContexts(loadForCli(flags, io), flags);
   const source = sourceFlags(flags);
   const targets = forwardTargets(flags.forward ?? [], flags, io.env);
+  // Each watch keeps its own queue file (another watch on the same folder takes the next slot).
+  const slot = targets.length === 0 ? null : claimCliQueue(defaultConfigDir(io.env));
   const forwarder =
-    targets.length === 0
+    slot === null
       ? null
       : new Forwarder(targets, {
-          store: new FilePendingStore(path.join(defaultConfigDir(io.env), CLI_PENDING_FILE)),
+          store: new FilePendingStore(slot.file),
           recorder: { record: (e) => io.stdout.write(forwardLine(e, format === 'json')) },
         });
   if (forwarder?.notice) io.stderr.write(terminalLine(forwarder.notice));
@@ -235,5 +234,6 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   writers?.stop();
   engine.stop();
   forwarder?.stop();
+  slot?.release();
   return 0;
 }

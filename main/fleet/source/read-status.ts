@@ -117,6 +117,8 @@ function readExtras(v: JsonRecord, e: GpuNodeEntry): void {
     e.not_ready_since = v.not_ready_since as string | null;
   const message = textOrNull(v.not_ready_message, 200);
   if (message !== undefined) e.not_ready_message = message;
+  const cause = textOrNull(v.gpu_cause, 200);
+  if (typeof cause === 'string') e.gpu_cause = cause;
   if (typeof v.cordoned === 'boolean') e.cordoned = v.cordoned;
   const capacity = nullableInt(v.capacity_gpus, MAX_GPUS_PER_NODE);
   if (capacity !== undefined) e.capacity_gpus = capacity;

@@ -10,9 +10,11 @@
  * then 5. the device plugin withdrawing GPUs (allocatable below capacity), 6. GPU labels gone,
  * 7. the Ready condition, 8. Warning events of the last hour (Kubernetes keeps events about an hour).
  */
-import type { GpuNodeEntry } from '../../common/inventory.ts';
-import type { NodeConditionView, NodeEventView, NodeTaintView, WhyLine } from '../../common/node-detail.ts';
-import { shortReason } from '../../common/node-reason.ts';
+
+import { clusterText } from './cluster-text.ts';
+import type { GpuNodeEntry } from './inventory.ts';
+import type { NodeConditionView, NodeEventView, NodeTaintView, WhyLine } from './node-detail.ts';
+import { shortReason } from './node-reason.ts';
 
 /** What NVSentinel's fault quarantine recorded when it cordoned the node (`quarantineHealthEvent`). */
 export interface Quarantine {
@@ -33,9 +35,9 @@ export interface WhyInput {
 export const EVENTS_WINDOW_MS = 3_600_000;
 const EVENTS_SHOWN = 5;
 
-const NVSENTINEL = /^(Gpu[A-Za-z]*Watch|GpuXidError|SysLogs[A-Za-z]+|NVSwitch[A-Za-z]+|DCGMError)$/;
-const GPU_WORDS = /gpu|xid|nvlink|nvidia|nvswitch/i;
-const EKS = 'AcceleratedHardwareReady';
+export const NVSENTINEL = /^(Gpu[A-Za-z]*Watch|GpuXidError|SysLogs[A-Za-z]+|NVSwitch[A-Za-z]+|DCGMError)$/;
+export const GPU_WORDS = /gpu|xid|nvlink|nvidia|nvswitch/i;
+export const EKS = 'AcceleratedHardwareReady';
 /** The GPU Operator's own taint keeps other pods off GPU nodes: it is no fault. */
 const ROUTINE_TAINTS = new Set(['nvidia.com/gpu', 'node.kubernetes.io/unschedulable']);
 
@@ -197,4 +199,40 @@ export function gpuWhy(i: WhyInput): WhyLine[] {
     ...ready(i),
     ...events(i),
   ];
+}
+
+/** A condition as the inventory keeps it for the cause (node-facts.ts: only those that signal a fault). */
+export interface HealthCondition {
+  type: string;
+  status: string;
+  reason: string | null;
+  message: string | null;
+}
+
+/** Whether a node condition is a GPU health signal of another tool that says something is wrong. */
+export function signalsFault(c: Pick<HealthCondition, 'type' | 'status'>): boolean {
+  if (c.type === EKS) return c.status !== 'True';
+  return c.status === 'True' && (NVSENTINEL.test(c.type) || GPU_WORDS.test(c.type));
+}
+
+const THIRD_PARTY: ReadonlySet<WhyLine['source']> = new Set([
+  'nvsentinel',
+  'node-problem-detector',
+  'eks-node-monitoring',
+]);
+export const CAUSE_MAX = 200;
+
+/**
+ * The real cause an alert names first: the top line of `gpuWhy` when another tool's GPU health signal
+ * made it (NVSentinel, Node Problem Detector, the EKS agent), in the tool's own words; null otherwise,
+ * and the alert says what the Ready condition says. One line, at most CAUSE_MAX characters.
+ */
+export function gpuCause(i: {
+  conditions: readonly HealthCondition[];
+  taints: readonly NodeTaintView[];
+  unschedulable: boolean;
+}): string | null {
+  const conditions = i.conditions.map((c) => ({ ...c, since: null, heartbeat: null, problem: true }));
+  const top = gpuWhy({ ...i, conditions, quarantine: null, gpu: null, events: [], now: 0 })[0];
+  return top && THIRD_PARTY.has(top.source) ? clusterText(top.text, CAUSE_MAX) : null;
 }
