@@ -6,13 +6,16 @@
 import { render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GpuNodeEntry } from '../../common/inventory.ts';
+import type { NodeDetail } from '../../common/node-detail.ts';
 import { buildInventory } from '../../main/inventory/aggregate.ts';
 import { type NodeFacts, trimNode } from '../../main/inventory/node-facts.ts';
 import { gfdLabels, rawNode } from '../../test/fixtures/nodes.ts';
 import { context, NOW } from '../fixtures/homelab.ts';
+import { homelabDetail } from '../fixtures/node-detail.ts';
 import { i18n } from '../i18n/i18n.svelte.ts';
 import { NodeTableState } from '../state/node-table.svelte.ts';
 import ContextCard from './ContextCard.svelte';
+import DetailGpu from './detail/DetailGpu.svelte';
 import NodeTable from './NodeTable.svelte';
 
 const raws = [
@@ -107,6 +110,20 @@ describe('GPU problems in a Korean window', () => {
       expect(cell).not.toBe('—');
       expect(english.some((e) => cell.includes(e))).toBe(false);
       expect(cell).not.toMatch(ENGLISH);
+    }
+  });
+
+  it("the node detail's GPU problems neither", () => {
+    i18n.setLanguage('ko');
+    const gpu = nodes.find((n) => n.name === 'gpu-a') as GpuNodeEntry;
+    render(DetailGpu, { props: { detail: { ...(homelabDetail('nuc1') as NodeDetail), gpu } } });
+    const items = [...screen.getByTestId('detail-gpu-problems').querySelectorAll('li')].map(
+      (l) => l.textContent ?? '',
+    );
+    expect(items).toHaveLength(gpu.problems?.length ?? -1);
+    for (const item of items) {
+      expect(english.some((e) => item.includes(e))).toBe(false);
+      expect(item).not.toMatch(ENGLISH);
     }
   });
 });
