@@ -32,12 +32,20 @@ const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
   ],
   ['main/fleet/telemetry.test.ts', 'DCGM telemetry through the engine to detail and alerts'],
   [
+    'main/forward/cause-text.test.ts',
+    'the real cause first in every text one alert makes: inventory → policy → notification → forward',
+  ],
+  [
     'main/forward/render.test.ts',
     'the body each target receives (render-chat, -ntfy, -webhook: one fixture)',
   ],
   [
     'main/settings/alert-roundtrip.property.test.ts',
     'every alert the engine can raise is stored and read back',
+  ],
+  [
+    'renderer/components/problems-i18n.test.ts',
+    "GPU problems built by the engine's inventory, worded by the card, table and detail in Korean",
   ],
   ['main/web/kubectl-route.test.ts', "browser mode's kubectl route behind the write guard"],
   ['main/writeback/crd-inventory.property.test.ts', "every built inventory passes the CRD's schema"],
