@@ -168,6 +168,18 @@ export async function timelineRows(log: (s: string) => void): Promise<Row[]> {
       `WITH RECURSIVE m(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM m WHERE i < ${29 * DAY - 1})
        INSERT INTO counts (ctx, at, ready, total, gpus) SELECT 'large', ? + i * ${MIN}, ${NODES - FLIPS}, ${NODES}, ${NODES * 4} FROM m`,
     ).run(start);
+    // The telemetry of those days as the retention leaves it: 15-minute aggregates of the 50 GPUs.
+    db.prepare(
+      `WITH RECURSIVE m(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM m WHERE i < ${29 * 96 - 1}),
+         g(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM g WHERE k < ${GPUS - 1})
+       INSERT INTO aggregates SELECT 'large', 'gpu-0000', k, ? + i * ${15 * MIN}, 15,
+         40, 60, 80, 60, 60, 60, 250, 260, 270, 20000, 20000, 20000, NULL FROM m, g`,
+    ).run(start);
+    db.prepare(
+      `WITH RECURSIVE m(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM m WHERE i < ${29 * 96 - 1})
+       INSERT INTO node_agg SELECT 'large', 'gpu-0000', ? + i * ${15 * MIN}, ${GPUS}, ${15 * GPUS},
+         40, 60, 80, 60, 60, 60, ${250 * GPUS}, ${260 * GPUS}, ${270 * GPUS}, ${20000 * GPUS}, ${20000 * GPUS}, ${20000 * GPUS}, NULL FROM m`,
+    ).run(start);
     db.exec('COMMIT');
     db.close();
     const r2 = openReader(dir);

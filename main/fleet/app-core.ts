@@ -305,6 +305,8 @@ export class AppCore implements FleetHost {
       dir,
       clock: this.#clock,
       settings: () => this.settings.get('timeline'),
+      // The engine host's loop must not wait for a checkpoint's disk sync (bench row 11a).
+      checkpointInWorker: true,
       onNotice: (message) => {
         this.#timelineNotices.push(message);
         this.#refreshNotices();
