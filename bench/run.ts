@@ -161,7 +161,7 @@ if (only.has('11')) {
   }
   notes.push({
     group: '11',
-    text: `Row 11a alternates runs with the timeline off and on (3 each, 8 s of one flip every 100 ms among 50 of the 5,000 nodes) and compares the medians of their longest event-loop delays (monitorEventLoopDelay); its per-change cost and rows 11b and 11c come from one simulated day on a virtual clock, with this thread's CPU time beside the wall time.${os.loadavg()[0] > os.cpus().length ? ` Measured under load (load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores): wall times include waits for a core, and the on/off difference is within the runs' spread.` : ''}`,
+    text: `Row 11a alternates runs with the timeline off and on (3 each, 8 s of one flip every 100 ms among 50 of the 5,000 nodes) and compares the medians of their longest event-loop delays (monitorEventLoopDelay); its per-change cost and rows 11b and 11c come from one simulated day on a virtual clock, with this thread's CPU time beside the wall time.${(os.loadavg()[0] ?? 0) > os.cpus().length ? ` Measured under load (load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores): wall times include waits for a core, and the on/off difference is within the runs' spread.` : ''}`,
   });
 }
 
