@@ -100,6 +100,8 @@ export class AppCore implements FleetHost {
       }),
       freeGpus: (ctx) => freeGpusOn(s.get('freeGpus'), ctx.name),
       mergeSameCluster: () => s.get('mergeSameCluster'),
+      // The timeline keeps the events about GPU nodes: watched only where it is recorded.
+      nodeEvents: opts.timelineDir !== undefined,
       ...opts.engine,
       clock: this.#clock,
       rules: { ...opts.settings.get('alertRules') },
