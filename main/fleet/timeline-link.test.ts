@@ -140,4 +140,38 @@ describe('the timeline of the app core', () => {
     c.timeline?.recorder.flushAll();
     expect(await watched()).toMatchObject([{ node: 'omen2', count: 4 }]);
   });
+
+  it('records the free GPUs by product the snapshots carry, and reads them as lines', async () => {
+    const lab = await startSimContext({ scenario: 'smalllab:3600000' });
+    try {
+      const dir = path.join(lab.dir, 'data');
+      core = new AppCore({
+        settings: openSettings({ cwd: dir }),
+        kubeconfig: { explicitPath: lab.kubeconfigPath },
+        mode: 'browser',
+        version: 'test',
+        engine: { snapshotMs: 10 },
+        timelineDir: dir,
+      });
+      const c = core;
+      c.start();
+      const free = () => c.engine.snapshot().contexts[0]?.free;
+      await until(() => free()?.state === 'known' && (free()?.products.length ?? 0) > 0);
+      // The snapshot that carried them reached the recorder (snapshots are coalesced by 10 ms).
+      await until(
+        () =>
+          (c.timeline?.recorder.read({ context: 'sim-admin', from: 0, to: Date.now() + 1 }).free.length ??
+            0) > 0,
+      );
+      const view = await c.handlers['timeline:range']({ context: 'sim-admin', range: '1h' });
+      const products = free()?.products ?? [];
+      expect(view.free.map((l) => l.product).sort()).toEqual(products.map((p) => p.label).sort());
+      for (const line of view.free)
+        expect(line.points.at(-1)?.free).toBe(products.find((p) => p.label === line.product)?.free);
+    } finally {
+      core?.stop();
+      core = null;
+      await lab.cleanup();
+    }
+  });
 });

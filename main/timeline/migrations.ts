@@ -59,6 +59,9 @@ const STEPS: readonly string[] = [
      min(mem_min) * count(DISTINCT gpu), sum(mem_avg * n) / sum(CASE WHEN mem_avg IS NULL THEN 0 ELSE n END) * count(DISTINCT gpu), max(mem_max) * count(DISTINCT gpu),
      max(xid)
    FROM aggregates GROUP BY ctx, node, at;`,
+  // 4: free GPUs by product, a row per product whenever the figures change (the chart's free lines).
+  `CREATE TABLE free (ctx TEXT NOT NULL, at INTEGER NOT NULL, product TEXT NOT NULL, free INTEGER NOT NULL,
+     PRIMARY KEY (ctx, product, at)) STRICT, WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = STEPS.length;

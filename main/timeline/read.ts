@@ -7,6 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type {
   CountPoint,
+  FreeLine,
   NodeChange,
   NodeChangeKind,
   Stat,
@@ -287,6 +288,42 @@ function telemetryPoints(rows: readonly Row[]): TelemetryPoint[] {
   }));
 }
 
+/** Products a range shows free GPUs of. */
+export const MAX_FREE_LINES = 16;
+
+/**
+ * Free GPUs by product: per bucket the fewest free (a shortage is never smoothed away), from the value
+ * each product had when the range began.
+ */
+function free(db: DatabaseSync, q: TimelineQuery): FreeLine[] {
+  const b = bucketMs(q.from, q.to);
+  const products = (
+    db
+      .prepare(
+        `SELECT DISTINCT product FROM free WHERE ctx = ? AND at < ? ORDER BY product LIMIT ${MAX_FREE_LINES}`,
+      )
+      .all(q.context, q.to) as Row[]
+  ).map((r) => str(r.product));
+  const before = db.prepare(
+    'SELECT free FROM free WHERE ctx = ? AND product = ? AND at < ? ORDER BY at DESC LIMIT 1',
+  );
+  const buckets = db.prepare(
+    `SELECT (at / ${b}) * ${b} AS b, min(at) AS at, min(free) AS free FROM free
+     WHERE ctx = ? AND product = ? AND at >= ? AND at < ? GROUP BY b ORDER BY b LIMIT ${POINTS + 1}`,
+  );
+  const out: FreeLine[] = [];
+  for (const product of products) {
+    const points: FreeLine['points'] = [];
+    const start = before.get(q.context, product, q.from) as Row | undefined;
+    if (start) points.push({ at: q.from, free: num(start.free) });
+    const inRange = buckets.all(q.context, product, q.from, q.to) as Row[];
+    for (const r of inRange) points.push({ at: num(r.at), free: num(r.free) });
+    // A product gone before the range began (0 then, nothing since) has nothing to show.
+    if (inRange.length > 0 || points.some((p) => p.free > 0)) out.push({ product, points });
+  }
+  return out;
+}
+
 function energy(db: DatabaseSync, q: TimelineQuery): TimelineView['energy'] {
   const node = q.node === undefined ? '' : 'AND node = ?';
   const rows = db
@@ -320,6 +357,7 @@ export function readTimeline(db: DatabaseSync, q: TimelineQuery, status: Timelin
     episodes,
     telemetry: telemetry(db, q),
     energy: energy(db, q),
+    free: q.node === undefined ? free(db, q) : [],
     truncated: c.truncated || a.truncated,
   };
 }

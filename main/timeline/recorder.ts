@@ -60,6 +60,8 @@ const RETRY_MAX_MS = 5 * 60_000;
 /** A heartbeat older than this at start means the app was not running in between. */
 const GAP_MS = 3 * HEARTBEAT_MS;
 export const NOT_RUNNING = 'GPU Fleet was not running';
+/** Products whose free GPUs are recorded per context (a cluster rarely has more than a handful). */
+export const MAX_FREE_PRODUCTS = 32;
 
 /** What the forwarder (or any notifier) calls after it tried to deliver an alert. */
 export interface DeliveryRecorder {
@@ -106,6 +108,8 @@ export class TimelineRecorder implements DeliveryRecorder {
   readonly #states = new Map<string, Map<string, NodeState>>();
   /** Per context, the entries of the last inventory diffed (unchanged entries are shared objects). */
   readonly #entries = new Map<string, readonly GpuNodeEntry[]>();
+  /** Per context, the free GPUs by product last queued. */
+  readonly #free = new Map<string, Map<string, number>>();
   /** Contexts with an open unreachable span. */
   readonly #down = new Set<string>();
   #flushTimer: unknown = null;
@@ -170,6 +174,26 @@ export class TimelineRecorder implements DeliveryRecorder {
   /** Kubernetes events about a GPU node, each with its uid (deduplicated by uid, the count kept). */
   events(ctx: string, events: readonly (TimelineEvent & { uid: string })[]): void {
     for (const { uid, ...event } of events) this.#push({ t: 'event', ctx, uid, event });
+  }
+
+  /**
+   * The free GPUs by product now (known figures only): a row for each product whose figure changed since
+   * the last call, and 0 for a product no longer there. At most MAX_FREE_PRODUCTS products a context.
+   */
+  free(ctx: string, products: readonly { label: string; free: number }[]): void {
+    const at = this.#clock.now();
+    const last = this.#free.get(ctx) ?? new Map<string, number>();
+    const next = new Map<string, number>();
+    for (const p of products.slice(0, MAX_FREE_PRODUCTS)) {
+      const product = p.label.slice(0, 200);
+      if (product === '' || !Number.isInteger(p.free) || p.free < 0) continue;
+      next.set(product, (next.get(product) ?? 0) + p.free);
+    }
+    for (const [product, free] of next)
+      if (last.get(product) !== free) this.#push({ t: 'free', ctx, at, product, free });
+    for (const product of last.keys())
+      if (!next.has(product)) this.#push({ t: 'free', ctx, at, product, free: 0 });
+    this.#free.set(ctx, next);
   }
 
   telemetry(r: TelemetryReading): void {
@@ -500,6 +524,7 @@ export function readTimelineEmpty(q: TimelineQuery): Omit<TimelineView, 'status'
     episodes: [],
     telemetry: [],
     energy: { nodes: [], kwh: 0 },
+    free: [],
     truncated: false,
   };
 }

@@ -22,6 +22,7 @@ const TIMED: readonly [string, string][] = [
   ['samples', 'at'],
   ['aggregates', 'at'],
   ['node_agg', 'at'],
+  ['free', 'at'],
   ['energy', 'at'],
 ];
 
