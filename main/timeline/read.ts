@@ -221,37 +221,21 @@ function telemetry(db: DatabaseSync, q: TimelineQuery): TelemetryPoint[] {
   const nodes = (
     db
       .prepare(
-        `SELECT DISTINCT node FROM (SELECT node FROM ${b >= BUCKET_MS ? 'node_agg' : 'aggregates'} WHERE ctx = ? AND at >= ? AND at < ? ${node}
+        `SELECT DISTINCT node FROM (SELECT node FROM node_agg WHERE ctx = ? AND at >= ? AND at < ? ${node}
          UNION SELECT node FROM samples WHERE ctx = ? AND at >= ? AND at < ? ${node}) ORDER BY node LIMIT ${MAX_TELEMETRY_NODES}`,
       )
       .all(...aggArgs, ...rawArgs) as Row[]
   ).map((r) => str(r.node));
   if (nodes.length === 0) return [];
   const marks = nodes.map(() => '?').join(', ');
-  if (b >= BUCKET_MS) return telemetryPoints(coarse(db, q, b, split, nodes, marks));
-  const part = (table: string, cols: string) =>
-    `SELECT node, gpu, at, ${cols} FROM ${table} WHERE ctx = ? AND at >= ? AND at < ? AND node IN (${marks})`;
-  const raw = (c: string) => `${c} AS ${c}_min, ${c} AS ${c}_avg, ${c} AS ${c}_max`;
-  const agg = (c: string) => `${c}_min, ${c}_avg, ${c}_max`;
-  const sel = (c: string, whole: boolean) =>
-    `min(${c}_min)${whole ? ' * count(DISTINCT gpu)' : ''} AS ${c}_lo, sum(${c}_avg * n) / sum(CASE WHEN ${c}_avg IS NULL THEN 0 ELSE n END)${whole ? ' * count(DISTINCT gpu)' : ''} AS ${c}_mean, max(${c}_max)${whole ? ' * count(DISTINCT gpu)' : ''} AS ${c}_hi`;
-  const rows = db
-    .prepare(
-      `SELECT node, (at / ${b}) * ${b} AS b, count(DISTINCT gpu) AS gpus, ${sel('util', false)}, ${sel('temp', false)},
-         ${sel('power', true)}, ${sel('mem', true)}, max(xid) AS xid
-       FROM (${part('aggregates', `n, ${['util', 'temp', 'power', 'mem'].map(agg).join(', ')}, xid`)}
-         UNION ALL ${part('samples', `1 AS n, ${['util', 'temp', 'power', 'mem'].map(raw).join(', ')}, xid`)})
-       GROUP BY node, b ORDER BY node, b`,
-    )
-    .all(q.context, q.from, split, ...nodes, q.context, split, q.to, ...nodes) as Row[];
-  return telemetryPoints(rows);
+  return telemetryPoints(perNode(db, q, b, split, nodes, marks));
 }
 
 /**
- * A line of 15-minute buckets or wider: the per-node aggregates up to `split`, the minute samples after
- * it (as per-node minutes), re-bucketed together.
+ * The per-node aggregates up to `split`, the minute samples after it (as per-node minutes: the node's
+ * power and memory the sum over its GPUs), re-bucketed together.
  */
-function coarse(
+function perNode(
   db: DatabaseSync,
   q: TimelineQuery,
   b: number,
