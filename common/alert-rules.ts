@@ -13,6 +13,12 @@ export interface AlertRules {
   withdrawnGpus: boolean;
   /** A GPU above this temperature (°C, DCGM telemetry) for longer than the hold-down raises `gpu-hot`. */
   gpuHotC: number;
+  /**
+   * Alert when no GPU of a product is free in a cluster for the hold-down (and when one is free again).
+   * Off by default: a busy cluster is often full on purpose. One switch for every cluster, like the other
+   * rules; a cluster whose free GPUs are off (the per-cluster `freeGpus`) or unknown never raises it.
+   */
+  noFreeGpu: boolean;
 }
 
 /** The temperatures `gpuHotC` may be set to (°C): the settings file, IPC and the settings form check it. */
@@ -26,4 +32,5 @@ export const DEFAULT_ALERT_RULES: Readonly<AlertRules> = Object.freeze({
   flapWindowMs: 15 * 60_000,
   withdrawnGpus: true,
   gpuHotC: 85,
+  noFreeGpu: false,
 });

@@ -43,6 +43,7 @@ const SettingsPatchSchema = Type.Object(
           unreachableAfterMs: Type.Integer({ minimum: 0, maximum: 24 * 3600_000 }),
           withdrawnGpus: Type.Boolean(),
           gpuHotC: Type.Integer({ minimum: GPU_HOT_C_MIN, maximum: GPU_HOT_C_MAX }),
+          noFreeGpu: Type.Boolean(),
         },
         { additionalProperties: false },
       ),

@@ -39,6 +39,8 @@ export interface AlertRulesView {
   withdrawnGpus: boolean;
   /** A GPU hotter than this (°C, DCGM telemetry) for the hold-down raises an alert. */
   gpuHotC: number;
+  /** Alert when no GPU of a product is free in a cluster for the hold-down (off by default). */
+  noFreeGpu: boolean;
 }
 
 export interface SettingsView {

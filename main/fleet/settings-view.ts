@@ -12,6 +12,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
       unreachableAfterMs: s.alertRules.unreachableAfterMs,
       withdrawnGpus: s.alertRules.withdrawnGpus,
       gpuHotC: s.alertRules.gpuHotC,
+      noFreeGpu: s.alertRules.noFreeGpu,
     },
     writeBack: copyDict(s.writeBack),
     writeBackTakeOver: copyDict(s.writeBackTakeOver),

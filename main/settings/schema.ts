@@ -43,6 +43,7 @@ export const AlertRulesSchema = Type.Object(
     flapWindowMs: Int0,
     withdrawnGpus: Type.Boolean(),
     gpuHotC: Type.Integer({ minimum: GPU_HOT_C_MIN, maximum: GPU_HOT_C_MAX }),
+    noFreeGpu: Type.Boolean(),
   },
   closed,
 );
@@ -57,6 +58,8 @@ const ALERT_KINDS = [
   'gpu-xid',
   'gpu-gone',
   'gpu-hot',
+  'no-free-gpu',
+  'free-gpu-back',
 ] as const;
 
 /** The facts an alert's words were made of (common/alerts.ts AlertWords), so the window can word them. */
@@ -145,6 +148,25 @@ export const AlertWordsSchema = Type.Union([
       hot: gpuList({ temp: Type.Number() }),
       thresholdC: Type.Number(),
       forMs: Type.Number({ minimum: 0 }),
+    },
+    closed,
+  ),
+  /** A product label is made of the cluster's labels (63 characters each) and our words. */
+  Type.Object(
+    {
+      kind: Type.Literal('no-free-gpu'),
+      product: Type.String({ maxLength: 300 }),
+      allocatable: Type.Integer({ minimum: 0 }),
+      pending: Type.Integer({ minimum: 0 }),
+      forMs: Type.Number({ minimum: 0 }),
+    },
+    closed,
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('free-gpu-back'),
+      product: Type.String({ maxLength: 300 }),
+      afterMs: Type.Number({ minimum: 0 }),
     },
     closed,
   ),

@@ -293,6 +293,8 @@ export const en = {
       reachable: 'Reachable again',
       flapping: 'Flapping',
       gpusWithdrawn: 'GPUs withdrawn',
+      noFreeGpu: 'No free GPU',
+      freeGpuBack: 'GPU free again',
     },
   },
   /**
@@ -341,6 +343,16 @@ export const en = {
       line_other: '{{node}} offers {{allocatable}} of its {{count}} GPUs.',
       rest: 'The device plugin withdrew the rest (failed or unhealthy GPUs).',
     },
+    noFree: {
+      title: '{{context}}: no free {{product}}',
+      body: 'No {{product}} has been free on the nodes that can take a pod for {{duration}} ({{allocatable}} allocatable, all in use).',
+      pending_one: '{{count}} GPU pod is Pending.',
+      pending_other: '{{count}} GPU pods are Pending.',
+    },
+    freeBack: {
+      title: '{{context}}: {{product}} free again',
+      body: '{{product}} free now: {{count}}, after {{duration}} with none.',
+    },
   },
   settings: {
     title: 'Settings',
@@ -374,6 +386,9 @@ export const en = {
       unreachableHint: 'How long a cluster must stay unreachable before you are notified.',
       seconds: 'seconds',
       withdrawn: "Alert when a ready node's allocatable GPUs fall below its capacity",
+      noFreeGpu: 'Alert when no GPU of a product is free in a cluster',
+      noFreeGpuHint:
+        'For the hold-down, and again when one is free; for every cluster whose free GPUs are on. Never while free GPUs are unknown.',
       gpuHot: 'GPU temperature limit',
       gpuHotHint: 'A GPU hotter than this for the hold-down raises an alert (DCGM telemetry).',
       celsius: '°C',

@@ -271,6 +271,8 @@ export const zhCN: Catalog = {
       reachable: '已恢复访问',
       flapping: '状态抖动',
       gpusWithdrawn: 'GPU 被撤回',
+      noFreeGpu: '无空闲 GPU',
+      freeGpuBack: 'GPU 恢复空闲',
     },
   },
   alert: {
@@ -309,6 +311,15 @@ export const zhCN: Catalog = {
       line_other: '{{node}} 的 {{count, number}} 个 GPU 中仅 {{allocatable, number}} 个可用。',
       rest: '其余的已被设备插件撤回（GPU 故障或不健康）。',
     },
+    noFree: {
+      title: '{{context}}：没有空闲的 {{product}}',
+      body: '可接收 Pod 的节点上已有 {{duration}} 没有空闲的 {{product}}（可分配 {{allocatable, number}} 个，全部在用）。',
+      pending_other: '{{count, number}} 个 GPU Pod 处于 Pending。',
+    },
+    freeBack: {
+      title: '{{context}}：{{product}} 恢复空闲',
+      body: '现在空闲的 {{product}}：{{count, number}} 个（此前 {{duration}} 没有空闲）。',
+    },
   },
   settings: {
     title: '设置',
@@ -342,6 +353,9 @@ export const zhCN: Catalog = {
       unreachableHint: '集群需持续无法访问多久才通知你。',
       seconds: '秒',
       withdrawn: '当 Ready 节点的可分配 GPU 少于其容量时告警',
+      noFreeGpu: '当集群中某产品没有空闲 GPU 时告警',
+      noFreeGpuHint:
+        '持续保持时间后告警，恢复空闲时再告警一次；适用于所有开启空闲 GPU 的集群，空闲 GPU 未知时不告警。',
       gpuHot: 'GPU 温度上限',
       gpuHotHint: 'GPU 温度高于此值并持续保持时间后发出告警（DCGM 遥测）。',
       celsius: '°C',
