@@ -76,6 +76,12 @@ export interface PendingGpuPod {
   /** The PodScheduled condition's reason (`Unschedulable`) and message, as the scheduler wrote them. */
   reason: string | null;
   message: string | null;
+  /**
+   * What the pod tolerates, as `kubectl describe pod` prints it (`dedicated=ml:NoSchedule`,
+   * `node.kubernetes.io/not-ready:NoExecute op=Exists`), only where it explains the reason: when the
+   * scheduler's message names an untolerated taint. Absent otherwise (and in older snapshots).
+   */
+  tolerations?: string[];
 }
 
 /** Why free GPUs of a cluster are not known. */

@@ -727,6 +727,8 @@ export const en = {
     pendingTitle: 'Pending GPU pods',
     pendingNone: 'No GPU pod is waiting for a node.',
     pendingMore: '+{{count, number}} more pending',
+    tolerates: 'Tolerates: {{list}}',
+    toleratesNone: 'Tolerates no taint',
     card_one: '{{count, number}} free GPU',
     card_other: '{{count, number}} free GPUs',
     cardUnknown: 'free GPUs unknown',

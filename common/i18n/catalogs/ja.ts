@@ -688,6 +688,8 @@ export const ja: Catalog = {
     pendingTitle: '保留中の GPU Pod',
     pendingNone: 'ノードを待っている GPU Pod はありません。',
     pendingMore: 'ほか {{count, number}} 件が保留中',
+    tolerates: '許容する taint: {{list}}',
+    toleratesNone: '許容する taint なし',
     card_other: '空き GPU {{count, number}} 個',
     cardUnknown: '空き GPU は不明',
     settingLabel: '{{context}} の空き GPU',

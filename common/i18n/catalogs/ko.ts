@@ -681,6 +681,8 @@ export const ko: Catalog = {
     pendingTitle: '대기 중인 GPU 파드',
     pendingNone: '노드를 기다리는 GPU 파드가 없습니다.',
     pendingMore: '+{{count, number}}개 더 대기 중',
+    tolerates: '허용하는 테인트: {{list}}',
+    toleratesNone: '허용하는 테인트 없음',
     card_other: '사용 가능한 GPU {{count, number}}개',
     cardUnknown: '사용 가능한 GPU 알 수 없음',
     settingLabel: '{{context}}의 사용 가능한 GPU',

@@ -676,6 +676,8 @@ export const zhCN: Catalog = {
     pendingTitle: '等待中的 GPU Pod',
     pendingNone: '没有等待节点的 GPU Pod。',
     pendingMore: '另有 {{count, number}} 个等待中',
+    tolerates: '容忍的污点：{{list}}',
+    toleratesNone: '不容忍任何污点',
     card_other: '{{count, number}} 个空闲 GPU',
     cardUnknown: '空闲 GPU 未知',
     settingLabel: '{{context}} 的空闲 GPU',
