@@ -93,8 +93,16 @@ export interface ClusterFree {
   reason: FreeUnknownReason | null;
   /** One sentence when unknown (English; the window words `reason` itself). */
   message: string | null;
-  /** Known, but from an earlier moment (the pods watch is reconnecting). */
+  /**
+   * Known, but from an earlier moment: the pods watch is reconnecting, or (source controller) the
+   * controller's freshness mark is old.
+   */
   stale: boolean;
+  /**
+   * `controller`: read from the in-cluster controller's GpuInventory status, which carries the figures
+   * per product only (no nodes, no Pending pod names). Absent: the app's own pods watch.
+   */
+  source?: 'controller';
   /** Empty when unknown. */
   products: ProductFree[];
   /**

@@ -44,3 +44,24 @@ describe('Capacity view: Pending GPU pods', () => {
     expect(shown).toEqual(['Tolerates: dedicated=eval:NoSchedule, op=Exists', 'Tolerates no taint']);
   });
 });
+
+describe('Capacity view: figures from the in-cluster controller', () => {
+  it('says they are the controller’s, that it has no per-node detail, and marks them stale', () => {
+    const fromController = (stale: boolean): ClusterFree => ({ ...free([]), source: 'controller', stale });
+    render(CapacityView, {
+      props: {
+        contexts: [
+          context('lab', inventory([node('g1')]), { free: fromController(true) }),
+          context('home', inventory([node('g2')]), { free: { ...free([]), stale: true } }),
+        ],
+      },
+    });
+    expect(screen.getAllByTestId('capacity-controller').map((p) => p.textContent?.trim())).toEqual([
+      'lab: free GPUs from the in-cluster controller, which reports them per product; per-node detail is not available from it.',
+    ]);
+    expect(screen.getAllByTestId('capacity-stale').map((p) => p.textContent?.trim())).toEqual([
+      'lab: last known, the in-cluster controller has not confirmed its figures for a while',
+      'home: last known, the pods watch is reconnecting',
+    ]);
+  });
+});

@@ -722,6 +722,9 @@ export const en = {
     resource: 'Resource',
     none: 'No GPU resources in the monitored clusters.',
     stale: 'last known, the pods watch is reconnecting',
+    controllerStale: 'last known, the in-cluster controller has not confirmed its figures for a while',
+    fromController:
+      '{{context}}: free GPUs from the in-cluster controller, which reports them per product; per-node detail is not available from it.',
     overcommitted: 'pods request more than allocatable',
     notUsable: 'not usable now',
     pendingTitle: 'Pending GPU pods',

@@ -683,6 +683,9 @@ export const ja: Catalog = {
     resource: 'リソース',
     none: '監視中のクラスターに GPU リソースはありません。',
     stale: '最後に確認した値（Pod の監視を再接続中）',
+    controllerStale: '最後に確認した値（クラスタ内コントローラーがしばらく値を確認していません）',
+    fromController:
+      '{{context}}: 空き GPU はクラスタ内コントローラーが製品ごとに報告した値で、ノードごとの詳細はコントローラーからは得られません。',
     overcommitted: 'Pod の要求が割り当て可能量を超えています',
     notUsable: '現在は使用不可',
     pendingTitle: '保留中の GPU Pod',

@@ -676,6 +676,9 @@ export const ko: Catalog = {
     resource: '리소스',
     none: '모니터링 중인 클러스터에 GPU 리소스가 없습니다.',
     stale: '마지막으로 확인된 값, 파드 감시 재연결 중',
+    controllerStale: '마지막으로 확인된 값, 클러스터 내 컨트롤러가 한동안 값을 확인하지 않았습니다',
+    fromController:
+      '{{context}}: 빈 GPU는 클러스터 내 컨트롤러가 제품별로 보고한 값이며, 노드별 세부 정보는 컨트롤러에서 제공되지 않습니다.',
     overcommitted: '파드 요청이 할당 가능량보다 많음',
     notUsable: '지금은 사용할 수 없음',
     pendingTitle: '대기 중인 GPU 파드',

@@ -671,6 +671,8 @@ export const zhCN: Catalog = {
     resource: '资源',
     none: '所监控的集群中没有 GPU 资源。',
     stale: '最后已知的值，Pod 监视正在重新连接',
+    controllerStale: '最后已知的值，集群内控制器已有一段时间未确认其数值',
+    fromController: '{{context}}：空闲 GPU 来自集群内控制器按产品汇报的数值，控制器不提供按节点的详细信息。',
     overcommitted: 'Pod 请求超过可分配量',
     notUsable: '当前不可用',
     pendingTitle: '等待中的 GPU Pod',
