@@ -212,6 +212,14 @@ if (only.has('6'))
     group: '6',
     text: "Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does).",
   });
+if (only.has('12')) {
+  const cores = os.cpus().length;
+  const busy = Math.max(loadAtStart[0] ?? 0, loadAtEnd[0] ?? 0) > cores;
+  notes.push({
+    group: '12',
+    text: `Row 12${busy ? ` was measured under load (load average ${loadAtStart[0]?.toFixed(1)} → ${loadAtEnd[0]?.toFixed(1)} on ${cores} cores: wall times and stalls include waits for a core; "on our CPU" is this process's own part)` : ''}: the simulators (4 × 5,000 nodes, 3 of them with 100,000 pods) run in one child process on the same machine; 12b/12c replace 100 pods a second and flip a GPU node every 500 ms for 30 s after the sync; 12b's per-GPU-pod figure includes what the pods watch costs once (its client and cache), spread over the 20,000 GPU pods.`,
+  });
+}
 if (only.has('10'))
   notes.push({
     group: '10',
