@@ -5,8 +5,9 @@ import { Core } from './core.ts';
 import { installCrdHooks } from './crd.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import type { SizeLimits } from './limits.ts';
+import type { OidcIssuer } from './oidc.ts';
 import { seed, startFlapping } from './scenarios/index.ts';
-import { SimServer } from './server.ts';
+import { KUBE_APISERVER_TIMEOUTS, type ServerTimeouts, SimServer } from './server.ts';
 import { makeTls } from './tls.ts';
 
 export type { SimControl } from './control.ts';
@@ -31,6 +32,10 @@ export interface SimOptions {
    * API server answers that path 404), and in-process callers use the typed `control` object instead.
    */
   httpControls?: boolean;
+  /** How long the server waits on a client (headers, whole request, idle keep-alive); a kube-apiserver's by default. */
+  timeouts?: Partial<ServerTimeouts>;
+  /** Accept the ID tokens of this OIDC issuer, as a server started with --oidc-issuer-url (sim/oidc.ts). */
+  oidc?: OidcIssuer;
 }
 
 export interface RunningSim {
@@ -75,19 +80,21 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
       : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.oidc ? { oidc: options.oidc } : {}),
   });
   installCrdHooks(core);
   seed(core, scenario);
   const tls = await makeTls();
   let control: SimControl | undefined;
   const handler = options.httpControls === true ? controlHandler(() => control as SimControl) : null;
-  let server = new SimServer(core, tls, handler);
+  const timeouts = { ...KUBE_APISERVER_TIMEOUTS, ...options.timeouts };
+  let server = new SimServer(core, tls, handler, timeouts);
   const port = await server.listen(options.port ?? 0, host);
   const restart = async () => {
     const failures = server.failures;
     const log = server.log;
     await server.close();
-    server = new SimServer(core, tls, handler);
+    server = new SimServer(core, tls, handler, timeouts);
     server.failures = failures;
     server.log.push(...log);
     await server.listen(port, host);

@@ -431,6 +431,8 @@ export const en = {
     errors: {
       controllerNamespace:
         'The controller namespace of {{context}} must be a namespace name: lowercase letters, digits and dashes, at most 63 characters.',
+      monitoredMax: 'Monitor at most {{max, number}} contexts.',
+      other: 'A setting has a value GPU Fleet cannot save: revert and try again.',
       holdDownWhole: 'Hold-down must be a whole number of seconds.',
       holdDownMax: 'Hold-down can be at most {{max, number}} seconds.',
       unreachableWhole: 'Unreachable threshold must be a whole number of seconds.',

@@ -407,6 +407,8 @@ export const ja: Catalog = {
     errors: {
       controllerNamespace:
         '{{context}} のコントローラーの名前空間は名前空間名にしてください（英小文字・数字・ダッシュ、63 文字以内）。',
+      monitoredMax: '監視できるコンテキストは最大 {{max, number}} 個です。',
+      other: 'GPU Fleet が保存できない値の設定があります。元に戻してからやり直してください。',
       holdDownWhole: '猶予時間は秒単位の整数で入力してください。',
       holdDownMax: '猶予時間は最大 {{max, number}} 秒です。',
       unreachableWhole: '到達不能の判定時間は秒単位の整数で入力してください。',

@@ -401,6 +401,8 @@ export const ko: Catalog = {
     errors: {
       controllerNamespace:
         '{{context}}의 컨트롤러 네임스페이스는 네임스페이스 이름이어야 합니다: 소문자, 숫자, 대시만, 최대 63자.',
+      monitoredMax: '모니터링할 컨텍스트는 최대 {{max, number}}개입니다.',
+      other: 'GPU Fleet가 저장할 수 없는 설정 값이 있습니다. 되돌린 뒤 다시 시도하세요.',
       holdDownWhole: '유지 시간은 초 단위 정수여야 합니다.',
       holdDownMax: '유지 시간은 최대 {{max, number}}초입니다.',
       unreachableWhole: '연결 불가 판정 시간은 초 단위 정수여야 합니다.',

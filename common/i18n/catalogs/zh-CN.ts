@@ -397,6 +397,8 @@ export const zhCN: Catalog = {
     errors: {
       controllerNamespace:
         '{{context}} 的控制器命名空间必须是命名空间名称：小写字母、数字和连字符，最多 63 个字符。',
+      monitoredMax: '最多监控 {{max, number}} 个上下文。',
+      other: '有一项设置的值 GPU Fleet 无法保存：请还原后重试。',
       holdDownWhole: '保持时间必须是整数秒。',
       holdDownMax: '保持时间最多为 {{max, number}} 秒。',
       unreachableWhole: '无法访问判定时间必须是整数秒。',
