@@ -4,7 +4,10 @@
  * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
  * run that measured them) and regenerates the table of docs/performance.md from it. Asserts nothing.
  *
- *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10,11]   (4c: row 4c alone)
+ *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10,11,12]   (4c: row 4c alone)
+ *
+ * Row 12 runs at 5,000 nodes and 100,000 pods (20,000 GPU); GPU_FLEET_BENCH_FREE_SIZES=N,P,G runs it at
+ * other sizes (a quick try-out: the sizes are in the row's words).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,11 +15,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCli, cliIsStale } from '../scripts/cli-build.mjs';
+import { buildBaseline } from './lib/built-baseline.ts';
 import { provenance } from './lib/provenance.ts';
 import { type BenchNote, mergeResults, parseResults } from './lib/results.ts';
 import { startSimHost } from './lib/sim-remote.ts';
+import { writeSimsKubeconfig } from './lib/sims-kubeconfig.ts';
 import { markdownTable, type Row } from './lib/table.ts';
 import { controllerSourceRows } from './rows/controller-source.ts';
+import { FREE_SIZES, type FreeSizes, freeGpuRows, freeScenarios } from './rows/free-gpus.ts';
 import { heapRow } from './rows/heap.ts';
 import { latencyRows } from './rows/latency.ts';
 import { pushBytesRows } from './rows/push-bytes.ts';
@@ -33,10 +39,10 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11').split(',').map((s) => s.trim()));
-const unknown = [...only].filter((g) => !/^([1-9]|1[01])$/.test(g) && g !== '4c');
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11,12').split(',').map((s) => s.trim()));
+const unknown = [...only].filter((g) => !/^([1-9]|1[012])$/.test(g) && g !== '4c');
 if (unknown.length > 0) {
-  process.stderr.write(`bench: --only takes row numbers 1 to 11 (or 4c), not ${unknown.join(', ')}.
+  process.stderr.write(`bench: --only takes row numbers 1 to 12 (or 4c), not ${unknown.join(', ')}.
 `);
   process.exit(2);
 }
@@ -135,6 +141,35 @@ if (only.has('9')) {
   }
 }
 
+if (only.has('12')) {
+  const given = process.env.GPU_FLEET_BENCH_FREE_SIZES?.split(',').map(Number);
+  const sizes: FreeSizes =
+    given?.length === 3 && given.every((n) => Number.isInteger(n) && n > 0)
+      ? { nodes: given[0] as number, pods: given[1] as number, gpuPods: given[2] as number }
+      : FREE_SIZES;
+  log(`starting simulators for row 12: ${freeScenarios(sizes).join(', ')} (in a child process)`);
+  const host = await startSimHost({ scenarios: freeScenarios(sizes) });
+  try {
+    await section('12', async () => {
+      if (cliIsStale()) {
+        log('building the CLI (npm run build:cli)');
+        const failed = buildCli({ quiet: true });
+        if (failed !== null) throw new Error(failed);
+      }
+      const plainJs = await buildBaseline('bench/baselines/raw-list-cli.ts');
+      const all = path.join(host.dir, 'three.yaml');
+      await writeSimsKubeconfig(
+        all,
+        host.sims.slice(0, 3).map((s) => s.info),
+      );
+      const bin = path.join(ROOT, 'bin/gpu-fleet.mjs');
+      rows.push(...(await freeGpuRows(host.sims, all, plainJs, bin, host.dir, log, sizes)));
+    });
+  } finally {
+    await host.close();
+  }
+}
+
 if (only.has('5') || only.has('7'))
   await section('5, 7', async () => {
     if (!fs.existsSync(RENDERER)) {
@@ -190,6 +225,14 @@ if (only.has('6'))
     group: '6',
     text: "Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does).",
   });
+if (only.has('12')) {
+  const cores = os.cpus().length;
+  const busy = Math.max(loadAtStart[0] ?? 0, loadAtEnd[0] ?? 0) > cores;
+  notes.push({
+    group: '12',
+    text: `Row 12${busy ? ` was measured under load (load average ${loadAtStart[0]?.toFixed(1)} → ${loadAtEnd[0]?.toFixed(1)} on ${cores} cores: wall times and stalls include waits for a core; "on our CPU" is this process's own part)` : ''}: the simulators (4 × 5,000 nodes, 3 of them with 100,000 pods) run in one child process on the same machine; 12b/12c replace 100 pods a second and flip a GPU node every 500 ms for 30 s after the sync; 12b's per-GPU-pod figure includes what the pods watch costs once (its client and cache), spread over the 20,000 GPU pods.`,
+  });
+}
 if (only.has('10'))
   notes.push({
     group: '10',

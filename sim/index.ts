@@ -13,7 +13,7 @@ import { makeTls } from './tls.ts';
 export type { SimControl } from './control.ts';
 
 export interface SimOptions {
-  /** 'homelab' (default) | 'smalllab' (or 'smalllab:MS') | 'large:N' | 'flapping' (or 'flapping:MS') | 'empty' */
+  /** 'homelab' (default) | 'smalllab' (or 'smalllab:MS') | 'large:N' (or 'large:N,pods=P,gpu=G') | 'flapping' (or 'flapping:MS') | 'empty' */
   scenario?: string;
   port?: number;
   host?: string;

@@ -4,53 +4,21 @@
  * only the work differs: wall time and peak RSS, direct and through a proxy with gzip on and off. And
  * `gpu-fleet --help`: start-up time and peak RSS beside the TypeScript-loader start-up it replaced.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { buildBaseline } from '../lib/built-baseline.ts';
 import { startEncodingProxy } from '../lib/encoding-proxy.ts';
 import type { RemoteSim } from '../lib/sim-remote.ts';
 import { bytes, max, median, ms, ratio, seconds } from '../lib/stats.ts';
 import type { Row } from '../lib/table.ts';
+import { type Run, timedNode as timed } from '../lib/timed.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const PEAK_RSS = path.join(ROOT, 'bench/lib/peak-rss.mjs');
 const BIN = path.join(ROOT, 'bin/gpu-fleet.mjs');
 /** The issue's goals: scan ≤ 150 MB (10^6 bytes) peak RSS, ≤ 1.2× the plain list; --help ≤ 120 ms, ≤ 60 MiB. */
 const SCAN_RSS_GOAL = 150e6;
 const SCAN_RATIO_GOAL = 1.2;
 const HELP_MS_GOAL = 120;
 const HELP_RSS_GOAL = 60 * 2 ** 20;
-
-interface Run {
-  ms: number;
-  rss: number;
-  /** User + system CPU time of the process: less sensitive than wall time to a loaded machine. */
-  cpuMs: number;
-}
-
-/** Runs `node [--import peak-rss] ...args` to completion; its wall time and peak RSS. */
-function timed(args: string[], dir: string): Promise<Run> {
-  const rssFile = path.join(dir, `rss-${process.hrtime.bigint()}.txt`);
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', PEAK_RSS, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, GPU_FLEET_BENCH_RSS_FILE: rssFile },
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const ms = performance.now() - t0;
-      if (code !== 0) return reject(new Error(`${args.join(' ')} exited with ${code}`));
-      const [rss, cpuMs] = fs.readFileSync(rssFile, 'utf8').trim().split(' ').map(Number);
-      fs.rmSync(rssFile, { force: true });
-      if (!Number.isFinite(rss) || !Number.isFinite(cpuMs))
-        return reject(new Error(`${args.join(' ')}: no peak RSS`));
-      resolve({ ms, rss: rss as number, cpuMs: cpuMs as number });
-    });
-  });
-}
 
 interface Compared {
   scan: Run[];

@@ -30,6 +30,7 @@ import { NodeEventFeed, type NodeEventFeedOptions } from './node-event-feed.ts';
 import { NODES, type NodeWatcher, type NodeWatcherEvent } from './node-watch.ts';
 import { ControllerFeed } from './source/controller-feed.ts';
 import { type SourceConfig, sourceState } from './source/monitor-source.ts';
+import { freshMarkOldAt } from './source/source-policy.ts';
 import { Throttle } from './throttle.ts';
 
 export interface ContextMonitorOptions {
@@ -61,8 +62,10 @@ export class ContextMonitor {
   readonly #opts: ContextMonitorOptions;
   readonly #cache = new ObjectCache(NODES);
   readonly #watcher: NodeWatcher;
-  /** The controller's free-GPU summary as figures, kept while the summary object is the same. */
-  #fromController: { summary: object; free: ClusterFree } | null = null;
+  /** The controller's free-GPU summary as figures (and marked stale), kept while the summary object is the same. */
+  #fromController: { summary: object; free: ClusterFree; stale: ClusterFree | null } | null = null;
+  /** Wakes the engine when the controller's freshness mark gets old (nothing else would say so then). */
+  #staleTimer: { at: number; handle: unknown } | null = null;
   /** The GPU pods and the free GPUs made from them; null when the setting turned them off. */
   readonly #free: FreeGpuFeed | null;
   /** The events about GPU nodes; null when nobody records them. */
@@ -174,6 +177,8 @@ export class ContextMonitor {
   stop(): void {
     this.#events?.stop();
     this.#feed?.stop();
+    if (this.#staleTimer) this.#opts.clock.clearTimeout(this.#staleTimer.handle);
+    this.#staleTimer = null;
     this.#watcher.stop();
     this.#free?.stop();
     this.#throttle.cancel();
@@ -189,17 +194,39 @@ export class ContextMonitor {
     }
   }
 
-  /** Free GPUs as the snapshot shows them: from the controller's status while it is read (absent if it has none). */
+  /**
+   * Free GPUs as the snapshot shows them: from the controller's status while it is read (absent if it has
+   * none), marked stale while the controller's freshness mark is old (freshMarkOldAt).
+   */
   get free(): ClusterFree | undefined {
     if (this.#active === 'controller') {
       const summary = this.#inventory?.free_gpus;
       if (summary === undefined) return undefined;
       if (this.#fromController?.summary !== summary)
-        this.#fromController = { summary, free: freeFromSummary(summary) };
-      return this.#fromController.free;
+        this.#fromController = { summary, free: freeFromSummary(summary), stale: null };
+      const m = this.#fromController;
+      const oldAt = freshMarkOldAt(this.#feed?.lease ?? null);
+      const stale = m.free.state === 'known' && (oldAt === null || this.#opts.clock.now() >= oldAt);
+      if (!stale && oldAt !== null) this.#staleTimerAt(oldAt);
+      if (!stale) return m.free;
+      m.stale ??= { ...m.free, stale: true };
+      return m.stale;
     }
     if (this.#active !== 'nodes') return undefined;
     return this.#free === null ? OFF_FREE : this.#free.free(this.#cache.view);
+  }
+
+  #staleTimerAt(at: number): void {
+    if (this.#staleTimer?.at === at) return;
+    if (this.#staleTimer) this.#opts.clock.clearTimeout(this.#staleTimer.handle);
+    const handle = this.#opts.clock.setTimeout(
+      () => {
+        this.#staleTimer = null;
+        this.onChange('free', this);
+      },
+      Math.max(0, at - this.#opts.clock.now()),
+    );
+    this.#staleTimer = { at, handle };
   }
 
   /** The write-back state as the window shows it: its message (often the server's words) and owners through the text gate. */

@@ -15,7 +15,7 @@ import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { productlessNodes } from '../../common/inventory-counts.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { DEFAULT_TELEMETRY, type TelemetrySettingsView } from '../../common/telemetry.ts';
-import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
+import { evaluate, evaluateFree, forgetContext, tick } from '../alerts/policy.ts';
 import { countsAsReachable } from '../alerts/reachability.ts';
 import {
   NO_SNOOZE,
@@ -29,6 +29,7 @@ import {
 } from '../alerts/snooze.ts';
 import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from '../alerts/types.ts';
 import { fetchNodeDetail } from '../diagnosis/detail.ts';
+import { unknownFree } from '../inventory/free-gpus.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { groupByCluster } from '../kube/cluster-identity.ts';
 import { ContextClient } from '../kube/context-client.ts';
@@ -113,6 +114,9 @@ interface Entry {
 const entryKey = (ctx: ResolvedContext, source: SourceConfig | null, freeGpus: boolean) =>
   `${contextFingerprint(ctx)}\u0000${JSON.stringify(source)}\u0000${freeGpus}`;
 
+/** Free GPUs of a monitor that has none to show (a controller without the summary): not known. */
+const NO_FIGURES = unknownFree('off');
+
 /** Detail reads in flight at once, across contexts (a window refreshing a panel needs one). */
 const MAX_DETAIL_READS = 8;
 
@@ -133,6 +137,8 @@ export class FleetEngine {
   #tickTimer: unknown = null;
   #policyTimer: unknown = null;
   readonly #pendingPolicy = new Map<string, ContextMonitor>();
+  /** Monitors whose free GPUs changed, for the optional no-free-GPU alert (judged apart: it is cheap). */
+  readonly #pendingFree = new Map<string, ContextMonitor>();
   readonly #snapshots: Throttle;
   readonly #telemetry: TelemetryHub;
   readonly #uids: ClusterUids;
@@ -271,6 +277,7 @@ export class FleetEngine {
 
   setRules(rules: AlertRules): void {
     this.#rules = rules;
+    if (rules.noFreeGpu) for (const { monitor } of this.#entries.values()) this.#queueFree(monitor);
     this.#runTick();
   }
 
@@ -377,6 +384,7 @@ export class FleetEngine {
     this.#snapshots.cancel();
     if (this.#policyTimer !== null) this.#clock.clearTimeout(this.#policyTimer);
     this.#pendingPolicy.clear();
+    this.#pendingFree.clear();
     this.#tickTimer = this.#policyTimer = null;
   }
 
@@ -386,6 +394,7 @@ export class FleetEngine {
 
   #onMonitor(change: MonitorChange, monitor: ContextMonitor): void {
     if (change === 'free') {
+      this.#queueFree(monitor);
       this.#scheduleSnapshot();
       return;
     }
@@ -414,8 +423,16 @@ export class FleetEngine {
     // The alert policy runs in a task of its own: after a 5,000-node relist, building the inventory and
     // judging every node in one go would hold the event loop (and the tray) for too long.
     this.#pendingPolicy.set(monitor.context, monitor);
+    this.#queueFree(monitor);
     this.#policyTimer ??= this.#clock.setTimeout(() => this.#runPolicy(), 0);
     this.#scheduleSnapshot();
+  }
+
+  /** With the no-free-GPU alert on, the monitor's free GPUs are judged at the next policy run. */
+  #queueFree(monitor: ContextMonitor): void {
+    if (!this.#rules.noFreeGpu) return;
+    this.#pendingFree.set(monitor.context, monitor);
+    this.#policyTimer ??= this.#clock.setTimeout(() => this.#runPolicy(), 0);
   }
 
   /** Whether the monitor's connection state differs from the one last emitted for it (and records it). */
@@ -436,6 +453,8 @@ export class FleetEngine {
     this.#policyTimer = null;
     const monitors = [...this.#pendingPolicy.values()];
     this.#pendingPolicy.clear();
+    const free = [...this.#pendingFree.values()];
+    this.#pendingFree.clear();
     for (const monitor of monitors) {
       if (this.#entries.get(monitor.context)?.monitor !== monitor) continue; // replaced or stopped meanwhile
       const phase = monitor.connection.phase;
@@ -450,6 +469,13 @@ export class FleetEngine {
         this.#rules,
         this.#snooze,
       );
+      this.#afterPolicy(result.state, result.alerts, result.nextCheckAt);
+    }
+    for (const monitor of free) {
+      if (this.#entries.get(monitor.context)?.monitor !== monitor) continue;
+      const figures = monitor.free ?? NO_FIGURES;
+      const obs = { at: this.#clock.now(), context: monitor.context, free: figures };
+      const result = evaluateFree(this.#policy, obs, this.#rules, this.#snooze);
       this.#afterPolicy(result.state, result.alerts, result.nextCheckAt);
     }
   }

@@ -34,7 +34,13 @@ describe('the timeline of the app core', () => {
     const c = core;
     c.start();
     await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
+      alertRules: {
+        holdDownMs: 0,
+        unreachableAfterMs: 60_000,
+        withdrawnGpus: true,
+        gpuHotC: 85,
+        noFreeGpu: false,
+      },
     });
     const kinds: string[] = [];
     c.onPush((channel, payload) => {

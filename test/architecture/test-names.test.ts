@@ -10,6 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { sourceFiles } from './import-graph.ts';
 
 const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
+  [
+    'main/fleet/no-free-alert.test.ts',
+    'the optional no-free-GPU alert through the engine against the simulator',
+  ],
+  [
+    'main/fleet/source/controller-free.test.ts',
+    "free GPUs read from the controller's status, and their stale mark, against the simulator",
+  ],
   ['main/cli/commands/notify-forward.test.ts', '`notify test` and `watch --forward` against the ntfy fake'],
   ['main/cli/commands/scan-watch.test.ts', "the CLI's acceptance checks against the simulator"],
   [

@@ -296,6 +296,8 @@ export const en = {
       reachable: 'Reachable again',
       flapping: 'Flapping',
       gpusWithdrawn: 'GPUs withdrawn',
+      noFreeGpu: 'No free GPU',
+      freeGpuBack: 'GPU free again',
     },
   },
   /**
@@ -345,6 +347,16 @@ export const en = {
       line_other: '{{node}} offers {{allocatable}} of its {{count}} GPUs.',
       rest: 'The device plugin withdrew the rest (failed or unhealthy GPUs).',
     },
+    noFree: {
+      title: '{{context}}: no free {{product}}',
+      body: 'No {{product}} has been free on the nodes that can take a pod for {{duration}} ({{allocatable}} allocatable, all in use).',
+      pending_one: '{{count}} GPU pod is Pending.',
+      pending_other: '{{count}} GPU pods are Pending.',
+    },
+    freeBack: {
+      title: '{{context}}: {{product}} free again',
+      body: '{{product}} free now: {{count}}, after {{duration}} with none.',
+    },
   },
   settings: {
     title: 'Settings',
@@ -378,6 +390,9 @@ export const en = {
       unreachableHint: 'How long a cluster must stay unreachable before you are notified.',
       seconds: 'seconds',
       withdrawn: "Alert when a ready node's allocatable GPUs fall below its capacity",
+      noFreeGpu: 'Alert when no GPU of a product is free in a cluster',
+      noFreeGpuHint:
+        'For the hold-down, and again when one is free; for every cluster whose free GPUs are on. Never while free GPUs are unknown.',
       gpuHot: 'GPU temperature limit',
       gpuHotHint: 'A GPU hotter than this for the hold-down raises an alert (DCGM telemetry).',
       celsius: '°C',
@@ -771,11 +786,16 @@ export const en = {
     resource: 'Resource',
     none: 'No GPU resources in the monitored clusters.',
     stale: 'last known, the pods watch is reconnecting',
+    controllerStale: 'last known, the in-cluster controller has not confirmed its figures for a while',
+    fromController:
+      '{{context}}: free GPUs from the in-cluster controller, which reports them per product; per-node detail is not available from it.',
     overcommitted: 'pods request more than allocatable',
     notUsable: 'not usable now',
     pendingTitle: 'Pending GPU pods',
     pendingNone: 'No GPU pod is waiting for a node.',
     pendingMore: '+{{count, number}} more pending',
+    tolerates: 'Tolerates: {{list}}',
+    toleratesNone: 'Tolerates no taint',
     card_one: '{{count, number}} free GPU',
     card_other: '{{count, number}} free GPUs',
     cardUnknown: 'free GPUs unknown',

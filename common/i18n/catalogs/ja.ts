@@ -283,6 +283,8 @@ export const ja: Catalog = {
       reachable: '到達可能に復帰',
       flapping: 'フラッピング',
       gpusWithdrawn: 'GPU 取り下げ',
+      noFreeGpu: '空き GPU なし',
+      freeGpuBack: 'GPU の空きが戻った',
     },
   },
   alert: {
@@ -323,6 +325,15 @@ export const ja: Catalog = {
         '{{node}} は GPU {{count, number}} 基のうち {{allocatable, number}} 基だけを提供しています。',
       rest: '残りはデバイスプラグインが取り下げました（故障または異常な GPU）。',
     },
+    noFree: {
+      title: '{{context}}: 空いている {{product}} がありません',
+      body: 'Pod を受け入れられるノードで {{product}} が {{duration}} 空いていません（割り当て可能 {{allocatable, number}} 基、すべて使用中）。',
+      pending_other: 'GPU Pod {{count, number}} 個が Pending です。',
+    },
+    freeBack: {
+      title: '{{context}}: {{product}} に空きが戻りました',
+      body: '空いている {{product}}: {{count, number}} 基（{{duration}} 空きなしの後）。',
+    },
   },
   settings: {
     title: '設定',
@@ -356,6 +367,9 @@ export const ja: Catalog = {
       unreachableHint: 'クラスターにどれだけ到達できない状態が続いたら通知するか。',
       seconds: '秒',
       withdrawn: 'Ready ノードの割り当て可能 GPU が容量を下回ったらアラート',
+      noFreeGpu: 'クラスタにある製品の空き GPU がなくなったらアラート',
+      noFreeGpuHint:
+        'ホールドダウンの間なければ通知し、空きが戻ったときも通知します。空き GPU がオンのすべてのクラスタが対象で、空き GPU が不明な間は通知しません。',
       gpuHot: 'GPU 温度の上限',
       gpuHotHint: 'GPU がホールドダウンの間この温度を超えるとアラートを出します（DCGM テレメトリ）。',
       celsius: '°C',
@@ -735,11 +749,16 @@ export const ja: Catalog = {
     resource: 'リソース',
     none: '監視中のクラスターに GPU リソースはありません。',
     stale: '最後に確認した値（Pod の監視を再接続中）',
+    controllerStale: '最後に確認した値（クラスタ内コントローラーがしばらく値を確認していません）',
+    fromController:
+      '{{context}}: 空き GPU はクラスタ内コントローラーが製品ごとに報告した値で、ノードごとの詳細はコントローラーからは得られません。',
     overcommitted: 'Pod の要求が割り当て可能量を超えています',
     notUsable: '現在は使用不可',
     pendingTitle: '保留中の GPU Pod',
     pendingNone: 'ノードを待っている GPU Pod はありません。',
     pendingMore: 'ほか {{count, number}} 件が保留中',
+    tolerates: '許容する taint: {{list}}',
+    toleratesNone: '許容する taint なし',
     card_other: '空き GPU {{count, number}} 個',
     cardUnknown: '空き GPU は不明',
     settingLabel: '{{context}} の空き GPU',

@@ -278,6 +278,8 @@ export const ko: Catalog = {
       reachable: '다시 연결됨',
       flapping: '상태 불안정',
       gpusWithdrawn: 'GPU 회수됨',
+      noFreeGpu: '빈 GPU 없음',
+      freeGpuBack: 'GPU 다시 비어 있음',
     },
   },
   alert: {
@@ -317,6 +319,15 @@ export const ko: Catalog = {
       line_other: '{{node}}은(는) GPU {{count, number}}개 중 {{allocatable, number}}개만 제공합니다.',
       rest: '나머지는 디바이스 플러그인이 회수했습니다(고장 또는 비정상 GPU).',
     },
+    noFree: {
+      title: '{{context}}: 빈 {{product}} 없음',
+      body: '{{duration}} 동안 파드를 받을 수 있는 노드에 빈 {{product}}이(가) 없습니다(할당 가능 {{allocatable, number}}개, 모두 사용 중).',
+      pending_other: 'GPU 파드 {{count, number}}개가 Pending 상태입니다.',
+    },
+    freeBack: {
+      title: '{{context}}: {{product}} 다시 비어 있음',
+      body: '지금 빈 {{product}}: {{count, number}}개 ({{duration}} 동안 없었음).',
+    },
   },
   settings: {
     title: '설정',
@@ -350,6 +361,9 @@ export const ko: Catalog = {
       unreachableHint: '클러스터에 얼마나 오래 연결할 수 없어야 알림을 보낼지.',
       seconds: '초',
       withdrawn: 'Ready 노드의 할당 가능 GPU가 용량보다 적어지면 알림',
+      noFreeGpu: '클러스터에 어떤 제품의 빈 GPU가 없으면 알림',
+      noFreeGpuHint:
+        '홀드다운 시간 동안 없을 때, 그리고 다시 비면 알립니다. 빈 GPU가 켜진 모든 클러스터에 적용되며, 빈 GPU를 알 수 없는 동안에는 알리지 않습니다.',
       gpuHot: 'GPU 온도 한도',
       gpuHotHint: 'GPU가 홀드다운 시간 동안 이 온도를 넘으면 알림을 보냅니다 (DCGM 텔레메트리).',
       celsius: '°C',
@@ -725,11 +739,16 @@ export const ko: Catalog = {
     resource: '리소스',
     none: '모니터링 중인 클러스터에 GPU 리소스가 없습니다.',
     stale: '마지막으로 확인된 값, 파드 감시 재연결 중',
+    controllerStale: '마지막으로 확인된 값, 클러스터 내 컨트롤러가 한동안 값을 확인하지 않았습니다',
+    fromController:
+      '{{context}}: 빈 GPU는 클러스터 내 컨트롤러가 제품별로 보고한 값이며, 노드별 세부 정보는 컨트롤러에서 제공되지 않습니다.',
     overcommitted: '파드 요청이 할당 가능량보다 많음',
     notUsable: '지금은 사용할 수 없음',
     pendingTitle: '대기 중인 GPU 파드',
     pendingNone: '노드를 기다리는 GPU 파드가 없습니다.',
     pendingMore: '+{{count, number}}개 더 대기 중',
+    tolerates: '허용하는 테인트: {{list}}',
+    toleratesNone: '허용하는 테인트 없음',
     card_other: '사용 가능한 GPU {{count, number}}개',
     cardUnknown: '사용 가능한 GPU 알 수 없음',
     settingLabel: '{{context}}의 사용 가능한 GPU',
