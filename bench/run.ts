@@ -21,7 +21,7 @@ import { heapRow } from './rows/heap.ts';
 import { latencyRows } from './rows/latency.ts';
 import { pushBytesRows } from './rows/push-bytes.ts';
 import { rendererRows } from './rows/renderer.ts';
-import { scanRows } from './rows/scan.ts';
+import { SIM_LATENCY_MS, scanRows } from './rows/scan.ts';
 import { shellStallRows } from './rows/shell-stall.ts';
 import { syncRows } from './rows/sync.ts';
 import { telemetryRows } from './rows/telemetry.ts';
@@ -106,7 +106,15 @@ if (only.has('1') || only.has('3') || only.has('4') || only.has('4c') || only.ha
         }
         const [homelabSim, largeSim] = [host.sims[4], host.sims[0]];
         if (!homelabSim || !largeSim) throw new Error('the simulator host started too few simulators');
-        rows.push(...(await scanRows(homelabSim, largeSim, host.dir, log)));
+        log(`row 6: starting large:5000 answering each request ${SIM_LATENCY_MS} ms late`);
+        const slowHost = await startSimHost({ scenarios: ['large:5000'], requestLatencyMs: SIM_LATENCY_MS });
+        try {
+          const slowSim = slowHost.sims[0];
+          if (!slowSim) throw new Error('the simulator host started no simulator');
+          rows.push(...(await scanRows(homelabSim, largeSim, slowSim, host.dir, log)));
+        } finally {
+          await slowHost.close();
+        }
       });
   } finally {
     await host.close();

@@ -31,6 +31,11 @@ export interface SimOptions {
    * API server answers that path 404), and in-process callers use the typed `control` object instead.
    */
   httpControls?: boolean;
+  /**
+   * Time each request waits before it is answered (ms; 0, the default: none): the round trip and
+   * admission a real API server costs per request, which loopback lacks (a paged list pays it per page).
+   */
+  requestLatencyMs?: number;
 }
 
 export interface RunningSim {
@@ -81,13 +86,13 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
   const tls = await makeTls();
   let control: SimControl | undefined;
   const handler = options.httpControls === true ? controlHandler(() => control as SimControl) : null;
-  let server = new SimServer(core, tls, handler);
+  let server = new SimServer(core, tls, handler, options.requestLatencyMs ?? 0);
   const port = await server.listen(options.port ?? 0, host);
   const restart = async () => {
     const failures = server.failures;
     const log = server.log;
     await server.close();
-    server = new SimServer(core, tls, handler);
+    server = new SimServer(core, tls, handler, options.requestLatencyMs ?? 0);
     server.failures = failures;
     server.log.push(...log);
     await server.listen(port, host);
