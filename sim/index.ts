@@ -71,6 +71,9 @@ function versionInfo(scenario: string): Record<string, string> {
 export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
   const scenario = options.scenario ?? 'homelab';
   const host = options.host ?? '127.0.0.1';
+  const latency = options.requestLatencyMs ?? 0;
+  if (!(Number.isFinite(latency) && latency >= 0 && latency <= 10_000))
+    throw new Error('sim: requestLatencyMs must be between 0 and 10000.');
   const core = new Core({
     watchWindow: options.watchWindow ?? 5000,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
@@ -86,13 +89,13 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
   const tls = await makeTls();
   let control: SimControl | undefined;
   const handler = options.httpControls === true ? controlHandler(() => control as SimControl) : null;
-  let server = new SimServer(core, tls, handler, options.requestLatencyMs ?? 0);
+  let server = new SimServer(core, tls, handler, latency);
   const port = await server.listen(options.port ?? 0, host);
   const restart = async () => {
     const failures = server.failures;
     const log = server.log;
     await server.close();
-    server = new SimServer(core, tls, handler, options.requestLatencyMs ?? 0);
+    server = new SimServer(core, tls, handler, latency);
     server.failures = failures;
     server.log.push(...log);
     await server.listen(port, host);
