@@ -2,9 +2,12 @@
  * `npm run soak -- --minutes N [--seed S] [--hold-down-ms MS]`: random flaps on three large:5000 clusters
  * (simulators in a child process, loopback only) against one engine. Reports the retained-heap slope after
  * warm-up and whether every alert matched the ground truth of what was injected (soak/truth.ts). Writes
- * bench/results/soak-latest.json; exits 1 when an alert was wrong or missing.
+ * every sample to bench/results/soak-latest.json (ignored) and the verdict, with the commit and the
+ * machine's load, to bench/results/soak.json (committed; docs/performance.md quotes it); exits 1 when an
+ * alert was wrong or missing.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ALERT_RULES } from '../common/alert-rules.ts';
@@ -30,6 +33,7 @@ if (!(minutes > 0 && minutes <= 24 * 60) || !Number.isInteger(seed) || !(holdDow
 const NODES = 5000;
 const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`);
 
+const loadAtStart = os.loadavg()[0] ?? 0;
 log('starting 3 × large:5000 simulators in a child process');
 const host = await startSimHost({ scenarios: ['large:5000', 'large:5000', 'large:5000'] });
 const contexts = host.sims.map((s, i) => s.context('sim-admin', `c${i + 1}`));
@@ -117,6 +121,8 @@ const summary: SoakSummary = {
   alertsExpected: verdict.expected,
   mismatches: verdict.mismatches.length,
   heapSlopeMbPerMin: heap.slope,
+  loadAvg: [loadAtStart, os.loadavg()[0] ?? 0],
+  cores: os.availableParallelism(),
 };
 fs.writeFileSync(path.join(ROOT, SOAK_FILE), `${JSON.stringify(summary, null, 2)}\n`);
 writeDocsTable(ROOT);
