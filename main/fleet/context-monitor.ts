@@ -139,7 +139,8 @@ export class ContextMonitor {
   }
   /** True once the cluster has answered a full list in this run (the inventory is not just last-known). */
   get synced(): boolean {
-    return this.#synced;
+    // While the first build runs, the inventory is not yet the one that list returned.
+    return this.#synced && this.#priming === 0;
   }
 
   start(): void {

@@ -8,6 +8,8 @@ import { type SimContext, startSimContext } from '../../test/helpers/sim-context
 import { scanContext } from '../cli/commands/scan.ts';
 import { buildInventory, rememberAllLabels } from '../inventory/index.ts';
 import { type NodeFacts, trimNode } from '../inventory/node-facts.ts';
+import { ContextClient } from '../kube/context-client.ts';
+import { ContextMonitor } from './context-monitor.ts';
 import { FleetEngine } from './engine.ts';
 import { BUILD_SLICE, primeFirstBuild, SLICED_BUILD_MIN } from './first-build.ts';
 
@@ -66,6 +68,50 @@ describe('primeFirstBuild', () => {
     expect(done).toBe(false);
     expect(remembered).toHaveLength(BUILD_SLICE - BUILD_SLICE / 10);
     expect(remembered.some((n) => n.endsWith('7'))).toBe(false);
+  });
+});
+
+describe('a monitor during its first build', () => {
+  it('is not synced while it still shows the last-known inventory', async () => {
+    const env = await startSimContext({ scenario: `large:${SLICED_BUILD_MIN + 200}` });
+    const clock = new ManualClock();
+    const lastKnown = {
+      inventory: {
+        observed_at: '2026-01-01T00:00:00Z',
+        total_gpu_nodes: 0,
+        ready_gpu_nodes: 0,
+        total_gpus: 0,
+        nodes: [],
+      },
+      history: [],
+    };
+    const m = new ContextMonitor(
+      {
+        context: 'c',
+        server: null,
+        makeClient: () => new ContextClient(env.context('sim-admin')),
+        clock,
+        lastKnown,
+      },
+      () => undefined,
+    );
+    const seen: boolean[] = [];
+    try {
+      m.start();
+      await pollUntil(() => m.inventory !== lastKnown.inventory, 'the built inventory', {
+        each: () => {
+          clock.advance(0);
+          if (m.synced) seen.push(m.inventory === lastKnown.inventory);
+        },
+        everyMs: 1,
+      });
+      expect(m.synced).toBe(true);
+      // Synced never came with the last-known inventory still in place (the policy would judge it).
+      expect(seen).not.toContain(true);
+    } finally {
+      m.stop();
+      await env.cleanup();
+    }
   });
 });
 
