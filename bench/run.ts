@@ -27,7 +27,7 @@ import { heapRow } from './rows/heap.ts';
 import { latencyRows } from './rows/latency.ts';
 import { pushBytesRows } from './rows/push-bytes.ts';
 import { rendererRows } from './rows/renderer.ts';
-import { scanRows } from './rows/scan.ts';
+import { SIM_LATENCY_MS, scanRows } from './rows/scan.ts';
 import { shellStallRows } from './rows/shell-stall.ts';
 import { syncRows } from './rows/sync.ts';
 import { telemetryRows } from './rows/telemetry.ts';
@@ -112,7 +112,15 @@ if (only.has('1') || only.has('3') || only.has('4') || only.has('4c') || only.ha
         }
         const [homelabSim, largeSim] = [host.sims[4], host.sims[0]];
         if (!homelabSim || !largeSim) throw new Error('the simulator host started too few simulators');
-        rows.push(...(await scanRows(homelabSim, largeSim, host.dir, log)));
+        log(`row 6: starting large:5000 answering each request ${SIM_LATENCY_MS} ms late`);
+        const slowHost = await startSimHost({ scenarios: ['large:5000'], requestLatencyMs: SIM_LATENCY_MS });
+        try {
+          const slowSim = slowHost.sims[0];
+          if (!slowSim) throw new Error('the simulator host started no simulator');
+          rows.push(...(await scanRows(homelabSim, largeSim, slowSim, host.dir, log)));
+        } finally {
+          await slowHost.close();
+        }
       });
   } finally {
     await host.close();
@@ -223,7 +231,7 @@ if (only.has('5'))
 if (only.has('6'))
   notes.push({
     group: '6',
-    text: "Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does).",
+    text: `Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does); 6f/6g put scan beside a raw list (plain https and JSON.parse, pages of 500, no gzip asked: the least any tool pays), 6g against a simulator that answers each request ${SIM_LATENCY_MS} ms late, as a real API server's round trip and admission cost per page.`,
   });
 if (only.has('12')) {
   const cores = os.cpus().length;

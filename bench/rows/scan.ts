@@ -2,7 +2,8 @@
  * Row 6: `gpu-fleet scan` as a user runs it (a fresh process of the built CLI) against a fresh process doing
  * a plain client-node paged list of the same nodes, built the same way (plain JavaScript, no loader), so
  * only the work differs: wall time and peak RSS, direct and through a proxy with gzip on and off. And
- * `gpu-fleet --help`: start-up time and peak RSS beside the TypeScript-loader start-up it replaced.
+ * `gpu-fleet --help`: start-up time and peak RSS beside the TypeScript-loader start-up it replaced. Rows 6f
+ * and 6g put scan beside a raw https list (the least any tool pays), without and with a per-request latency.
  */
 import path from 'node:path';
 import { buildBaseline } from '../lib/built-baseline.ts';
@@ -24,6 +25,9 @@ interface Compared {
   scan: Run[];
   plain: Run[];
 }
+
+/** What row 6g's simulator waits before answering each request: a real server's round trip and admission. */
+export const SIM_LATENCY_MS = 5;
 
 async function compare(kubeconfig: string, plainJs: string, runs: number, dir: string): Promise<Compared> {
   const out: Compared = { scan: [], plain: [] };
@@ -53,14 +57,31 @@ function scanRow(id: string, what: string, r: Compared, wireBytesPerRun?: number
   };
 }
 
+function rawRow(id: string, what: string, r: Compared): Row {
+  const [s, p] = [medianMs(r.scan), medianMs(r.plain)];
+  const [sc, pc] = [medianCpu(r.scan), medianCpu(r.plain)];
+  return {
+    id,
+    measure: `\`gpu-fleet scan -o json\` wall time beside a raw paged list (plain https + JSON.parse, pages of 500), ${what} (median of ${r.scan.length})`,
+    ours: `${seconds(s)} (${ratio(s, p)}); CPU ${seconds(sc)} (${ratio(sc, pc)}), ${bytes(peak(r.scan))}`,
+    baseline: `${seconds(p)}; CPU ${seconds(pc)}, ${bytes(peak(r.plain))} (raw list, built the same way)`,
+    target: `≤ ${SCAN_RATIO_GOAL}× the raw list`,
+    met: s / p <= SCAN_RATIO_GOAL,
+    raw: { ...r },
+  };
+}
+
 export async function scanRows(
   homelab: RemoteSim,
   large: RemoteSim,
+  /** large:5000 again, answering each request SIM_LATENCY_MS late. */
+  slow: RemoteSim,
   dir: string,
   log: (s: string) => void,
 ): Promise<Row[]> {
-  log('row 6: building the plain-list baseline (Vite, as the CLI)');
+  log('row 6: building the plain-list baselines (Vite, as the CLI)');
   const plainJs = await buildBaseline('bench/baselines/list-cli.ts');
+  const rawJs = await buildBaseline('bench/baselines/raw-nodes-cli.ts');
   log('row 6: gpu-fleet --help (10 runs) vs the tsx-loader start-up it replaced (5 runs)');
   const help: Run[] = [];
   const viaTsx: Run[] = [];
@@ -74,6 +95,9 @@ export async function scanRows(
   const small = await compare(homelab.kubeconfigPath, plainJs, 3, dir);
   log('row 6: gpu-fleet scan vs a plain list, large:5000');
   const big = await compare(large.kubeconfigPath, plainJs, 3, dir);
+  log('row 6: gpu-fleet scan vs a raw https list, large:5000, then with a per-request latency');
+  const raw = await compare(large.kubeconfigPath, rawJs, 3, dir);
+  const rawSlow = await compare(slow.kubeconfigPath, rawJs, 3, dir);
   const viaProxy = async (gzip: boolean) => {
     log(`row 6: the same through a loopback proxy, gzip ${gzip ? 'on' : 'off'}`);
     const proxy = await startEncodingProxy(large.info, { gzip, dir });
@@ -92,6 +116,8 @@ export async function scanRows(
     scanRow('6b', 'large:5000', big),
     scanRow('6c', 'large:5000 through a proxy, gzip on', gz.r, gz.wireBytes),
     scanRow('6d', 'large:5000 through a proxy, gzip off', plainText.r, plainText.wireBytes),
+    rawRow('6f', 'large:5000', raw),
+    rawRow('6g', `large:5000, the simulator answering each request ${SIM_LATENCY_MS} ms late`, rawSlow),
     {
       id: '6e',
       measure: '`gpu-fleet --help`: start-up to exit (wall, and CPU), and peak RSS (median of 10)',

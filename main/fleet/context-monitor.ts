@@ -25,6 +25,7 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
 import { ObjectCache } from '../kube/object-cache.ts';
+import { primeFirstBuild, SLICED_BUILD_MIN } from './first-build.ts';
 import { FreeGpuFeed } from './free-gpu-feed.ts';
 import { NodeEventFeed, type NodeEventFeedOptions } from './node-event-feed.ts';
 import { NODES, type NodeWatcher, type NodeWatcherEvent } from './node-watch.ts';
@@ -57,6 +58,7 @@ export type MonitorChange = 'inventory' | 'connection' | 'ignored' | 'free';
 const FRESH: ReadonlySet<ConnectionState['phase']> = new Set(['live', 'connecting']);
 const OFF: WritebackState = { phase: 'off', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
 const OFF_FREE = unknownFree('off');
+const LISTING_FREE = unknownFree('listing');
 
 export class ContextMonitor {
   readonly #opts: ContextMonitorOptions;
@@ -83,6 +85,8 @@ export class ContextMonitor {
   #writeback: WritebackState = OFF;
   #synced = false;
   #builtVersion = -1;
+  /** The first build of a large cluster is under way across turns (first-build.ts); counts runs. */
+  #priming = 0;
   #confirmed = false;
   #ignored = 0;
   readonly #throttle: Throttle;
@@ -154,7 +158,8 @@ export class ContextMonitor {
   }
   /** True once the cluster has answered a full list in this run (the inventory is not just last-known). */
   get synced(): boolean {
-    return this.#synced;
+    // While the first build runs, the inventory is not yet the one that list returned.
+    return this.#synced && this.#priming === 0;
   }
 
   #isGpuNode(node: string): boolean {
@@ -182,6 +187,7 @@ export class ContextMonitor {
     this.#watcher.stop();
     this.#free?.stop();
     this.#throttle.cancel();
+    this.#priming = 0;
   }
 
   /** Skip the backoff wait (the user pressed "retry", or the machine woke from sleep). */
@@ -213,6 +219,8 @@ export class ContextMonitor {
       return m.stale;
     }
     if (this.#active !== 'nodes') return undefined;
+    // Until the first build of a large cluster ends, its figures would be built from underived nodes in one task.
+    if (this.#free !== null && this.#priming > 0) return LISTING_FREE;
     return this.#free === null ? OFF_FREE : this.#free.free(this.#cache.view);
   }
 
@@ -243,6 +251,17 @@ export class ContextMonitor {
     };
   }
 
+  /**
+   * Stale: last-known from an earlier run, or the cluster stopped answering. Right after the first list
+   * the phase is still `connecting` (the watch opens next): that inventory is fresh. Read without a
+   * snapshot, which would also build the free-GPU figures (all nodes, all pods) in the same task.
+   */
+  get stale(): boolean {
+    return (
+      this.#inventory !== null && (!this.#synced || this.#priming > 0 || !FRESH.has(this.#connection.phase))
+    );
+  }
+
   snapshot(): ContextSnapshot {
     const free = this.free;
     return {
@@ -250,9 +269,7 @@ export class ContextMonitor {
       server: this.#shownServer,
       connection: this.#connection,
       inventory: this.#inventory,
-      // Stale: last-known from an earlier run, or the cluster stopped answering. Right after the first
-      // list the phase is still `connecting` (the watch opens next): that inventory is fresh.
-      stale: this.#inventory !== null && (!this.#synced || !FRESH.has(this.#connection.phase)),
+      stale: this.stale,
       history: this.#history,
       // The controller writes the GpuInventory while the tray reads it: the tray does not write back then.
       writeback: this.#active === 'controller' && this.#writeback.phase !== 'off' ? OFF : this.#writeback,
@@ -337,11 +354,32 @@ export class ContextMonitor {
       this.#lastSeen = retainLabels(this.#lastSeen, new Set(event.objects.map((n) => n.name)));
       // The first full list must show at once; later relists are coalesced like any change.
       if (this.#builtVersion === -1) {
-        this.#recompute();
+        if (this.#cache.view.size < SLICED_BUILD_MIN) this.#recompute();
+        else void this.#firstBuild();
         return;
       }
     }
+    // Changes during the first build are in the cache it reads when it ends.
+    if (this.#priming > 0) return;
     if (this.#cache.view.version !== this.#builtVersion) this.#throttle.request();
+  }
+
+  /** The first inventory of a large cluster: derived a slice per turn, then built from the memos at once. */
+  async #firstBuild(): Promise<void> {
+    const run = ++this.#priming;
+    const view = this.#cache.view;
+    const done = await primeFirstBuild([...view.values()], {
+      current: (slice) => slice.filter((f) => view.get(f.name) === f),
+      remember: (nodes) => {
+        this.#lastSeen = rememberAllLabels(this.#lastSeen, nodes);
+        return this.#lastSeen;
+      },
+      slots: this.#free !== null,
+      cancelled: () => this.#priming !== run || this.#active !== 'nodes',
+    });
+    if (this.#priming !== run) return;
+    this.#priming = 0;
+    if (done) this.#recompute();
   }
 
   #forgetIfReplaced(node: NodeFacts): void {

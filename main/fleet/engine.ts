@@ -414,7 +414,8 @@ export class FleetEngine {
         type: 'inventory',
         context: monitor.context,
         inventory: monitor.inventory,
-        stale: monitor.snapshot().stale,
+        // Not monitor.snapshot(): that builds the free-GPU figures too, which the snapshot task does next.
+        stale: monitor.stale,
         source: monitor.activeSource === 'nodes' ? 'nodes' : 'controller',
       });
     } else if (change === 'connection' && this.#newConnection(monitor)) {
