@@ -2,17 +2,20 @@
 
 import type { ShortReason } from './node-reason.ts';
 
-export type AlertKind =
-  | 'ready-drop'
-  | 'recovered'
-  | 'unreachable'
-  | 'reachable'
-  | 'flapping'
-  | 'gpus-withdrawn'
+/** Every kind of alert; the alert log's schema (common/alert-log-schema.ts) takes its list from here. */
+export const ALERT_KINDS = [
+  'ready-drop',
+  'recovered',
+  'unreachable',
+  'reachable',
+  'flapping',
+  'gpus-withdrawn',
   /** DCGM telemetry (issue 17): an XID that is not known-benign, a GPU gone from the exporter, a hot GPU. */
-  | 'gpu-xid'
-  | 'gpu-gone'
-  | 'gpu-hot';
+  'gpu-xid',
+  'gpu-gone',
+  'gpu-hot',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
 
 export interface Alert {
   id: string;

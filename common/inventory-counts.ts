@@ -8,3 +8,8 @@ import type { GpuInventoryStatus } from './inventory.ts';
 export function unlabeledGpuNodes(inv: Pick<GpuInventoryStatus, 'nodes'>): number {
   return inv.nodes.filter((n) => n.product === null && n.count === 0).length;
 }
+
+/** The names of the GPU nodes without a product label, in inventory order (telemetry may name their model). */
+export function* productlessNodes(inv: Pick<GpuInventoryStatus, 'nodes'> | null): Generator<string> {
+  for (const n of inv?.nodes ?? []) if (n.product === null) yield n.name;
+}

@@ -44,6 +44,16 @@ export const SharingInfo = Type.Object({
 });
 export type SharingInfo = Static<typeof SharingInfo>;
 
+/**
+ * One of `problems` as facts: a code and its values, all text (common/i18n/gpu-problem-text.ts words it
+ * in any language; the English in `problems` is made from the same words, so the two cannot drift).
+ */
+export const GpuProblemWords = Type.Object({
+  code: Type.String({ maxLength: 40 }),
+  vars: Type.Record(Type.String(), Type.String()),
+});
+export type GpuProblemWords = Static<typeof GpuProblemWords>;
+
 export const GpuNodeEntry = Type.Object({
   // The six fields of SPEC.md; their meaning never changes.
   name: Type.String(),
@@ -76,6 +86,8 @@ export const GpuNodeEntry = Type.Object({
   last_seen: Type.Optional(Type.Union([LastSeenLabels, Type.Null()])),
   /** Human-readable problems with the node's GPU facts (malformed labels, capacity above allocatable…). */
   problems: Type.Optional(Type.Array(Type.String())),
+  /** `problems` as facts, one per sentence in the same order (absent when there are none). */
+  problem_words: Type.Optional(Type.Array(GpuProblemWords)),
 });
 export type GpuNodeEntry = Static<typeof GpuNodeEntry>;
 

@@ -4,7 +4,6 @@
  * Both sides derive their types from this file; hosts validate every argument with `ARG_SCHEMAS`.
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { GPU_HOT_C_MAX, GPU_HOT_C_MIN } from './alert-rules.ts';
 import type { Alert } from './alerts.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { KubeContextInfo, KubectlContexts } from './fleet.ts';
@@ -16,13 +15,10 @@ import {
   type ForwardView,
   TARGET_ID,
 } from './forwarding.ts';
-import { LanguageSettingSchema } from './i18n/language-schema.ts';
-import { ApiGroupNameSchema, NamespaceNameSchema, NodeNameSchema } from './k8s-names.ts';
+import { ContextNameSchema, MAX_NODE_NAME, NodeNameSchema } from './k8s-names.ts';
 import type { NodeDetail } from './node-detail.ts';
-import type { SettingsView } from './settings.ts';
-import { TelemetrySettingsSchema } from './telemetry-schema.ts';
+import { ContextListSchema, SettingsPatchSchema, type SettingsView } from './settings.ts';
 import { type AwaySummary, TIMELINE_RANGES, type TimelineView } from './timeline.ts';
-import { TimelineSettingsSchema } from './timeline-schema.ts';
 
 const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('for'), ms: Type.Integer({ minimum: 1, maximum: 7 * 24 * 3600_000 }) }),
@@ -30,57 +26,12 @@ const Snooze = Type.Union([
   Type.Object({ kind: Type.Literal('until-resumed') }),
 ]);
 
-/** A kubeconfig context name: kubeconfigs allow nearly anything, but never control characters. */
+/** A kubeconfig context name to write into a kubeconfig or read a timeline of: never control characters. */
 const ContextName = Type.String({
   minLength: 1,
-  maxLength: 253,
+  maxLength: MAX_NODE_NAME,
   pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]+$',
 });
-/** A settings change from the window: every field optional, each validated. */
-const SettingsPatchSchema = Type.Object(
-  {
-    monitoredContexts: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 200 }),
-    ),
-    alertRules: Type.Optional(
-      Type.Object(
-        {
-          holdDownMs: Type.Integer({ minimum: 0, maximum: 3600_000 }),
-          unreachableAfterMs: Type.Integer({ minimum: 0, maximum: 24 * 3600_000 }),
-          withdrawnGpus: Type.Boolean(),
-          gpuHotC: Type.Integer({ minimum: GPU_HOT_C_MIN, maximum: GPU_HOT_C_MAX }),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    telemetry: Type.Optional(TelemetrySettingsSchema),
-    timeline: Type.Optional(TimelineSettingsSchema),
-    writeBack: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean())),
-    writeBackTakeOver: Type.Optional(
-      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
-    ),
-    source: Type.Optional(
-      Type.Record(
-        Type.String({ minLength: 1, maxLength: 253 }),
-        Type.Union([Type.Literal('auto'), Type.Literal('nodes'), Type.Literal('controller')]),
-        { maxProperties: 200 },
-      ),
-    ),
-    controllerNamespace: Type.Optional(
-      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), NamespaceNameSchema, { maxProperties: 200 }),
-    ),
-    freeGpus: Type.Optional(
-      Type.Record(Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean(), { maxProperties: 200 }),
-    ),
-    crdGroup: Type.Optional(ApiGroupNameSchema),
-    configMapNamespace: Type.Optional(NamespaceNameSchema),
-    launchAtLogin: Type.Optional(Type.Boolean()),
-    theme: Type.Optional(Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')])),
-    language: Type.Optional(LanguageSettingSchema),
-    mergeSameCluster: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
 
 /**
  * Argument tuples of each invoke channel, as schemas: the host validates before it acts. Exactly the
@@ -88,25 +39,20 @@ const SettingsPatchSchema = Type.Object(
  */
 export const ARG_SCHEMAS = {
   'fleet:snapshot': Type.Tuple([]),
-  'fleet:focus': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 })]),
+  'fleet:focus': Type.Tuple([ContextNameSchema]),
   'contexts:list': Type.Tuple([]),
-  'contexts:set-monitored': Type.Tuple([
-    Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 200 }),
-  ]),
+  'contexts:set-monitored': Type.Tuple([ContextListSchema]),
   'alerts:log': Type.Tuple([]),
-  'alerts:snooze': Type.Tuple([
-    Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()]),
-    Snooze,
-  ]),
-  'alerts:resume': Type.Tuple([Type.Union([Type.String({ minLength: 1, maxLength: 253 }), Type.Null()])]),
-  'writeback:install': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 })]),
+  'alerts:snooze': Type.Tuple([Type.Union([ContextNameSchema, Type.Null()]), Snooze]),
+  'alerts:resume': Type.Tuple([Type.Union([ContextNameSchema, Type.Null()])]),
+  'writeback:install': Type.Tuple([ContextNameSchema]),
   /** (context name, on): allow (or stop allowing) write-back to take over another manager's fields. */
-  'writeback:take-over': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), Type.Boolean()]),
+  'writeback:take-over': Type.Tuple([ContextNameSchema, Type.Boolean()]),
   'settings:get': Type.Tuple([]),
   'settings:update': Type.Tuple([SettingsPatchSchema]),
   'app:info': Type.Tuple([]),
   /** (context name, node name): a Kubernetes node name is a DNS subdomain of at most 253 characters. */
-  'node:detail': Type.Tuple([Type.String({ minLength: 1, maxLength: 253 }), NodeNameSchema]),
+  'node:detail': Type.Tuple([ContextNameSchema, NodeNameSchema]),
   'kubectl:contexts': Type.Tuple([]),
   'kubectl:use-context': Type.Tuple([ContextName]),
   'forward:list': Type.Tuple([]),

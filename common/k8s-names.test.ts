@@ -12,6 +12,7 @@ import {
   isApiGroupName,
   isNamespaceName,
   isNodeName,
+  isQualifiedName,
   NamespaceNameSchema,
   NodeNameSchema,
 } from './k8s-names.ts';
@@ -53,5 +54,26 @@ describe('Kubernetes names: the checks and their schemas agree', () => {
     ['a'.repeat(254), false, false, false],
   ])('%j: node %s, namespace %s, group %s', (name, node, ns, group) => {
     expect([isNodeName(name), isNamespaceName(name), isApiGroupName(name)]).toEqual([node, ns, group]);
+  });
+});
+
+describe('qualified names (label and taint keys)', () => {
+  it.each([
+    ['nvidia.com/gpu', true],
+    ['node-role.kubernetes.io/control-plane', true],
+    ['Node_Role.x', true],
+    ['gpu', true],
+    [`${'a'.repeat(253)}/${'b'.repeat(63)}`, true],
+    [`${'a'.repeat(254)}/b`, false],
+    [`a/${'b'.repeat(64)}`, false],
+    ['Nvidia.com/gpu', false],
+    ['nvidia..com/gpu', false],
+    ['/gpu', false],
+    ['nvidia.com/', false],
+    ['a/b/c', false],
+    ['-gpu', false],
+    ['', false],
+  ])('%j: %s', (key, ok) => {
+    expect(isQualifiedName(key)).toBe(ok);
   });
 });

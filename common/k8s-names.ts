@@ -43,11 +43,35 @@ export function isApiGroupName(name: unknown): name is string {
   return typeof name === 'string' && name.length <= MAX_NODE_NAME && API_GROUP.test(name);
 }
 
-/** The JSON schema of a namespace name (settings file, IPC patch): the same rule as isNamespaceName. */
+/** The name part of a qualified name (a label or taint key): at most 63 characters. */
+export const MAX_QUALIFIED_NAME_PART = 63;
+const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+/**
+ * A qualified name, the form of a label or taint key (`nvidia.com/gpu`, `node-role`): an optional
+ * DNS-1123 subdomain prefix and a slash, then a name part of letters, digits, `-`, `_` and `.`.
+ */
+export function isQualifiedName(key: unknown): key is string {
+  if (typeof key !== 'string') return false;
+  const slash = key.indexOf('/');
+  const prefix = slash === -1 ? null : key.slice(0, slash);
+  const name = slash === -1 ? key : key.slice(slash + 1);
+  return (
+    (prefix === null || isNodeName(prefix)) &&
+    name.length <= MAX_QUALIFIED_NAME_PART &&
+    QUALIFIED_NAME_PART.test(name)
+  );
+}
+
+/**
+ * The JSON schema of a namespace name (settings file, IPC patch): the same rule as isNamespaceName.
+ * `errorMessage` is the sentence our checkers (common/validate.ts `errorText`) say instead of the pattern.
+ */
 export const NamespaceNameSchema = Type.String({
   minLength: 1,
   maxLength: MAX_NAMESPACE_NAME,
   pattern: DNS1123_LABEL_PATTERN,
+  errorMessage: 'must be a namespace name: lowercase letters, digits and dashes, at most 63 characters',
 });
 
 /** The JSON schema of a node (or pod) name: the same rule as isNodeName. */
@@ -55,6 +79,7 @@ export const NodeNameSchema = Type.String({
   minLength: 1,
   maxLength: MAX_NODE_NAME,
   pattern: DNS1123_SUBDOMAIN_PATTERN,
+  errorMessage: 'must be a node name: lowercase letters, digits, dashes and dots, at most 253 characters',
 });
 
 /** The JSON schema of an API group name: the same rule as isApiGroupName. */
@@ -62,4 +87,11 @@ export const ApiGroupNameSchema = Type.String({
   minLength: 1,
   maxLength: MAX_NODE_NAME,
   pattern: API_GROUP_PATTERN,
+  errorMessage: 'must be an API group: a lowercase DNS name with at least one dot, like gpufleet.io',
 });
+
+/**
+ * The JSON schema of a kubeconfig context name as settings and IPC take it: not a Kubernetes object name
+ * (kubeconfigs allow nearly anything), so only its length is held to what a name can be.
+ */
+export const ContextNameSchema = Type.String({ minLength: 1, maxLength: MAX_NODE_NAME });

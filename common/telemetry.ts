@@ -3,6 +3,7 @@
  * plain serializable data for the window, `gpu-fleet describe -o json` (`gpus[]`) and `gpu-fleet top`.
  * Every string that came from the cluster has passed `clusterText()` before it lands here.
  */
+import { type Static, Type } from '@sinclair/typebox';
 import type { MessageKey } from './i18n/catalog-types.ts';
 
 /** One sparkline point: epoch ms, utilisation % and temperature °C (null when not exported). */
@@ -40,19 +41,47 @@ export type NodeTelemetry =
 export interface TelemetrySummary {
   hottest: { node: string; index: number; temperatureC: number } | null;
   xids: { node: string; index: number; xid: number }[];
+  /**
+   * The GPU model the exporter names (its `modelName` label) for GPU nodes whose product label is gone,
+   * at most SUMMARY_MODELS_MAX: what the window and the CLI show there, marked "from telemetry". Absent
+   * when no such node has a reading.
+   */
+  models?: { node: string; model: string }[];
 }
 
-export interface TelemetrySettingsView {
-  background: 'auto' | 'on' | 'off';
-  autoMaxGpuNodes: number;
-  budgetPerMinute: number;
+/** A `modelName` label is cut past this many characters (real ones are ~20-40: "NVIDIA H100 80GB HBM3"). */
+export const TELEMETRY_MODEL_MAX = 64;
+
+/** Nodes whose telemetry model a summary carries at most (a card shows five; the table looks them up). */
+export const SUMMARY_MODELS_MAX = 200;
+
+/** The model a telemetry summary names for `node`, or null (a linear look-up over at most SUMMARY_MODELS_MAX). */
+export function telemetryModel(summary: TelemetrySummary | undefined | null, node: string): string | null {
+  return summary?.models?.find((m) => m.node === node)?.model ?? null;
 }
 
-/** The ranges of the telemetry settings: the settings file, IPC and the settings form check them. */
+/** The ranges of the telemetry settings, held by the one schema below (settings file, IPC, form). */
 export const TELEMETRY_LIMITS = Object.freeze({
   autoMaxGpuNodes: { min: 0, max: 100_000 },
   budgetPerMinute: { min: 1, max: 600 },
 });
+
+/** The `telemetry` setting: the settings file, the window's view and patch, and the form use this schema. */
+export const TelemetrySettingsSchema = Type.Object(
+  {
+    background: Type.Union([Type.Literal('auto'), Type.Literal('on'), Type.Literal('off')]),
+    autoMaxGpuNodes: Type.Integer({
+      minimum: TELEMETRY_LIMITS.autoMaxGpuNodes.min,
+      maximum: TELEMETRY_LIMITS.autoMaxGpuNodes.max,
+    }),
+    budgetPerMinute: Type.Integer({
+      minimum: TELEMETRY_LIMITS.budgetPerMinute.min,
+      maximum: TELEMETRY_LIMITS.budgetPerMinute.max,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type TelemetrySettingsView = Static<typeof TelemetrySettingsSchema>;
 
 /**
  * 'auto' runs background scrapes up to 200 GPU nodes: at the default budget of 20 nodes a minute one

@@ -4,16 +4,7 @@
  * Every string in here came from the cluster through the text gate before it was stored.
  */
 
-export interface TimelineSettingsView {
-  /** Days kept; older rows are deleted. */
-  retentionDays: number;
-  /** The database's size cap: past it, the oldest rows go first. */
-  maxMB: number;
-  /** Optional price of a kWh, to show energy as cost; null: no cost shown. */
-  pricePerKwh: number | null;
-  /** The currency the price is in (ISO 4217 code or a symbol), shown as written. */
-  currency: string;
-}
+import { type Static, Type } from '@sinclair/typebox';
 
 export const TIMELINE_LIMITS = Object.freeze({
   retentionDays: { min: 1, max: 365 },
@@ -21,6 +12,26 @@ export const TIMELINE_LIMITS = Object.freeze({
   pricePerKwh: { min: 0, max: 1_000 },
   currencyMax: 8,
 });
+
+const L = TIMELINE_LIMITS;
+/** The `timeline` setting: the settings file, the window's view and patch, and the form use this schema. */
+export const TimelineSettingsSchema = Type.Object(
+  {
+    /** Days kept; older rows are deleted. */
+    retentionDays: Type.Integer({ minimum: L.retentionDays.min, maximum: L.retentionDays.max }),
+    /** The database's size cap: past it, the oldest rows go first. */
+    maxMB: Type.Integer({ minimum: L.maxMB.min, maximum: L.maxMB.max }),
+    /** Optional price of a kWh, to show energy as cost; null: no cost shown. */
+    pricePerKwh: Type.Union([
+      Type.Number({ minimum: L.pricePerKwh.min, maximum: L.pricePerKwh.max }),
+      Type.Null(),
+    ]),
+    /** The currency the price is in (ISO 4217 code or a symbol), shown as written. */
+    currency: Type.String({ maxLength: L.currencyMax, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]*$' }),
+  },
+  { additionalProperties: false },
+);
+export type TimelineSettingsView = Static<typeof TimelineSettingsSchema>;
 
 export const DEFAULT_TIMELINE: Readonly<TimelineSettingsView> = Object.freeze({
   retentionDays: 30,

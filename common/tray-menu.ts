@@ -1,6 +1,6 @@
 /**
  * The tray menu as data: what each item shows and the action a click asks for. The engine host words it
- * (main/shell/tray-model.ts) and the shell turns it into the OS menu, so the shell's process does no
+ * (main/engine-host/tray/tray-model.ts) and the shell turns it into the OS menu, so the shell's process does no
  * wording of the fleet.
  */
 import type { SnoozeUntil } from './alerts.ts';

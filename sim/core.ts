@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Auth } from './auth.ts';
 import { deepEqual, nowIso } from './json.ts';
 import { checkStorable, DEFAULT_LIMITS, type SizeLimits } from './limits.ts';
+import { OidcAuthenticator, type OidcIssuer } from './oidc.ts';
 import type { Attributes } from './rbac.ts';
 import { authorize } from './rbac.ts';
 import { Registry } from './resources.ts';
@@ -22,6 +23,8 @@ export interface CoreOptions {
   limits?: Partial<SizeLimits>;
   /** The sim's clock (epoch ms) for token expiry; Date.now by default. */
   now?: () => number;
+  /** Accept the ID tokens of this OIDC issuer (sim/oidc.ts); none by default. */
+  oidc?: OidcIssuer;
 }
 
 /** How a partitioned client's requests fail: connection reset, a 503, or no answer until healed. */
@@ -43,6 +46,7 @@ export class Core {
   /** Added to the clock by the advanceClock control (tests move time instead of sleeping). */
   clockOffsetMs = 0;
   readonly saTokens: ServiceAccountTokens;
+  readonly oidc: OidcAuthenticator | null;
   /** Credentials (user name or token credential id) whose requests fail, and how (the partition control). */
   readonly partitions = new Map<string, Partition>();
 
@@ -50,6 +54,7 @@ export class Core {
     this.store = new Store(options.watchWindow);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.saTokens = new ServiceAccountTokens(() => this.now());
+    this.oidc = options.oidc ? new OidcAuthenticator(options.oidc, () => this.now()) : null;
   }
 
   now(): number {
@@ -58,12 +63,13 @@ export class Core {
 
   /** The user of a request's Authorization header (throws the 401). */
   authenticate(header: string | undefined): User {
-    return this.auth.authenticate(header, (token) =>
-      this.saTokens.authenticate(token, (ns, name) => {
+    return this.auth.authenticate(header, (token) => {
+      const sa = this.saTokens.authenticate(token, (ns, name) => {
         const sa = this.store.get('/serviceaccounts', `${ns}/${name}`);
         return sa ? String(sa.metadata.uid ?? '') : undefined;
-      }),
-    );
+      });
+      return sa === null && this.oidc ? this.oidc.authenticate(token) : sa;
+    });
   }
 
   authorize(u: User, a: Attributes): { allowed: boolean; reason?: string } {

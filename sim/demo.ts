@@ -3,7 +3,7 @@
  * the kubelets stopped posting status) and `small-lab` (MIG, time-slicing, and an L4 node that flaps about
  * every 40 s, so a drop, its alert, the recovery and the history show within the first minute) — with one
  * kubeconfig naming both, in a new temporary folder. The app's side of the demo (throwaway settings, when
- * to start it) is main/shell/demo.ts; the shells load this file only when a demo is chosen, so nothing of
+ * to start it) is main/demo/demo.ts; the shells load this file only when a demo is chosen, so nothing of
  * the simulator is linked into the engine.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -5,8 +5,9 @@ import { Core } from './core.ts';
 import { installCrdHooks } from './crd.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import type { SizeLimits } from './limits.ts';
+import type { OidcIssuer } from './oidc.ts';
 import { seed, startFlapping } from './scenarios/index.ts';
-import { SimServer } from './server.ts';
+import { KUBE_APISERVER_TIMEOUTS, type ServerTimeouts, SimServer } from './server.ts';
 import { makeTls } from './tls.ts';
 
 export type { SimControl } from './control.ts';
@@ -31,6 +32,10 @@ export interface SimOptions {
    * API server answers that path 404), and in-process callers use the typed `control` object instead.
    */
   httpControls?: boolean;
+  /** How long the server waits on a client (headers, whole request, idle keep-alive); a kube-apiserver's by default. */
+  timeouts?: Partial<ServerTimeouts>;
+  /** Accept the ID tokens of this OIDC issuer, as a server started with --oidc-issuer-url (sim/oidc.ts). */
+  oidc?: OidcIssuer;
 }
 
 export interface RunningSim {
@@ -40,6 +45,11 @@ export interface RunningSim {
   kubeconfigYaml(): string;
   writeKubeconfig(path: string): Promise<void>;
   control: SimControl;
+  /**
+   * Serves the same cluster on a second address (another port of `host`, 127.0.0.1 by default): the
+   * same objects, users and CA, as a cluster reached through two addresses is. Returns its URL.
+   */
+  listenAlso(host?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -75,19 +85,21 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
       : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.oidc ? { oidc: options.oidc } : {}),
   });
   installCrdHooks(core);
   seed(core, scenario);
   const tls = await makeTls();
   let control: SimControl | undefined;
   const handler = options.httpControls === true ? controlHandler(() => control as SimControl) : null;
-  let server = new SimServer(core, tls, handler);
+  const timeouts = { ...KUBE_APISERVER_TIMEOUTS, ...options.timeouts };
+  let server = new SimServer(core, tls, handler, timeouts);
   const port = await server.listen(options.port ?? 0, host);
   const restart = async () => {
     const failures = server.failures;
     const log = server.log;
     await server.close();
-    server = new SimServer(core, tls, handler);
+    server = new SimServer(core, tls, handler, timeouts);
     server.failures = failures;
     server.log.push(...log);
     await server.listen(port, host);
@@ -96,6 +108,7 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
   const stopFlapping = startFlapping(core, scenario);
   const url = `https://${host}:${port}`;
   const yaml = () => kubeconfigYaml(url, tls.caPem, core.auth.tokens);
+  const others: SimServer[] = [];
   return {
     url,
     caPem: tls.caPem,
@@ -106,8 +119,15 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
       await chmod(path, 0o600);
     },
     control,
+    async listenAlso(otherHost = '127.0.0.1') {
+      const other = new SimServer(core, tls, handler);
+      others.push(other);
+      const otherPort = await other.listen(0, otherHost);
+      return `https://${otherHost.includes(':') ? `[${otherHost}]` : otherHost}:${otherPort}`;
+    },
     async close() {
       stopFlapping();
+      for (const other of others.splice(0)) await other.close();
       await server.close();
     },
   };

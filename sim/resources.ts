@@ -8,6 +8,8 @@ import { RBAC_DEFS } from './rbac-objects.ts';
 import type { JsonObject, KObj, ResourceDef } from './types.ts';
 import { CRUD_VERBS, isObj } from './types.ts';
 
+// Custom resources list the same eight verbs as CRUD_VERBS, in the order a real server answers for them
+// (not sorted: shared/real-api/01-discovery.txt, section 14).
 const CR_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
 function builtin(p: Partial<ResourceDef> & Pick<ResourceDef, 'resource' | 'kind' | 'singular'>): ResourceDef {

@@ -60,6 +60,30 @@ function badRequest(res: ServerResponse, code: number, text: string): void {
 
 export type ControlHandler = (ctx: Ctx) => Promise<void>;
 
+/** How long the server waits on a client; the real ones by default (KUBE_APISERVER_TIMEOUTS). */
+export interface ServerTimeouts {
+  /** Headers not complete by then: the connection is closed without an answer. */
+  headersMs: number;
+  /** The whole request (headers and body) not received by then: closed too. */
+  requestMs: number;
+  /** A kept-alive connection idle that long between requests is closed. */
+  idleMs: number;
+}
+
+/**
+ * A kube-apiserver's: its secure serving (k8s.io/apiserver secure_serving.go) builds its http.Server with
+ * ReadHeaderTimeout 32 s ("just shy of requestTimeoutUpperBound") and IdleTimeout 90 s, and no
+ * ReadTimeout; a request's body is bounded by the handler's --request-timeout (60 s by default), which a
+ * real server answers with a 504 Status and Node's requestTimeout here with a closed connection. A watch
+ * is not held to it: Node's timers stop once the request is in, and a watch's request has no body.
+ * (Node's own defaults would be 60 s, 300 s and 5 s.)
+ */
+export const KUBE_APISERVER_TIMEOUTS: ServerTimeouts = {
+  headersMs: 32_000,
+  requestMs: 60_000,
+  idleMs: 90_000,
+};
+
 export class SimServer {
   readonly log: LogEntry[] = [];
   failures: { count: number; status: number } = { count: 0, status: 500 };
@@ -77,10 +101,21 @@ export class SimServer {
     tls: TlsMaterial,
     /** The HTTP face of the controls (POST /sim/control/<verb>); null: that path is an ordinary 404. */
     private readonly control: ControlHandler | null,
+    timeouts: ServerTimeouts = KUBE_APISERVER_TIMEOUTS,
   ) {
     this.server = createServer(
-      // Go's http.DefaultMaxHeaderBytes (1 MiB), where Node's default would refuse at 16 KiB.
-      { cert: tls.certPem, key: tls.keyPem, ALPNProtocols: ['http/1.1'], maxHeaderSize: MAX_HEADER_BYTES },
+      {
+        cert: tls.certPem,
+        key: tls.keyPem,
+        ALPNProtocols: ['http/1.1'],
+        // Go's http.DefaultMaxHeaderBytes (1 MiB), where Node's default would refuse at 16 KiB.
+        maxHeaderSize: MAX_HEADER_BYTES,
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        keepAliveTimeout: timeouts.idleMs,
+        // Node checks the first two only this often (30 s by default, coarse against 32 s).
+        connectionsCheckingInterval: Math.max(50, Math.min(1_000, timeouts.headersMs / 4)),
+      },
       (req, res) => {
         this.handle(req, res).catch(() => {
           if (res.headersSent) res.destroy();
@@ -98,7 +133,6 @@ export class SimServer {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
-    this.server.keepAliveTimeout = 60_000;
   }
 
   listen(port: number, host: string): Promise<number> {

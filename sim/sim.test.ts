@@ -42,6 +42,38 @@ function get(
   });
 }
 
+describe('the kube-system namespace: one cluster identity through every address', () => {
+  it('answers its uid alike on both listeners, and 403 (as shared/real-api/08) to a user without get on namespaces', async () => {
+    const sim = await startSim({ scenario: 'homelab' });
+    try {
+      const other = await sim.listenAlso();
+      const path = '/api/v1/namespaces/kube-system';
+      const uid = async (url: string) => {
+        const r = await get(url, sim.caPem, sim.tokens.admin, path);
+        expect(r.status).toBe(200);
+        return (JSON.parse(r.body.toString('utf8')) as { metadata: { uid: string } }).metadata.uid;
+      };
+      const first = await uid(sim.url);
+      expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(await uid(other)).toBe(first);
+      expect(await uid(sim.url)).toBe(first);
+      const ro = await get(sim.url, sim.caPem, sim.tokens.readonly, path);
+      expect(ro.status).toBe(403);
+      expect(JSON.parse(ro.body.toString('utf8'))).toMatchObject({
+        kind: 'Status',
+        status: 'Failure',
+        reason: 'Forbidden',
+        code: 403,
+        details: { name: 'kube-system', kind: 'namespaces' },
+        message:
+          'namespaces "kube-system" is forbidden: User "sim-readonly" cannot get resource "namespaces" in API group "" at the cluster scope',
+      });
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe('large scenario', () => {
   it('seeds realistic nodes and serves a gzip-compressed full list', async () => {
     const sim = await startSim({ scenario: 'large:300' });

@@ -1,10 +1,14 @@
-/** The node detail read from the simulator over HTTPS: what describe and the window panel show. */
+/**
+ * The node detail read from the simulator over HTTPS: what describe and the window panel show; and, on
+ * its own, a detail of one page of events and pods says so when the server says more follow.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OMEN2_MESSAGE } from '../../sim/scenarios/homelab.ts';
+import { rawNode } from '../../test/fixtures/nodes.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { ContextClient } from '../kube/context-client.ts';
-import { fetchNodeDetail } from './detail.ts';
+import { assembleDetail, fetchNodeDetail } from './detail.ts';
 
 let sc: SimContext;
 beforeAll(async () => {
@@ -96,5 +100,36 @@ describe('fetchNodeDetail against the sim', () => {
       sc.sim.control.setLatency(0);
       client.close();
     }
+  });
+});
+
+const list = (token?: string) => ({ kind: 'List', metadata: token ? { continue: token } : {}, items: [] });
+
+describe('assembleDetail with more than one page', () => {
+  const node = rawNode({ name: 'gpu-1', ready: 'True' });
+  const opts = { now: Date.UTC(2026, 11, 1) };
+
+  it('names each part of which only the first page was read', () => {
+    const d = assembleDetail(
+      'lab',
+      'gpu-1',
+      node,
+      { ok: true, list: list('eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ') },
+      { ok: true, list: list('next') },
+      opts,
+    );
+    expect(d.partial).toEqual(['events: only the first 500 were read', 'pods: only the first 500 were read']);
+  });
+
+  it('says nothing when each part fitted one page', () => {
+    const d = assembleDetail(
+      'lab',
+      'gpu-1',
+      node,
+      { ok: true, list: list() },
+      { ok: true, list: list('') },
+      opts,
+    );
+    expect(d.partial).toEqual([]);
   });
 });

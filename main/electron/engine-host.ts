@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { utilityProcess } from 'electron';
-import type { HostChild } from '../shell/engine-host-client.ts';
+import type { HostChild } from './engine-host-client.ts';
 
 /** `env`: the environment the app started with (KUBECONFIG and the rest), the same at every restart. */
 export function forkEngineHost(env: NodeJS.ProcessEnv, onStderr: (line: string) => void): HostChild {

@@ -5,9 +5,8 @@
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron';
 import type { Translator } from '../../common/i18n/translator.ts';
 import type { TrayAction, TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
-import type { EngineHostState } from '../shell/engine-line.ts';
-import { withEngine } from '../shell/tray-model.ts';
 import { trayIconPath } from './assets.ts';
+import { type EngineHostState, withEngine } from './engine-line.ts';
 
 export function toTemplate(
   items: readonly TrayMenuItem[],

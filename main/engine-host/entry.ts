@@ -3,7 +3,7 @@
  * process from the desktop shell and talks to it over `process.parentPort`. It writes the settings file
  * through electron-store (settings-backend.ts).
  */
-import { injectedClock } from '../shell/injected-clock.ts';
+import { injectedClock } from '../kube/injected-clock.ts';
 import { type HostPort, serveEngineHost } from './serve.ts';
 import { electronStoreBackend } from './settings-backend.ts';
 

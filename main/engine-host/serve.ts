@@ -21,6 +21,7 @@ import {
 import { effectiveLocale } from '../../common/i18n/locales.ts';
 import { type Translator, translator } from '../../common/i18n/translator.ts';
 import { desktopNotice } from '../../common/notification.ts';
+import { type Demo, demoIfWanted } from '../demo/demo.ts';
 import { AppCore } from '../fleet/app-core.ts';
 import { logEngine } from '../fleet/engine-log.ts';
 import { answerInvoke } from '../fleet/host.ts';
@@ -29,9 +30,8 @@ import { FilePendingStore, PENDING_FILE } from '../forward/pending-store.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { Logger } from '../log/logger.ts';
 import { type OpenSettingsOptions, openSettings, type SettingsStore } from '../settings/store.ts';
-import { type Demo, demoIfWanted } from '../shell/demo.ts';
-import { trayFleet } from '../shell/tray-fleet.ts';
-import { buildTrayModel } from '../shell/tray-model.ts';
+import { trayFleet } from './tray/tray-fleet.ts';
+import { buildTrayModel } from './tray/tray-model.ts';
 
 /** The host's end of the channel to the shell (Electron's parentPort, or a test's pair). */
 export interface HostPort {

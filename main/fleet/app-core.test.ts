@@ -139,7 +139,7 @@ describe('AppCore', () => {
   it('rejects an invalid settings update with the field named, and applies a valid one', async () => {
     const c = makeCore();
     await expect(async () => c.handlers['settings:update']({ crdGroup: 'nodots' })).rejects.toThrow(
-      '"nodots" is not a valid API group: use a lowercase DNS name with at least one dot, like gpufleet.io',
+      'Invalid settings: crdGroup: must be an API group: a lowercase DNS name with at least one dot, like gpufleet.io.',
     );
     const telemetry = { background: 'off' as const, autoMaxGpuNodes: 50, budgetPerMinute: 60 };
     const view = await c.handlers['settings:update']({
@@ -174,6 +174,30 @@ describe('AppCore', () => {
     ])
       expect(await sent(bad)).toMatchObject({ ok: false, status: 400, kind: 'bad-request' });
     expect(c.settings.get('telemetry')).toEqual(telemetry);
+  });
+
+  it('refuses at the door, with a sentence, what the settings file would refuse; nothing is saved', async () => {
+    const c = makeCore();
+    const before = c.settings.all();
+    const group = await dispatchInvoke(c.handlers, 'settings:update', [{ crdGroup: 'nodots' }]);
+    expect(group).toEqual({
+      ok: false,
+      status: 400,
+      kind: 'bad-request',
+      error:
+        'settings:update: invalid value at /0/crdGroup: must be an API group: a lowercase DNS name with at least one dot, like gpufleet.io',
+    });
+    for (const [channel, args] of [
+      ['settings:update', [{ monitoredContexts: ['sim-admin', 'sim-admin'] }]],
+      [
+        'settings:update',
+        [{ alertRules: { holdDownMs: 3600_001, unreachableAfterMs: 0, withdrawnGpus: true, gpuHotC: 85 } }],
+      ],
+      ['settings:update', [{ writeBack: { ['x'.repeat(254)]: true } }]],
+      ['contexts:set-monitored', [['sim-admin', 'sim-admin']]],
+    ] as const)
+      expect(await dispatchInvoke(c.handlers, channel, args)).toMatchObject({ ok: false, status: 400 });
+    expect(c.settings.all()).toBe(before);
   });
 
   it('shows the last-known inventory, stale, at the next launch while it connects', async () => {

@@ -5,7 +5,6 @@ import type { ForwardTargetSetting, ForwardTestResult, ForwardView } from '../..
 import type { AppInfo } from '../../common/ipc.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { SettingsError } from '../settings/validate.ts';
-import { validateGroup } from '../writeback/crd.ts';
 import type { FleetEngine } from './engine.ts';
 import type { InvokeHandlers } from './host.ts';
 import { fromViewPatch, toSettingsView } from './settings-view.ts';
@@ -66,7 +65,7 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     },
     'contexts:list': () => core.contextList(),
     'contexts:set-monitored': (names) => {
-      update({ contexts: [...new Set(names)] });
+      update({ contexts: [...names] });
       core.applyContexts();
       return core.contextList();
     },
@@ -95,8 +94,6 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
     },
     'settings:get': () => view(core.settings.all()),
     'settings:update': (patch) => {
-      const groupProblem = patch.crdGroup === undefined ? null : validateGroup(patch.crdGroup);
-      if (groupProblem) throw new Error(groupProblem);
       const saved = update(fromViewPatch(patch, core.settings.all()));
       core.engine.setRules({ ...saved.alertRules });
       // The source settings (and the group the controller's GpuInventory is in) restart the monitors.

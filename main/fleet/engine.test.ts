@@ -10,6 +10,7 @@ import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
+import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import { FleetEngine } from './engine.ts';
 
 const sims: SimContext[] = [];
@@ -148,6 +149,68 @@ it('three contexts on one cluster are one watch, one card naming them, and one a
   // Any of the names reaches the one card.
   expect(e.focus('sim-revocable')).toBe(true);
   expect(e.snapshot().focused).toBe('sim-admin');
+});
+
+/** The context `ctx` of the sim, renamed and pointed at another address of the same cluster. */
+const at = (ctx: ResolvedContext, name: string, server: string): ResolvedContext => {
+  const cluster = ctx.cluster as NonNullable<ResolvedContext['cluster']>;
+  return { ...ctx, name, cluster: { ...cluster, cluster: { ...cluster.cluster, server } } };
+};
+
+it('two addresses of one cluster (same kube-system uid) are one card and one alert per drop', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) env.sim.control.setNodeReady(n, 'True');
+  const second = await env.sim.listenAlso();
+  const clock = new ManualClock();
+  const alerts: PolicyAlert[] = [];
+  const e = new FleetEngine({ clock, rules: { ...DEFAULT_ALERT_RULES, holdDownMs: 0 } });
+  engine = e;
+  e.on((ev) => ev.type === 'alert' && alerts.push(ev.alert));
+  const admin = env.context('sim-admin');
+  e.setContexts([admin, at(admin, 'sim-admin-other-port', second)]);
+  await until(
+    clock,
+    () => e.snapshot().contexts.length === 1 && e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4,
+    'one card',
+  );
+  expect(e.snapshot().contexts.map((c) => [c.context, c.sameCluster])).toEqual([
+    ['sim-admin', ['sim-admin-other-port']],
+  ]);
+  env.sim.control.setNodeReady('omen2', 'False');
+  await until(clock, () => alerts.length > 0, 'the alert');
+  clock.advance(60_000);
+  expect(alerts.map((a) => [a.kind, a.context])).toEqual([['ready-drop', 'sim-admin']]);
+  expect(e.watchedAs('sim-admin-other-port')).toBe('sim-admin');
+});
+
+it('a user who may not read namespaces is kept apart by address, with no error on its card', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  const second = await env.sim.listenAlso();
+  const clock = new ManualClock();
+  const e = new FleetEngine({ clock });
+  engine = e;
+  // The read-only user at the sim's first address (its 403 is in that listener's log); admin at the second.
+  e.setContexts([env.context('sim-readonly'), at(env.context('sim-admin'), 'sim-admin-other-port', second)]);
+  const forbidden = () =>
+    env.sim.control
+      .requestLog()
+      .some(
+        (r) => r.path === '/api/v1/namespaces/kube-system' && r.user === 'sim-readonly' && r.status === 403,
+      );
+  await until(
+    clock,
+    () =>
+      forbidden() &&
+      e.snapshot().contexts.every((c) => c.connection.phase === 'live' && c.inventory !== null),
+    'both cards live after the 403',
+  );
+  const cards = e.snapshot().contexts;
+  expect(cards.map((c) => [c.context, c.sameCluster, c.connection.message])).toEqual([
+    ['sim-readonly', undefined, null],
+    ['sim-admin-other-port', undefined, null],
+  ]);
 });
 
 it('with merging off, contexts on one cluster stay apart (a card and an alert each)', async () => {

@@ -12,6 +12,7 @@ import { own } from '../../common/dict.ts';
 import type { FleetSnapshot, HistoryPoint, WritebackState } from '../../common/fleet.ts';
 import { fleetHealth } from '../../common/health.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
+import { productlessNodes } from '../../common/inventory-counts.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { DEFAULT_TELEMETRY, type TelemetrySettingsView } from '../../common/telemetry.ts';
 import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
@@ -37,6 +38,7 @@ import type { ResolvedContext } from '../kube/kubeconfig-types.ts';
 import type { ListWatcherOptions } from '../kube/list-watcher.ts';
 import { shownText } from '../log/redact.ts';
 import type { TelemetryReading } from '../telemetry/context-telemetry.ts';
+import { ClusterUids } from './cluster-uids.ts';
 import { ContextMonitor, type MonitorChange } from './context-monitor.ts';
 import type { SourceConfig } from './source/monitor-source.ts';
 import { TelemetryHub } from './telemetry-hub.ts';
@@ -125,6 +127,9 @@ export class FleetEngine {
   readonly #pendingPolicy = new Map<string, ContextMonitor>();
   readonly #snapshots: Throttle;
   readonly #telemetry: TelemetryHub;
+  readonly #uids: ClusterUids;
+  /** The last setContexts call, run again when a kube-system uid becomes known (it may merge two). */
+  #last: { all: readonly ResolvedContext[]; lastKnown: Record<string, LastKnown> } | null = null;
 
   constructor(opts: EngineOptions = {}) {
     this.#opts = opts;
@@ -145,6 +150,14 @@ export class FleetEngine {
       changed: () => this.#scheduleSnapshot(),
       ...(opts.debug ? { debug: opts.debug } : {}),
     });
+    this.#uids = new ClusterUids({
+      clock: this.#clock,
+      makeClient: (c) => (opts.makeClient ?? ((x) => new ContextClient(x, { clock: this.#clock })))(c),
+      changed: () => {
+        if (this.#last) this.setContexts(this.#last.all, this.#last.lastKnown);
+      },
+      ...(opts.debug ? { debug: opts.debug } : {}),
+    });
   }
 
   on(listener: (e: EngineEvent) => void): () => void {
@@ -160,7 +173,12 @@ export class FleetEngine {
    */
   setContexts(all: readonly ResolvedContext[], lastKnown: Record<string, LastKnown> = {}): void {
     const merge = this.#opts.mergeSameCluster?.() ?? true;
-    const groups = merge ? groupByCluster(all) : all.map((c) => [c]);
+    this.#last = { all, lastKnown };
+    // Same server and CA, or (once read, where the user may) the same kube-system namespace uid. Uids are
+    // read only when the addresses leave more than one group: one context (the controller, `watch
+    // --context`) or contexts all on one address have nothing a uid could join.
+    if (merge && groupByCluster(all).length > 1) this.#uids.want(all);
+    const groups = merge ? groupByCluster(all, (c) => this.#uids.uidOf(c)) : all.map((c) => [c]);
     const contexts = groups.flatMap((g) => (g[0] ? [g[0]] : []));
     const also = new Map(groups.map((g) => [g[0]?.name ?? '', g.slice(1)]));
     this.#watchedAs = new Map(groups.flatMap((g) => g.map((c) => [c.name, g[0]?.name ?? c.name])));
@@ -313,7 +331,7 @@ export class FleetEngine {
     this.#snooze = pruneSnooze(this.#snooze, now);
     const contexts = [...this.#entries.values()].map((e) => {
       const s = e.monitor.snapshot();
-      const telemetry = this.#telemetry.summary(e.context.name);
+      const telemetry = this.#telemetry.summary(e.context.name, productlessNodes(s.inventory));
       const paused = pausedUntil(own(this.#snooze.contexts, e.context.name));
       return {
         ...s,
@@ -336,6 +354,8 @@ export class FleetEngine {
     for (const { monitor } of this.#entries.values()) monitor.stop();
     this.#entries.clear();
     this.#telemetry.stop();
+    this.#uids.stop();
+    this.#last = null;
     if (this.#tickTimer !== null) this.#clock.clearTimeout(this.#tickTimer);
     this.#snapshots.cancel();
     if (this.#policyTimer !== null) this.#clock.clearTimeout(this.#policyTimer);

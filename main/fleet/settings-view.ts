@@ -1,50 +1,32 @@
-/** Pure: the stored settings as the window sees them, and a window's patch as a settings update. */
-import { copyDict } from '../../common/dict.ts';
-import type { SettingsView, SettingsPatch as ViewPatch } from '../../common/settings.ts';
-import type { Settings } from '../settings/schema.ts';
-import type { SettingsPatch } from '../settings/store.ts';
+/**
+ * Pure: the stored settings as the window sees them, and a window's patch as a settings update. Both are
+ * derived from the one schema (common/settings.ts): the view is the document cut to `SettingsViewSchema`,
+ * with `contexts` named `monitoredContexts`; a patch is already checked against `SettingsPatchSchema`.
+ */
+import { Value } from '@sinclair/typebox/value';
+import {
+  type Settings,
+  type SettingsPatch,
+  type SettingsView,
+  SettingsViewSchema,
+} from '../../common/settings.ts';
+import type { SettingsUpdate } from '../settings/store.ts';
+
+const VIEW_KEYS = Object.keys(SettingsViewSchema.properties) as (keyof SettingsView)[];
 
 export function toSettingsView(s: Readonly<Settings>): SettingsView {
-  return {
-    monitoredContexts: [...s.contexts],
-    alertRules: {
-      holdDownMs: s.alertRules.holdDownMs,
-      unreachableAfterMs: s.alertRules.unreachableAfterMs,
-      withdrawnGpus: s.alertRules.withdrawnGpus,
-      gpuHotC: s.alertRules.gpuHotC,
-    },
-    writeBack: copyDict(s.writeBack),
-    writeBackTakeOver: copyDict(s.writeBackTakeOver),
-    source: copyDict(s.source),
-    controllerNamespace: copyDict(s.controllerNamespace),
-    freeGpus: copyDict(s.freeGpus),
-    crdGroup: s.crdGroup,
-    configMapNamespace: s.configMapNamespace,
-    launchAtLogin: s.launchAtLogin,
-    theme: s.theme,
-    language: s.language,
-    telemetry: { ...s.telemetry },
-    mergeSameCluster: s.mergeSameCluster,
-    timeline: { ...s.timeline },
-  };
+  const picked: Record<string, unknown> = {};
+  for (const key of VIEW_KEYS) picked[key] = key === 'monitoredContexts' ? s.contexts : s[key];
+  // A copy (the stored document is frozen), cut to the view: alertRules loses the rules the window has not.
+  return Value.Clean(SettingsViewSchema, structuredClone(picked)) as SettingsView;
 }
 
-export function fromViewPatch(patch: ViewPatch, current: Readonly<Settings>): SettingsPatch {
-  const out: SettingsPatch = {};
-  if (patch.monitoredContexts) out.contexts = [...new Set(patch.monitoredContexts)];
-  if (patch.alertRules) out.alertRules = { ...current.alertRules, ...patch.alertRules };
-  if (patch.writeBack) out.writeBack = copyDict(patch.writeBack);
-  if (patch.writeBackTakeOver) out.writeBackTakeOver = copyDict(patch.writeBackTakeOver);
-  if (patch.source) out.source = copyDict(patch.source);
-  if (patch.controllerNamespace) out.controllerNamespace = copyDict(patch.controllerNamespace);
-  if (patch.freeGpus) out.freeGpus = copyDict(patch.freeGpus);
-  if (patch.crdGroup !== undefined) out.crdGroup = patch.crdGroup;
-  if (patch.configMapNamespace !== undefined) out.configMapNamespace = patch.configMapNamespace;
-  if (patch.launchAtLogin !== undefined) out.launchAtLogin = patch.launchAtLogin;
-  if (patch.theme !== undefined) out.theme = patch.theme;
-  if (patch.language !== undefined) out.language = patch.language;
-  if (patch.telemetry) out.telemetry = { ...patch.telemetry };
-  if (patch.mergeSameCluster !== undefined) out.mergeSameCluster = patch.mergeSameCluster;
-  if (patch.timeline) out.timeline = { ...patch.timeline };
-  return out;
+export function fromViewPatch(patch: SettingsPatch, current: Readonly<Settings>): SettingsUpdate {
+  const { monitoredContexts, alertRules, ...fields } = structuredClone(patch);
+  return {
+    ...fields,
+    ...(monitoredContexts === undefined ? {} : { contexts: monitoredContexts }),
+    // The window sends the rules it shows; the others stay as they are.
+    ...(alertRules === undefined ? {} : { alertRules: { ...current.alertRules, ...alertRules } }),
+  };
 }

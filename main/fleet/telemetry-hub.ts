@@ -100,11 +100,12 @@ export class TelemetryHub {
     return this.#entries.get(context)?.telemetry.onDemand(node, client) ?? null;
   }
 
-  summary(context: string): TelemetrySummary | null {
+  /** `unlabeled`: the context's GPU nodes without a product label (their telemetry model is named). */
+  summary(context: string, unlabeled: Iterable<string> = []): TelemetrySummary | null {
     const t = this.#entries.get(context)?.telemetry;
     if (!t) return null;
-    const s = t.summary();
-    return s.hottest === null && s.xids.length === 0 ? null : s;
+    const s = t.summary(unlabeled);
+    return s.hottest === null && s.xids.length === 0 && s.models === undefined ? null : s;
   }
 
   stop(): void {

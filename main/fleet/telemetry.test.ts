@@ -100,6 +100,14 @@ describe('telemetry in the node detail', () => {
     expect(s?.telemetry?.hottest).toMatchObject({ node: 'omen2', index: 0 });
   });
 
+  it('names the model telemetry reports for omen2, whose GPU labels are gone', async () => {
+    await settle();
+    const s = engine.snapshot().contexts.find((c) => c.context === 'sim-admin');
+    const omen2 = s?.inventory?.nodes.find((n) => n.name === 'omen2');
+    expect(omen2?.product).toBeNull();
+    expect(s?.telemetry?.models).toEqual([{ node: 'omen2', model: 'NVIDIA GeForce RTX 4070 SUPER' }]);
+  });
+
   it('a read-only user sees "forbidden: pods/proxy", once, and the rest of the detail', async () => {
     sc.sim.control.resetRequestLog();
     const d = await engine.nodeDetail('sim-readonly', 'omen2');

@@ -66,6 +66,21 @@ const HOMELAB_INVENTORY: GpuInventoryStatus = {
           'expected with nvidia.com/gpu.workload.config=vm-passthrough; the node advertises ' +
           'nvidia.com/AD106M_GEFORCE_RTX_4070_MAX_Q_MOBILE',
       ],
+      // The same sentence as facts, which the window words in its language.
+      problem_words: [
+        {
+          code: 'hiddenGpus',
+          vars: {
+            what: 'zeroCapacity',
+            resource: 'nvidia.com/gpu',
+            product: 'NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED',
+            why: 'expectedWith',
+            label: 'nvidia.com/gpu.workload.config',
+            workload: 'vm-passthrough',
+            others: 'nvidia.com/AD106M_GEFORCE_RTX_4070_MAX_Q_MOBILE',
+          },
+        },
+      ],
     },
     unlabeled('nuc2', 'vm-passthrough', 'Unknown', '2025-06-01T08:30:00Z'),
     unlabeled('omen', 'vm-passthrough', 'Unknown', '2025-06-01T08:30:00Z'),

@@ -5,10 +5,11 @@
  * there are MIG labels, else the resources'; the resources stay in the entry's `resources`, and any
  * disagreement becomes a problem sentence, so neither fact is hidden or silently reconciled.
  */
-import type { GpuResource, MigInfo } from '../../common/inventory.ts';
+import type { GpuProblemWords, GpuResource, MigInfo } from '../../common/inventory.ts';
 import { readNumber } from './gpu-labels.ts';
 import { LABEL, migProfileOfLabel, migProfileOfResource } from './labels.ts';
 import { MAX_GPUS_PER_NODE } from './parse.ts';
+import { problem } from './problem.ts';
 
 type Profile = MigInfo['profiles'][number];
 
@@ -17,7 +18,7 @@ export function deriveMig(
   product: string | null,
   count: number,
   resources: readonly GpuResource[],
-  problems: string[],
+  problems: GpuProblemWords[],
 ): MigInfo | null {
   const rawStrategy = labels[LABEL.migStrategy]?.trim();
   const strategy = rawStrategy === undefined || rawStrategy === '' ? null : rawStrategy;
@@ -27,8 +28,7 @@ export function deriveMig(
     const said = describe(fromLabels);
     const offered = describe(fromResources);
     if (said !== offered) {
-      const offers = offered === '' ? 'no nvidia.com/mig-* resource' : `nvidia.com/mig-* ${offered}`;
-      problems.push(`MIG labels and resources disagree: labels say ${said}, the node advertises ${offers}`);
+      problems.push(problem('migDisagree', { said, offered }));
     }
   }
   let profiles = fromLabels.length > 0 ? fromLabels : fromResources;
@@ -42,12 +42,12 @@ export function deriveMig(
   return { strategy, profiles };
 }
 
-function labelProfiles(labels: Readonly<Record<string, string>>, problems: string[]): Profile[] {
+function labelProfiles(labels: Readonly<Record<string, string>>, problems: GpuProblemWords[]): Profile[] {
   const out: Profile[] = [];
   for (const key of Object.keys(labels)) {
     const profile = migProfileOfLabel(key);
     if (profile === null) continue;
-    const count = readNumber(labels, key, MAX_GPUS_PER_NODE, 'profile counted as 0', problems) ?? 0;
+    const count = readNumber(labels, key, MAX_GPUS_PER_NODE, 'profileZero', problems) ?? 0;
     out.push({ profile, count });
   }
   return out.sort(byProfile);

@@ -2,10 +2,11 @@
  * The node's `nvidia.com/*` extended resources as integers, the GPU-slot totals, and the facts about
  * them worth telling the user (the device plugin withdrawing devices, unparseable quantities).
  */
-import type { GpuResource } from '../../common/inventory.ts';
+import type { GpuProblemWords, GpuResource } from '../../common/inventory.ts';
 import { isGpuSlotResource, RESOURCE_PREFIX } from './labels.ts';
 import type { NodeFacts } from './node-facts.ts';
 import { parseCountQuantity, quote } from './parse.ts';
+import { problem } from './problem.ts';
 
 export interface ResourceFacts {
   /** Every `nvidia.com/*` resource in capacity or allocatable, sorted by name. */
@@ -19,11 +20,11 @@ export interface ResourceFacts {
    */
   capacityGpus: number | null;
   allocatableGpus: number | null;
-  problems: string[];
+  problems: GpuProblemWords[];
 }
 
 export function deriveResources(facts: NodeFacts): ResourceFacts {
-  const problems: string[] = [];
+  const problems: GpuProblemWords[] = [];
   const names = new Set<string>();
   for (const key of Object.keys(facts.capacity)) if (key.startsWith(RESOURCE_PREFIX)) names.add(key);
   for (const key of Object.keys(facts.allocatable)) if (key.startsWith(RESOURCE_PREFIX)) names.add(key);
@@ -35,9 +36,9 @@ export function deriveResources(facts: NodeFacts): ResourceFacts {
     const allocatable = quantity(facts.allocatable[name], name, 'allocatable', problems);
     resources.push({ name, capacity, allocatable });
     if (allocatable < capacity) {
-      problems.push(`${capacity - allocatable} of ${capacity} ${name} withdrawn by the device plugin`);
+      problems.push(problem('withdrawn', { resource: name, withdrawn: capacity - allocatable, capacity }));
     } else if (allocatable > capacity) {
-      problems.push(`${name} allocatable ${allocatable} is above capacity ${capacity}`);
+      problems.push(problem('aboveCapacity', { resource: name, allocatable, capacity }));
     }
     if (isGpuSlotResource(name)) {
       capacityGpus = (capacityGpus ?? 0) + capacity;
@@ -47,10 +48,17 @@ export function deriveResources(facts: NodeFacts): ResourceFacts {
   return { resources, capacityGpus, allocatableGpus, problems };
 }
 
-function quantity(raw: string | undefined, name: string, which: string, problems: string[]): number {
+function quantity(
+  raw: string | undefined,
+  name: string,
+  which: 'capacity' | 'allocatable',
+  problems: GpuProblemWords[],
+): number {
   if (raw === undefined) return 0;
   const parsed = parseCountQuantity(raw);
   if (parsed.ok) return parsed.value;
-  problems.push(`${name} ${which} ${quote(raw)} ${parsed.why}; counted as 0`);
+  problems.push(
+    problem('quantityValue', { resource: name, field: which, value: quote(raw), why: parsed.code }),
+  );
   return 0;
 }

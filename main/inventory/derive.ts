@@ -1,10 +1,11 @@
 /**
  * One GPU node's inventory entry from its trimmed facts: SPEC.md's six fields plus the extras
  * (readiness, cordon, resources, MIG, sharing, last-seen labels, problems). Never throws: every
- * doubtful fact becomes a sentence in `problems` instead.
+ * doubtful fact becomes a problem instead: an English sentence in `problems` and its facts in
+ * `problem_words` (the window words those in its language).
  */
 import { gpuCause } from '../../common/gpu-why.ts';
-import type { GpuNodeEntry, GpuResource, LastSeenLabels } from '../../common/inventory.ts';
+import type { GpuNodeEntry, GpuProblemWords, GpuResource, LastSeenLabels } from '../../common/inventory.ts';
 import { shownText } from '../log/redact.ts';
 import { deriveMig } from './derive-mig.ts';
 import { deriveResources } from './derive-resources.ts';
@@ -12,6 +13,7 @@ import { deriveSharing } from './derive-sharing.ts';
 import { readGpuLabels } from './gpu-labels.ts';
 import { GPU_RESOURCE, isGpuDeviceResource, isGpuSlotResource, LABEL } from './labels.ts';
 import type { NodeFacts } from './node-facts.ts';
+import { englishProblem, problem } from './problem.ts';
 
 /**
  * @param lastSeen what the node's labels said when last labelled (see last-seen.ts); shown only while
@@ -46,7 +48,8 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
     mig,
     sharing,
     last_seen: gpu.product === null ? lastSeen : null,
-    problems: problems.length ? problems : NONE,
+    problems: problems.length ? problems.map(englishProblem) : NONE,
+    ...(problems.length ? { problem_words: problems } : {}),
   };
 }
 
@@ -64,17 +67,18 @@ function hiddenGpus(
   product: string | null,
   workload: string | null,
   resources: readonly GpuResource[],
-): string | null {
+): GpuProblemWords | null {
   if (product === null) return null;
   if (resources.some((r) => isGpuSlotResource(r.name) && r.capacity > 0)) return null;
   const gpu = resources.find((r) => r.name === GPU_RESOURCE);
-  const what =
-    gpu === undefined ? `no ${GPU_RESOURCE} resource is advertised` : `${GPU_RESOURCE} capacity is 0`;
   const others = resources.filter((r) => isGpuDeviceResource(r.name) && r.capacity > 0).map((r) => r.name);
-  let why = 'the device plugin may not be running';
-  if (workload === 'vm-passthrough' || workload === 'vm-vgpu')
-    why = `expected with ${LABEL.workload}=${workload}`;
-  else if (others.length > 0) why = 'the GPUs may be passed through or renamed';
-  const under = others.length > 0 ? `; the node advertises ${others.join(', ')}` : '';
-  return `${what} although the node is labelled ${product}: ${why}${under}`;
+  const expected = workload === 'vm-passthrough' || workload === 'vm-vgpu';
+  return problem('hiddenGpus', {
+    what: gpu === undefined ? 'noResource' : 'zeroCapacity',
+    resource: GPU_RESOURCE,
+    product,
+    why: expected ? 'expectedWith' : others.length > 0 ? 'passedThrough' : 'pluginDown',
+    ...(expected ? { label: LABEL.workload, workload } : {}),
+    others: others.join(', '),
+  });
 }

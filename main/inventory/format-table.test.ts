@@ -34,6 +34,36 @@ describe('formatInventoryTable', () => {
     );
   });
 
+  it.each([
+    ['omen2', new Map(), 'omen2   NotReady   <unlabeled>                       0      <none>   container'],
+    [
+      'omen2',
+      new Map([['omen2', 'NVIDIA GeForce RTX 4070 SUPER']]),
+      'omen2   NotReady   RTX 4070 SUPER (from telemetry)   0      <none>   container',
+    ],
+    // Only a node without a product label takes telemetry's word; a labelled one keeps its label.
+    [
+      'nuc1',
+      new Map([['nuc1', 'NVIDIA H100']]),
+      'nuc1    Unknown    NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED   1      8188Mi   vm-passthrough',
+    ],
+  ])('%s with telemetry models %j', (node, models, row) => {
+    const line = formatInventoryTable(homelab, false, models as Map<string, string>)
+      .split('\n')
+      .find((l) => l.startsWith(`${node} `));
+    // Columns align to the widest cell, so compare with runs of spaces folded.
+    expect(line?.replace(/ +/g, ' ')).toBe(row.replace(/ +/g, ' '));
+  });
+
+  it('marks the telemetry model beside what the labels last said', () => {
+    const seen = new Map([['omen', { product: 'NVIDIA-GeForce-RTX-4070-SHARED', count: 1, memory: 12282 }]]);
+    const inv = buildInventory(trimAll(homelabNodes()), seen, AT);
+    const models = new Map([['omen', 'NVIDIA GeForce RTX 4070']]);
+    expect(formatInventoryTable(inv, true, models).split('\n')[4]).toMatch(
+      /^omen +Unknown +RTX 4070 \(from telemetry\) \(last seen: RTX 4070 \(shared\) ×1\) +0 /,
+    );
+  });
+
   it('prints the extras with -o wide', () => {
     const inv = buildInventory(
       trimAll([
@@ -94,6 +124,9 @@ describe('shortProduct', () => {
     ['NVIDIA-A100-SXM4-80GB', 'A100 SXM4 80GB'],
     ['NVIDIA-A100-SXM4-40GB-MIG-1g.5gb', 'A100 SXM4 40GB MIG 1g.5gb'],
     ['Tesla-T4', 'Tesla T4'],
+    // The DCGM exporter's modelName form.
+    ['NVIDIA GeForce RTX 4070 SUPER', 'RTX 4070 SUPER'],
+    ['NVIDIA H100 80GB HBM3', 'H100 80GB HBM3'],
     ['NVIDIA-', 'NVIDIA-'],
     ['-SHARED', ' (shared)'],
     ['', ''],

@@ -13,7 +13,15 @@ const NONE = '<none>';
 /** The CLI and the window share one product-name rule (common/product-name.ts). */
 export { shortProduct };
 
-export function formatInventoryTable(inv: GpuInventoryStatus, wide: boolean): string {
+/**
+ * @param models what the DCGM exporters name for nodes whose product label is gone (node → model), shown
+ *   as "RTX 4070 SUPER (from telemetry)" in place of `<unlabeled>`.
+ */
+export function formatInventoryTable(
+  inv: GpuInventoryStatus,
+  wide: boolean,
+  models: ReadonlyMap<string, string> = new Map(),
+): string {
   const header =
     `total_gpu_nodes: ${inv.total_gpu_nodes}   ready_gpu_nodes: ${inv.ready_gpu_nodes}` +
     `   total_gpus: ${inv.total_gpus}`;
@@ -21,27 +29,31 @@ export function formatInventoryTable(inv: GpuInventoryStatus, wide: boolean): st
   const columns = ['NAME', 'READY', 'PRODUCT', 'GPUS', 'MEMORY', 'WORKLOAD'];
   if (wide)
     columns.push('READINESS', 'REASON', 'SINCE', 'CORDONED', 'ALLOC/CAP', 'MIG', 'SHARING', 'PROBLEMS');
-  const rows = inv.nodes.map((e) => (wide ? [...basicCells(e), ...wideCells(e)] : basicCells(e)));
+  const rows = inv.nodes.map((e) => {
+    const basic = basicCells(e, models.get(e.name) ?? null);
+    return wide ? [...basic, ...wideCells(e)] : basic;
+  });
   return [header, ...alignColumns([columns, ...rows])].join('\n');
 }
 
-function basicCells(e: GpuNodeEntry): string[] {
+function basicCells(e: GpuNodeEntry, model: string | null): string[] {
   return [
     e.name,
     readyWord(e),
-    productCell(e),
+    productCell(e, model),
     String(e.count),
     e.memory === null ? NONE : `${e.memory}Mi`,
     e.workload ?? NONE,
   ];
 }
 
-function productCell(e: GpuNodeEntry): string {
+function productCell(e: GpuNodeEntry, model: string | null): string {
   if (e.product !== null) return e.product;
+  const now = model === null ? '<unlabeled>' : `${shortProduct(model)} (from telemetry)`;
   const seen = e.last_seen;
-  if (seen === null || seen === undefined) return '<unlabeled>';
+  if (seen === null || seen === undefined) return now;
   const what = seen.product === null ? 'GPU' : shortProduct(seen.product);
-  return `<unlabeled> (last seen: ${what} ×${seen.count})`;
+  return `${now} (last seen: ${what} ×${seen.count})`;
 }
 
 function wideCells(e: GpuNodeEntry): string[] {

@@ -3,7 +3,12 @@
  * so these never throw and say in words why a value was refused.
  */
 
-export type Parsed = { ok: true; value: number } | { ok: false; why: string };
+/** Why a value was refused, as a code (gpuProblem.why* words it in the window) beside the English `why`. */
+export type ParseFailure = 'empty' | 'negative' | 'notWhole' | 'tooLarge' | 'tooLargeQuantity';
+
+export type Parsed =
+  | { ok: true; value: number }
+  | { ok: false; why: string; code: ParseFailure; max?: number };
 
 /** Upper bounds past which a label is treated as malformed rather than believed. */
 export const MAX_GPUS_PER_NODE = 1024;
@@ -12,12 +17,12 @@ export const MAX_REPLICAS = 10_000;
 
 /** A non-negative whole number in plain decimal, at most `max`. */
 export function parseWholeNumber(raw: string, max: number): Parsed {
-  if (raw.trim() === '') return { ok: false, why: 'is empty' };
-  if (/^-\d+$/.test(raw)) return { ok: false, why: 'is negative' };
-  if (!/^\d+$/.test(raw)) return { ok: false, why: 'is not a whole number' };
+  if (raw.trim() === '') return { ok: false, why: 'is empty', code: 'empty' };
+  if (/^-\d+$/.test(raw)) return { ok: false, why: 'is negative', code: 'negative' };
+  if (!/^\d+$/.test(raw)) return { ok: false, why: 'is not a whole number', code: 'notWhole' };
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value > max) {
-    return { ok: false, why: `is implausibly large (more than ${max})` };
+    return { ok: false, why: `is implausibly large (more than ${max})`, code: 'tooLarge', max };
   }
   return { ok: true, value };
 }
@@ -44,9 +49,10 @@ const SUFFIX: Record<string, number> = {
  */
 export function parseCountQuantity(raw: string): Parsed {
   const m = /^(\d+)(k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/.exec(raw);
-  if (m === null) return { ok: false, why: 'is not a whole number' };
+  if (m === null) return { ok: false, why: 'is not a whole number', code: 'notWhole' };
   const value = Number(m[1]) * (SUFFIX[m[2] ?? ''] ?? 1);
-  if (!Number.isSafeInteger(value)) return { ok: false, why: 'is implausibly large' };
+  if (!Number.isSafeInteger(value))
+    return { ok: false, why: 'is implausibly large', code: 'tooLargeQuantity' };
   return { ok: true, value };
 }
 

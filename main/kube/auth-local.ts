@@ -1,9 +1,12 @@
 /**
  * TLS and auth settings for the common kubeconfig shapes (CA, client certificates, tokens, token
  * files, basic auth, impersonation) without @kubernetes/client-node: importing that library costs
- * 0.64–0.91 s of start-up (Node 24.21, 2 cores, load average ~5; `node -e "import('@kubernetes/client-node')"`
- * timed around the import, 2026-12-03), which a one-shot `gpu-fleet scan` should not pay. OIDC, cloud auth
- * providers and proxies still go through client-node (auth-options.ts), loaded only when a context needs them.
+ * 0.6–3.6 s of start-up, by load (Node 24.21 on 2 shared cores, `performance.now()` around
+ * `await import('@kubernetes/client-node')` in `node -e`, five runs a batch: 0.64–0.91 s at load average
+ * ~5 on 2026-12-03; 1.37–2.04 s and 1.46–3.60 s at ~15 on 2026-12-04), which a one-shot `gpu-fleet scan`
+ * should not pay.
+ * OIDC, cloud auth providers and proxies still go through client-node (auth-options.ts), loaded only when
+ * a context needs them.
  */
 import type { Cluster, User } from '@kubernetes/client-node';
 import { readBoundedFile } from '../settings/bounded-file.ts';

@@ -1,8 +1,9 @@
 /**
  * The TLS and auth settings of one context for node:https, built fresh for each request so refreshed
- * credentials (exec plugins, OIDC, token files) are always current. Certificates, tokens, token files and
+ * credentials (exec plugins, token files) are always current. Certificates, tokens, token files and
  * basic auth are ours (auth-local.ts), exec plugins too (exec-credential.ts); client-node is loaded only
- * for OIDC, the cloud auth providers and proxies.
+ * for OIDC, the cloud auth providers and proxies. Its OIDC sends a valid id-token but cannot refresh an
+ * expired one (2.0.1; auth-options.test.ts).
  */
 import type https from 'node:https';
 import type { Cluster, KubeConfig, User } from '@kubernetes/client-node';

@@ -36,8 +36,8 @@ export interface BackoffSchedule {
 
 /**
  * The un-jittered wait for step `k` (0-based: the first retry waits initialMs). The one formula every
- * retry in the app uses: the watchers (Backoff below), telemetry's per-pod retries, the engine host's
- * restarts. The exponent is capped so a long streak cannot overflow to Infinity.
+ * retry in the app uses: the watchers and write-back (Backoff below), alert forwarding, telemetry's
+ * per-pod retries, the timeline's reopens, the engine host's restarts. The exponent is capped so a long streak cannot overflow to Infinity.
  */
 export function backoffStep(s: BackoffSchedule, k: number): number {
   return Math.min(s.maxMs, s.initialMs * s.factor ** Math.min(Math.max(0, k), 64));

@@ -56,4 +56,30 @@ describe('clusterIdentity', () => {
     const groups = groupByCluster([ctx('x', one), ctx('y', two), ctx('z', one), ctx('n', null)]);
     expect(groups.map((g) => g.map((c) => c.name))).toEqual([['x', 'z'], ['y'], ['n']]);
   });
+
+  const v4 = { server: 'https://127.0.0.1:6443', caData: CA.toString('base64') };
+  const v6 = { server: 'https://[::1]:6443', caData: CA.toString('base64') };
+  const other = { server: 'https://10.9.9.9:6443', caData: CA.toString('base64') };
+  it.each([
+    ['no uid known: grouped by address only', {}, [['admin4'], ['admin6', 'ro6']]],
+    // ro6 cannot read the namespace, but shares admin6's address: all three through admin6's uid.
+    [
+      'the same uid through two addresses: one cluster',
+      { admin4: 'U1', admin6: 'U1' },
+      [['admin4', 'admin6', 'ro6']],
+    ],
+    ['different uids stay apart', { admin4: 'U1', admin6: 'U2' }, [['admin4'], ['admin6', 'ro6']]],
+    ['one uid known only: nothing to compare it with', { admin4: 'U1' }, [['admin4'], ['admin6', 'ro6']]],
+  ])('%s', (_what, uids: Record<string, string>, want) => {
+    const contexts = [ctx('admin4', v4), ctx('admin6', v6), ctx('ro6', v6, 'viewer')];
+    const groups = groupByCluster(contexts, (c) => uids[c.name] ?? null);
+    expect(groups.map((g) => g.map((c) => c.name))).toEqual(want);
+  });
+
+  it('joins two groups that a later context bridges, keeping the order given', () => {
+    const groups = groupByCluster([ctx('a', v4), ctx('b', other), ctx('c', v4), ctx('d', other)], (c) =>
+      c.name === 'c' || c.name === 'd' ? 'U' : null,
+    );
+    expect(groups.map((g) => g.map((c) => c.name))).toEqual([['a', 'b', 'c', 'd']]);
+  });
 });

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../common/settings.ts';
 import { SETTINGS_MAX_BYTES } from './file.ts';
-import { defaultSettings } from './schema.ts';
 import { openSettings } from './store.ts';
 
 const dirs: string[] = [];

@@ -4,9 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { defaultSettings, type Settings } from '../../common/settings.ts';
 import { readBoundedFile } from './bounded-file.ts';
 import { migrate } from './migrations.ts';
-import { defaultSettings, type Settings } from './schema.ts';
 
 export interface SettingsNotice {
   kind: 'corrupt' | 'newer' | 'migrated' | 'unsaved';

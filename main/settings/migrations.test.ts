@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../common/settings.ts';
 import { migrate } from './migrations.ts';
-import { defaultSettings } from './schema.ts';
 import { openSettings } from './store.ts';
 
 const V1 = {
@@ -194,6 +194,32 @@ describe('settings migrations', () => {
       const saved = JSON.parse(fs.readFileSync(s.path, 'utf8'));
       expect([saved.version, saved.alertRules.holdDownMs]).toEqual([2, 45_000]);
       expect(openSettings({ cwd }).notices).toEqual([]);
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+  it('opens a file written by the version before the one schema, every field as it was', () => {
+    // Written by openSettings(...).update(...) of commit 5766512 (settings in main/settings/schema.ts),
+    // every field set away from its default, with prototype-key context names and a logged alert of each form.
+    const written = fs.readFileSync(
+      path.join(import.meta.dirname, 'fixtures', 'settings-v2-5766512.json'),
+      'utf8',
+    );
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-fleet-settings-'));
+    try {
+      fs.writeFileSync(path.join(cwd, 'settings.json'), written);
+      const s = openSettings({ cwd });
+      expect(s.notices).toEqual([]);
+      // Fields added since (forwarding) come with their defaults and are written out; nothing else moves.
+      expect(s.all()).toEqual({ ...JSON.parse(written), forwarding: [] });
+      expect(JSON.parse(fs.readFileSync(s.path, 'utf8'))).toEqual({ ...JSON.parse(written), forwarding: [] });
+      expect(fs.readdirSync(cwd)).toEqual(['settings.json']);
+      // And it is still a file this version can save.
+      s.update({ theme: 'light' });
+      expect({ ...JSON.parse(fs.readFileSync(s.path, 'utf8')), theme: 'dark' }).toEqual({
+        ...JSON.parse(written),
+        forwarding: [],
+      });
     } finally {
       fs.rmSync(cwd, { recursive: true, force: true });
     }

@@ -17,7 +17,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { isObj } from '../../common/json-guards.ts';
-import { defaultSettings, SETTINGS_VERSION, type Settings } from './schema.ts';
+import { defaultSettings, SETTINGS_VERSION, type Settings } from '../../common/settings.ts';
+import { errorText } from '../../common/validate.ts';
 import { assertSettings, dotted, SettingsError } from './validate.ts';
 
 export const SettingsV1 = Type.Object({
@@ -51,9 +52,10 @@ const STEPS: Record<number, (doc: unknown) => Record<string, unknown>> = {
     if (!Value.Check(SettingsV1, doc)) {
       const first = [...Value.Errors(SettingsV1, doc)][0];
       const field = first ? dotted(first.path) : '(root)';
-      throw new SettingsError(`Invalid version 1 settings: ${field}: ${first?.message ?? 'invalid'}.`, [
-        field,
-      ]);
+      throw new SettingsError(
+        `Invalid version 1 settings: ${field}: ${first ? errorText(first) : 'invalid'}.`,
+        [field],
+      );
     }
     return fromV1(doc);
   },

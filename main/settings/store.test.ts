@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../common/settings.ts';
 import type { PolicyAlert } from '../alerts/types.ts';
-import { defaultSettings } from './schema.ts';
-import { openSettings, type SettingsBackend, SettingsError, type SettingsPatch } from './store.ts';
+import { openSettings, type SettingsBackend, SettingsError, type SettingsUpdate } from './store.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -65,7 +65,7 @@ describe('settings store', () => {
     const before = fs.readFileSync(s.path, 'utf8');
     let error: unknown;
     try {
-      s.update(patch as SettingsPatch);
+      s.update(patch as SettingsUpdate);
     } catch (e) {
       error = e;
     }

@@ -2,7 +2,7 @@
  * The settings store: typed reads, validated whole-document updates, persisted through a backend that is
  * `conf` by default (the CLI, browser mode, the demo seeding) and electron-store in the desktop app's
  * engine host, which passes `createBackend` (main/engine-host/settings-backend.ts). electron-store extends
- * conf, so both write the same settings.json in the same folder, with this file's schema and migrations.
+ * conf, so both write the same settings.json in the same folder, with the one schema (common/settings.ts) and migrations.ts.
  * We run our own TypeBox validation and version migrations around a plain backend instead of
  * conf's `schema`/`migrations`: conf's migrations are keyed to the app's semver (not a settings
  * version), its ajv schema re-validates the file on every read, and with `clearInvalidConfig` it
@@ -10,15 +10,16 @@
  */
 import path from 'node:path';
 import Conf from 'conf';
+import { SETTINGS_VERSION, type Settings, SettingsSchema } from '../../common/settings.ts';
 import { loadSettingsFile, type SettingsNotice } from './file.ts';
-import { SETTINGS_VERSION, type Settings, SettingsSchema } from './schema.ts';
 import { assertSettings, SettingsError } from './validate.ts';
+import { fitToFile } from './write-cap.ts';
 
 export type { SettingsNotice } from './file.ts';
 export { SettingsError } from './validate.ts';
 
 /** Every key but `version`, which only migrations change. */
-export type SettingsPatch = Partial<Omit<Settings, 'version'>>;
+export type SettingsUpdate = Partial<Omit<Settings, 'version'>>;
 
 export interface SettingsBackendOptions {
   cwd: string;
@@ -41,7 +42,7 @@ export interface SettingsStore {
   get<K extends keyof Settings>(key: K): Readonly<Settings[K]>;
   all(): Readonly<Settings>;
   /** Validates the merged document; on error throws SettingsError naming the fields, nothing written. */
-  update(patch: SettingsPatch): Readonly<Settings>;
+  update(patch: SettingsUpdate): Readonly<Settings>;
 }
 
 export interface OpenSettingsOptions {
@@ -49,6 +50,8 @@ export interface OpenSettingsOptions {
   projectName?: string;
   now?: () => Date;
   createBackend?: (options: SettingsBackendOptions) => SettingsBackend;
+  /** The most the file may hold when written (write-cap.ts): SETTINGS_MAX_BYTES, smaller in tests. */
+  maxFileBytes?: number;
 }
 
 export const SETTINGS_FILE_NAME = 'settings';
@@ -87,7 +90,14 @@ export function openSettings(opts: OpenSettingsOptions): SettingsStore {
     try {
       const options = settingsBackendOptions(opts.cwd, opts.projectName);
       backend = opts.createBackend ? opts.createBackend(options) : new Conf<Record<string, unknown>>(options);
-      if (loaded.dirty) backend.store = { ...current };
+      const fitted = loaded.dirty ? fitToFile(current, opts.maxFileBytes) : null;
+      if (fitted?.ok) {
+        current = deepFreeze(fitted.doc);
+        backend.store = { ...current };
+      } else if (fitted) {
+        backend = null;
+        notices.push({ kind: 'unsaved', message: fitted.message, file });
+      }
     } catch (e) {
       backend = null;
       notices.push({ kind: 'unsaved', message: `Settings cannot be saved (${message(e)}).`, file });
@@ -113,7 +123,10 @@ export function openSettings(opts: OpenSettingsOptions): SettingsStore {
       const merged: Record<string, unknown> = { ...current, ...patch, version: SETTINGS_VERSION };
       // The newest ALERT_LOG_LIMIT entries are kept (what alerts/alert-log.ts trimLog does; settings sit below alerts).
       if (Array.isArray(merged.alertLog)) merged.alertLog = merged.alertLog.slice(-ALERT_LOG_LIMIT);
-      const next = assertSettings(structuredClone(merged));
+      // At most what the next start reads: the oldest alerts give way, or the update is refused.
+      const fitted = fitToFile(assertSettings(structuredClone(merged)), opts.maxFileBytes);
+      if (!fitted.ok) throw new SettingsError(fitted.message, []);
+      const next = fitted.doc;
       if (backend !== null) {
         try {
           backend.store = { ...next };

@@ -9,7 +9,8 @@
  * valid alerts (a node named `gpu-id-token-1`) and dropped them from the log.
  */
 import { Value } from '@sinclair/typebox/value';
-import { type Settings, SettingsSchema } from './schema.ts';
+import { type Settings, SettingsSchema } from '../../common/settings.ts';
+import { errorText } from '../../common/validate.ts';
 
 export class SettingsError extends Error {
   constructor(
@@ -33,7 +34,7 @@ export function settingsProblems(value: unknown, max = 5): { field: string; mess
     const field = dotted(e.path);
     if (seen.has(field)) continue;
     seen.add(field);
-    out.push({ field, message: e.message });
+    out.push({ field, message: errorText(e) });
     if (out.length >= max) break;
   }
   return out;

@@ -10,7 +10,13 @@
  *   zero GPUs, so it cannot start the gpu-gone hold-down.
  * Failures are one sentence in the node's `NodeTelemetry`, never thrown to the caller.
  */
-import type { GpuSample, GpuTelemetry, NodeTelemetry, TelemetrySummary } from '../../common/telemetry.ts';
+import {
+  type GpuSample,
+  type GpuTelemetry,
+  type NodeTelemetry,
+  SUMMARY_MODELS_MAX,
+  type TelemetrySummary,
+} from '../../common/telemetry.ts';
 import { type BackoffSchedule, backoffStep } from '../kube/backoff.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
@@ -120,7 +126,11 @@ export class ContextTelemetry {
     return null;
   }
 
-  summary(): TelemetrySummary {
+  /**
+   * The card's summary. `unlabeled`: the GPU nodes whose product label is gone; the model their last
+   * reading names goes into `models` (the first GPU that names one), at most SUMMARY_MODELS_MAX.
+   */
+  summary(unlabeled: Iterable<string> = []): TelemetrySummary {
     let hottest: TelemetrySummary['hottest'] = null;
     const xids: TelemetrySummary['xids'] = [];
     for (const [node, st] of this.#nodes) {
@@ -131,7 +141,14 @@ export class ContextTelemetry {
         if (g.xid !== null) xids.push({ node, index: g.index, xid: g.xid });
       }
     }
-    return { hottest, xids: xids.slice(0, 20) };
+    const models: NonNullable<TelemetrySummary['models']> = [];
+    for (const node of unlabeled) {
+      if (models.length >= SUMMARY_MODELS_MAX) break;
+      const view = this.#nodes.get(node)?.view;
+      const model = view?.state === 'ok' ? view.gpus.find((g) => g.model !== null)?.model : null;
+      if (model) models.push({ node, model });
+    }
+    return { hottest, xids: xids.slice(0, 20), ...(models.length > 0 ? { models } : {}) };
   }
 
   #fresh(now: number): boolean {

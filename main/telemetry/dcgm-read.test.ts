@@ -40,6 +40,17 @@ describe('DCGM reading', () => {
     expect(readGpus(samples)).toMatchObject([{ index: 0, uuid: 'GPU-1', temp: 41 }]);
   });
 
+  it.each([
+    ['a plain name', 'NVIDIA GeForce RTX 4070 SUPER', 'NVIDIA GeForce RTX 4070 SUPER'],
+    ['an escape sequence and a forged second line', 'RTX\\u001b[31m 4070\\nroot ok', 'RTX 4070 root ok'],
+    ['blank after the gate', '\\u202e\\u200b', null],
+    ['a 1,000-character name', 'A'.repeat(1000), `${'A'.repeat(63)}…`],
+  ])('the modelName label is hostile text: %s', (_what, label, model) => {
+    const raw = JSON.parse(`"${label}"`) as string;
+    const line = `DCGM_FI_DEV_GPU_TEMP{gpu="0",modelName="${raw.replaceAll('\n', '\\n')}"} 41`;
+    expect(readGpus(parsePromText(line))[0]?.model).toBe(model);
+  });
+
   it('reads the windowed XID count per GPU and XID; the series without xid only says it is exported', () => {
     const text = [
       'DCGM_EXP_XID_ERRORS_COUNT{gpu="0",UUID="GPU-1",xid="79",window_size_in_ms="300000"} 2',

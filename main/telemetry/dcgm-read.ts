@@ -10,6 +10,7 @@
 import { clusterText } from '../../common/cluster-text.ts';
 import type { Dict } from '../../common/dict.ts';
 import { dict } from '../../common/dict.ts';
+import { TELEMETRY_MODEL_MAX } from '../../common/telemetry.ts';
 import type { Sample } from './prom-text.ts';
 import { wholeXid } from './xid.ts';
 
@@ -120,7 +121,8 @@ export function readGpus(
     // MIG exporters repeat a GPU per instance (GPU_I_ID); the whole GPU's first sample wins.
     if (g[field] !== null) continue;
     if (s.labels.UUID !== undefined && g.uuid === null) g.uuid = clusterText(s.labels.UUID, 80);
-    if (s.labels.modelName !== undefined && g.model === null) g.model = clusterText(s.labels.modelName, 120);
+    if (s.labels.modelName !== undefined && g.model === null)
+      g.model = clusterText(s.labels.modelName, TELEMETRY_MODEL_MAX) || null;
     if (field === 'xid') readLastXid(g, s, ignored);
     else g[field] = plausible(field, s.value);
   }

@@ -312,4 +312,18 @@ describe('TimelineRecorder faults', () => {
     expect(r.db.prepare('SELECT count(*) AS n FROM changes').get()).toEqual({ n: 1 });
     r.db.close();
   });
+  it('tries a database it cannot open again after 10 s, doubling to 5 min (the one backoff formula)', () => {
+    const clock = new ManualClock();
+    const t0 = clock.now();
+    const tries: number[] = [];
+    const { rec } = recorder(folder(), clock, {
+      open: () => {
+        tries.push((clock.now() - t0) / 1000);
+        return { ok: false, fault: { kind: 'io', reason: 'the disk did not answer' } };
+      },
+    });
+    cleanups.push(() => rec.stop());
+    clock.advance(21 * 60_000);
+    expect(tries).toEqual([0, 10, 30, 70, 150, 310, 610, 910, 1210]);
+  });
 });

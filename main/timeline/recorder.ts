@@ -22,6 +22,7 @@ import type {
   TimelineStatus,
   TimelineView,
 } from '../../common/timeline.ts';
+import { type BackoffSchedule, backoffStep } from '../kube/backoff.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { TelemetryReading } from '../telemetry/context-telemetry.ts';
 import { diffInventory, type NodeState } from './derive.ts';
@@ -38,8 +39,8 @@ export const QUEUE_MAX = 50_000;
 export const HEARTBEAT_MS = 60_000;
 export const PRUNE_MS = 10 * 60_000;
 export const IDLE_MS = 5 * 60_000;
-const RETRY_FIRST_MS = 10_000;
-const RETRY_MAX_MS = 5 * 60_000;
+/** A database that cannot be written is tried again after 10 s, doubling to 5 min (kube/backoff.ts). */
+const RETRY: BackoffSchedule = { initialMs: 10_000, maxMs: 5 * 60_000, factor: 2 };
 /** A heartbeat older than this at start means the app was not running in between. */
 const GAP_MS = 3 * HEARTBEAT_MS;
 export const NOT_RUNNING = 'GPU Fleet was not running';
@@ -87,7 +88,8 @@ export class TimelineRecorder implements DeliveryRecorder {
   readonly #down = new Set<string>();
   #flushTimer: unknown = null;
   #retryTimer: unknown = null;
-  #retryMs = RETRY_FIRST_MS;
+  /** Failed opens since the timeline last recorded. */
+  #retries = 0;
   #beatTimer: unknown = null;
   #lastBeat = 0;
   #lastPrune = 0;
@@ -252,7 +254,7 @@ export class TimelineRecorder implements DeliveryRecorder {
         message: was.reason,
       });
     }
-    this.#retryMs = RETRY_FIRST_MS;
+    this.#retries = 0;
     this.#setStatus({ state: 'recording' });
     if (this.#queue.length > 0 && this.#flushTimer === null)
       this.#flushTimer = this.#clock.setTimeout(() => this.#onFlushTimer(), 0);
@@ -398,8 +400,7 @@ export class TimelineRecorder implements DeliveryRecorder {
       this.#setStatus({ state: 'not-recording', kind: fault.kind, reason: fault.reason, since });
     }
     if (this.#retryTimer !== null || this.#stopped) return;
-    const wait = this.#retryMs;
-    this.#retryMs = Math.min(RETRY_MAX_MS, this.#retryMs * 2);
+    const wait = backoffStep(RETRY, this.#retries++);
     this.#retryTimer = this.#clock.setTimeout(() => {
       this.#retryTimer = null;
       this.#open();

@@ -190,6 +190,37 @@ describe('context card: GPUs and contexts', () => {
     expect(gpus.getAttribute('title')).toMatch(/counted from node labels/);
   });
 
+  it.each([
+    ['en', 'omen2 — GPU labels gone: RTX 4070 SUPER (from telemetry)'],
+    ['ko', 'omen2 — GPU 레이블 사라짐: RTX 4070 SUPER(텔레메트리 기준)'],
+    ['ja', 'omen2 — GPU ラベル消失：RTX 4070 SUPER（テレメトリより）'],
+    ['zh-CN', 'omen2 — GPU 标签已消失：RTX 4070 SUPER（来自遥测）'],
+  ] as const)('in %s, names the model telemetry reports for a node whose labels are gone', (lang, line) => {
+    i18n.setLanguage(lang);
+    try {
+      show({
+        ...homelab(),
+        telemetry: {
+          hottest: null,
+          xids: [],
+          models: [{ node: 'omen2', model: 'NVIDIA GeForce RTX 4070 SUPER' }],
+        },
+      });
+      const problems = screen
+        .getAllByTestId('card-problem')
+        .map((l) => l.textContent?.replace(/\s+/g, ' ').trim());
+      expect(problems).toContain(line);
+    } finally {
+      i18n.setLanguage('en');
+    }
+  });
+
+  it('says nothing of telemetry for an unlabeled node it has no model for', () => {
+    show({ ...homelab(), telemetry: { hottest: null, xids: [] } });
+    const problems = screen.queryAllByTestId('card-problem').map((l) => l.textContent ?? '');
+    expect(problems.some((p) => p.includes('omen2'))).toBe(false);
+  });
+
   it('names every context of a cluster reached through several', () => {
     show({ ...homelab(), sameCluster: ['homelab-ro'] });
     expect(screen.getByTestId('card-contexts').textContent?.trim()).toBe('Contexts: homelab, homelab-ro');

@@ -45,6 +45,26 @@ describe('node table', () => {
     expect(headers).toEqual(['Name', 'Ready', 'Product', 'GPUs', 'Memory', 'Workload']);
   });
 
+  it('shows the model telemetry reports for a node whose labels are gone, marked as such', () => {
+    const ctx = {
+      ...homelab(),
+      telemetry: {
+        hottest: null,
+        xids: [],
+        models: [
+          { node: 'omen2', model: 'NVIDIA GeForce RTX 4070 SUPER' },
+          // A labelled node keeps its label: telemetry speaks only where the labels are gone.
+          { node: 'nuc1', model: 'NVIDIA H100' },
+        ],
+      },
+    };
+    show(ctx);
+    const product = (name: string) => row(name).children[2]?.textContent?.replace(/\s+/g, ' ').trim();
+    expect(product('omen2')).toBe('RTX 4070 SUPER (from telemetry)');
+    expect(product('nuc1')).toBe('RTX 4070 Laptop GPU (shared)');
+    expect(product('omen')).toBe('<unlabeled>');
+  });
+
   it('sorts by product both ways, missing products last, ties by name', async () => {
     // Fed in an order that is neither by name nor by product, so an unsorted table fails every check.
     const nodes = [

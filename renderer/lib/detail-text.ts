@@ -1,7 +1,14 @@
 /** Words for the node detail panel: relative times, condition lines, GPU facts as label/value pairs. */
 import type { Translator } from '../../common/i18n/translator.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
-import { coarseMinutes, formatAge, formatMemory, lastSeenText, shortProduct } from './format.ts';
+import {
+  coarseMinutes,
+  formatAge,
+  formatMemory,
+  lastSeenText,
+  shortProduct,
+  telemetryModelText,
+} from './format.ts';
 
 export interface FactRow {
   label: string;
@@ -38,6 +45,12 @@ export function systemFacts(d: NodeDetail, tr: Translator): FactRow[] {
   ];
 }
 
+/** For a node without a product label: the model its DCGM exporter names (marked so), else "<unlabeled>". */
+function productFromTelemetry(d: NodeDetail, tr: Translator): string {
+  const model = d.telemetry?.state === 'ok' ? d.telemetry.gpus.find((g) => g.model !== null)?.model : null;
+  return model ? telemetryModelText(model, tr) : tr.t('node.unlabeled');
+}
+
 export function gpuFacts(d: NodeDetail, tr: Translator): FactRow[] {
   const t = tr.t;
   const g = d.gpu;
@@ -47,7 +60,7 @@ export function gpuFacts(d: NodeDetail, tr: Translator): FactRow[] {
     rows.push(
       {
         label: t('detail.gpu.product'),
-        value: g.product === null ? t('node.unlabeled') : shortProduct(g.product),
+        value: g.product !== null ? shortProduct(g.product) : productFromTelemetry(d, tr),
       },
       { label: t('detail.gpu.gpus'), value: tr.number(g.count) },
       { label: t('detail.gpu.memory'), value: g.memory === null ? null : formatMemory(g.memory, tr) },

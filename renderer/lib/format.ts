@@ -14,6 +14,11 @@ export function lastSeenText(node: GpuNodeEntry, tr: Translator): string | null 
   return tr.t('node.lastSeen', { product, count: seen.count });
 }
 
+/** "RTX 4070 SUPER (from telemetry)": the model a DCGM exporter names for a node whose labels are gone. */
+export function telemetryModelText(model: string, tr: Translator): string {
+  return tr.t('node.fromTelemetry', { model: shortProduct(model) });
+}
+
 export function formatMemory(mib: number | null, tr: Translator): string {
   if (mib === null) return tr.t('common.none');
   return tr.t('node.memory', { mib });

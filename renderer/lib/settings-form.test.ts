@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { GPU_HOT_C_MAX, GPU_HOT_C_MIN, HOLD_DOWN_MS_MAX } from '../../common/alert-rules.ts';
 import { translator } from '../../common/i18n/translator.ts';
+import { CONTEXTS_MAX, SettingsPatchSchema } from '../../common/settings.ts';
+import { check } from '../../common/validate.ts';
 import { DEFAULT_SETTINGS } from '../fixtures/fake-fleet.ts';
 import { draftFrom, patchFrom, type SettingsDraft, validate } from './settings-form.ts';
 
@@ -58,4 +61,58 @@ it('checks the timeline fields: whole days and megabytes, an optional price, a s
   expect(validate(ok, translator('en'))).toEqual({});
   expect(patchFrom(ok).timeline).toEqual({ retentionDays: 7, maxMB: 64, pricePerKwh: 0.31, currency: 'EUR' });
   expect(patchFrom({ ...ok, pricePerKwh: ' ' }).timeline?.pricePerKwh).toBeNull();
+});
+
+describe('validate words what the settings schema refuses', () => {
+  it('takes its limits from the schema: the most seconds are its maximum in ms / 1000', () => {
+    expect(validate(draft({ holdDownSec: String(HOLD_DOWN_MS_MAX / 1000) }), en)).toEqual({});
+    expect(validate(draft({ holdDownSec: String(HOLD_DOWN_MS_MAX / 1000 + 1) }), en)).toEqual({
+      holdDownSec: 'Hold-down can be at most 3,600 seconds.',
+    });
+    expect(validate(draft({ gpuHotC: String(GPU_HOT_C_MAX + 1) }), en).gpuHotC).toBe(
+      `The GPU temperature limit must be a whole number of °C from ${GPU_HOT_C_MIN} to ${GPU_HOT_C_MAX}.`,
+    );
+  });
+
+  it('names the context whose controller namespace is wrong, as written (a slash and a tilde too)', () => {
+    const d = draft({ controllerNamespace: { 'team/a~b': 'Ops Team', lab: 'ops' } });
+    expect(validate(d, en)).toEqual({
+      controllerNamespace: en.t('settings.errors.controllerNamespace', { context: 'team/a~b' }),
+    });
+    // An emptied field is the default namespace again, not an error.
+    expect(validate(draft({ controllerNamespace: { lab: '  ' } }), en)).toEqual({});
+  });
+
+  it('says in the window’s language when there are more contexts than can be monitored', () => {
+    const monitored = Array.from({ length: CONTEXTS_MAX + 1 }, (_, i) => `c${i}`);
+    const ko = translator('ko');
+    expect(validate(draft({ monitored }), ko)).toEqual({
+      monitored: ko.t('settings.errors.monitoredMax', { max: CONTEXTS_MAX }),
+    });
+    // A name longer than any context's is no count problem: the general sentence says it.
+    expect(validate(draft({ monitored: ['x'.repeat(254)] }), ko)).toEqual({
+      other: ko.t('settings.errors.other'),
+    });
+    expect(ko.t('settings.errors.monitoredMax', { max: CONTEXTS_MAX })).not.toBe(
+      en.t('settings.errors.monitoredMax', { max: CONTEXTS_MAX }),
+    );
+  });
+
+  it('a draft it accepts makes a patch the IPC door takes, and one it refuses one the door refuses', () => {
+    const drafts: Partial<SettingsDraft>[] = [
+      {},
+      { holdDownSec: '2.5' },
+      { unreachableSec: '86401' },
+      { pricePerKwh: '0.1234567' },
+      { pricePerKwh: '1000.5' },
+      { currency: 'EUR\u0007' },
+      { budgetPerMinute: '0' },
+      { crdGroup: 'gpu.example.com' },
+      { configMapNamespace: 'a'.repeat(64) },
+    ];
+    for (const over of drafts) {
+      const ok = Object.keys(validate(draft(over), en)).length === 0;
+      expect(check(SettingsPatchSchema, patchFrom(draft(over))).ok, JSON.stringify(over)).toBe(ok);
+    }
+  });
 });

@@ -1,14 +1,18 @@
-/** The settings form's fields as text, their validation, and the patch they make: pure. */
-import { GPU_HOT_C_MAX, GPU_HOT_C_MIN } from '../../common/alert-rules.ts';
-import { hasControlChars } from '../../common/cluster-text.ts';
-import { copyDict } from '../../common/dict.ts';
+/** The settings form's fields as text, the patch they make, and its validation by the settings schema: pure. */
+
+import { copyDict, own } from '../../common/dict.ts';
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
 import type { LanguageSetting } from '../../common/i18n/locales.ts';
 import type { Translator } from '../../common/i18n/translator.ts';
-import { isApiGroupName, isNamespaceName } from '../../common/k8s-names.ts';
-import type { InventorySource, SettingsPatch, SettingsView, Theme } from '../../common/settings.ts';
-import { TELEMETRY_LIMITS, type TelemetrySettingsView } from '../../common/telemetry.ts';
-import { TIMELINE_LIMITS } from '../../common/timeline.ts';
+import {
+  CONTEXTS_MAX,
+  type InventorySource,
+  type SettingsPatch,
+  type SettingsView,
+  type Theme,
+} from '../../common/settings.ts';
+import { type PatchProblem, settingsPatchProblems } from '../../common/settings-errors.ts';
+import type { TelemetrySettingsView } from '../../common/telemetry.ts';
 
 export interface SettingsDraft {
   monitored: string[];
@@ -39,23 +43,23 @@ export interface SettingsDraft {
   currency: string;
 }
 
-export type FieldErrors = Partial<
-  Record<
-    | 'holdDownSec'
-    | 'unreachableSec'
-    | 'gpuHotC'
-    | 'autoMaxGpuNodes'
-    | 'budgetPerMinute'
-    | 'crdGroup'
-    | 'configMapNamespace'
-    | 'controllerNamespace'
-    | 'retentionDays'
-    | 'maxMB'
-    | 'pricePerKwh'
-    | 'currency',
-    string
-  >
->;
+/** The form's fields that can be wrong, and `monitored` (too many contexts) and `other` (no field of the form). */
+export type FieldName =
+  | 'monitored'
+  | 'holdDownSec'
+  | 'unreachableSec'
+  | 'gpuHotC'
+  | 'autoMaxGpuNodes'
+  | 'budgetPerMinute'
+  | 'crdGroup'
+  | 'configMapNamespace'
+  | 'controllerNamespace'
+  | 'retentionDays'
+  | 'maxMB'
+  | 'pricePerKwh'
+  | 'currency'
+  | 'other';
+export type FieldErrors = Partial<Record<FieldName, string>>;
 
 export function draftFrom(s: SettingsView): SettingsDraft {
   return {
@@ -84,82 +88,85 @@ export function draftFrom(s: SettingsView): SettingsDraft {
   };
 }
 
-function seconds(text: string, max: number, whole: MessageKey, most: MessageKey, tr: Translator) {
-  const t = text.trim();
-  if (!/^\d+$/.test(t)) return tr.t(whole);
-  const n = Number(t);
-  if (n > max) return tr.t(most, { max });
-  return undefined;
-}
+/** Where a refused patch field shows in the form, and its sentence (limits from the schema's own). */
+type Wording = (p: PatchProblem, tr: Translator) => string;
+const range =
+  (key: MessageKey): Wording =>
+  (p, tr) =>
+    tr.t(key, { min: p.minimum ?? 0, max: p.maximum ?? 0 });
+const seconds =
+  (whole: MessageKey, most: MessageKey): Wording =>
+  (p, tr) =>
+    p.tooLarge ? tr.t(most, { max: (p.maximum ?? 0) / 1000 }) : tr.t(whole);
+const FIELDS: Record<string, readonly [FieldName, Wording]> = {
+  monitoredContexts: [
+    'monitored',
+    (p, tr) =>
+      p.tooLarge
+        ? tr.t('settings.errors.monitoredMax', { max: CONTEXTS_MAX })
+        : tr.t('settings.errors.other'),
+  ],
+  'alertRules.holdDownMs': [
+    'holdDownSec',
+    seconds('settings.errors.holdDownWhole', 'settings.errors.holdDownMax'),
+  ],
+  'alertRules.unreachableAfterMs': [
+    'unreachableSec',
+    seconds('settings.errors.unreachableWhole', 'settings.errors.unreachableMax'),
+  ],
+  'alertRules.gpuHotC': ['gpuHotC', range('settings.errors.gpuHot')],
+  'telemetry.autoMaxGpuNodes': ['autoMaxGpuNodes', range('settings.errors.autoMaxGpuNodes')],
+  'telemetry.budgetPerMinute': ['budgetPerMinute', range('settings.errors.budgetPerMinute')],
+  crdGroup: ['crdGroup', (_p, tr) => tr.t('settings.errors.crdGroup')],
+  configMapNamespace: ['configMapNamespace', (_p, tr) => tr.t('settings.errors.namespace')],
+  'timeline.retentionDays': ['retentionDays', range('timeline.errWhole')],
+  'timeline.maxMB': ['maxMB', range('timeline.errWhole')],
+  'timeline.pricePerKwh': ['pricePerKwh', (p, tr) => tr.t('timeline.errPrice', { max: p.maximum ?? 0 })],
+  'timeline.currency': ['currency', (p, tr) => tr.t('timeline.errCurrency', { max: p.maxLength ?? 0 })],
+};
 
-/** A whole number from min to max, or the sentence saying so. */
-function wholeIn(text: string, min: number, max: number, key: MessageKey, tr: Translator) {
-  const t = text.trim();
-  if (/^\d{1,9}$/.test(t) && Number(t) >= min && Number(t) <= max) return undefined;
-  return tr.t(key, { min, max });
-}
-
-/** What is wrong with each field, in the window's language. */
+/** What is wrong with each field, in the window's language: the settings schema's verdict on the patch. */
 export function validate(d: SettingsDraft, tr: Translator): FieldErrors {
   const errors: FieldErrors = {};
-  const hold = seconds(
-    d.holdDownSec,
-    3600,
-    'settings.errors.holdDownWhole',
-    'settings.errors.holdDownMax',
-    tr,
-  );
-  if (hold) errors.holdDownSec = hold;
-  const unreach = seconds(
-    d.unreachableSec,
-    86_400,
-    'settings.errors.unreachableWhole',
-    'settings.errors.unreachableMax',
-    tr,
-  );
-  if (unreach) errors.unreachableSec = unreach;
-  const hot = wholeIn(d.gpuHotC, GPU_HOT_C_MIN, GPU_HOT_C_MAX, 'settings.errors.gpuHot', tr);
-  if (hot) errors.gpuHotC = hot;
-  const { autoMaxGpuNodes: nodes, budgetPerMinute: budget } = TELEMETRY_LIMITS;
-  const autoMax = wholeIn(d.autoMaxGpuNodes, nodes.min, nodes.max, 'settings.errors.autoMaxGpuNodes', tr);
-  if (autoMax) errors.autoMaxGpuNodes = autoMax;
-  const perMinute = wholeIn(d.budgetPerMinute, budget.min, budget.max, 'settings.errors.budgetPerMinute', tr);
-  if (perMinute) errors.budgetPerMinute = perMinute;
-  const group = d.crdGroup.trim();
-  if (!isApiGroupName(group)) errors.crdGroup = tr.t('settings.errors.crdGroup');
-  const ns = d.configMapNamespace.trim();
-  if (!isNamespaceName(ns)) errors.configMapNamespace = tr.t('settings.errors.namespace');
-  const bad = Object.entries(d.controllerNamespace).find(
-    ([, n]) => n.trim() !== '' && !isNamespaceName(n.trim()),
-  );
-  if (bad) errors.controllerNamespace = tr.t('settings.errors.controllerNamespace', { context: bad[0] });
-  const L = TIMELINE_LIMITS;
-  const days = wholeIn(d.retentionDays, L.retentionDays.min, L.retentionDays.max, 'timeline.errWhole', tr);
-  if (days) errors.retentionDays = days;
-  const mb = wholeIn(d.maxMB, L.maxMB.min, L.maxMB.max, 'timeline.errWhole', tr);
-  if (mb) errors.maxMB = mb;
-  const price = d.pricePerKwh.trim();
-  if (price !== '' && !(/^\d{1,4}(\.\d{1,6})?$/.test(price) && Number(price) <= L.pricePerKwh.max))
-    errors.pricePerKwh = tr.t('timeline.errPrice', { max: L.pricePerKwh.max });
-  if (d.currency.trim().length > L.currencyMax || hasControlChars(d.currency))
-    errors.currency = tr.t('timeline.errCurrency', { max: L.currencyMax });
+  for (const p of settingsPatchProblems(patchFrom(d))) {
+    const [top, context] = p.path;
+    if (top === 'controllerNamespace' && context !== undefined) {
+      errors.controllerNamespace ??= tr.t('settings.errors.controllerNamespace', { context });
+      continue;
+    }
+    const rule = own(FIELDS, p.path.join('.'));
+    if (rule) errors[rule[0]] ??= rule[1](p, tr);
+    else errors.other ??= tr.t('settings.errors.other');
+  }
   return errors;
 }
 
-/** The patch for a valid draft (call `validate` first). */
+/** A whole number typed in a field, or NaN (which the schema refuses, and `validate` words). */
+function whole(text: string): number {
+  const t = text.trim();
+  return /^\d{1,15}$/.test(t) ? Number(t) : Number.NaN;
+}
+
+/** A decimal number typed in a field (digits, optionally a point and more), or NaN. */
+function decimal(text: string): number {
+  const t = text.trim();
+  return /^\d{1,15}(\.\d{1,15})?$/.test(t) ? Number(t) : Number.NaN;
+}
+
+/** The patch the draft makes: valid when `validate` finds nothing (text that is no number is NaN). */
 export function patchFrom(d: SettingsDraft): SettingsPatch {
   return {
     monitoredContexts: [...d.monitored],
     alertRules: {
-      holdDownMs: Number(d.holdDownSec.trim()) * 1000,
-      unreachableAfterMs: Number(d.unreachableSec.trim()) * 1000,
+      holdDownMs: whole(d.holdDownSec) * 1000,
+      unreachableAfterMs: whole(d.unreachableSec) * 1000,
       withdrawnGpus: d.withdrawnGpus,
-      gpuHotC: Number(d.gpuHotC.trim()),
+      gpuHotC: whole(d.gpuHotC),
     },
     telemetry: {
       background: d.telemetryBackground,
-      autoMaxGpuNodes: Number(d.autoMaxGpuNodes.trim()),
-      budgetPerMinute: Number(d.budgetPerMinute.trim()),
+      autoMaxGpuNodes: whole(d.autoMaxGpuNodes),
+      budgetPerMinute: whole(d.budgetPerMinute),
     },
     writeBack: copyDict(d.writeBack),
     source: copyDict(d.source),
@@ -177,9 +184,9 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
     language: d.language,
     mergeSameCluster: d.mergeSameCluster,
     timeline: {
-      retentionDays: Number(d.retentionDays.trim()),
-      maxMB: Number(d.maxMB.trim()),
-      pricePerKwh: d.pricePerKwh.trim() === '' ? null : Number(d.pricePerKwh.trim()),
+      retentionDays: whole(d.retentionDays),
+      maxMB: whole(d.maxMB),
+      pricePerKwh: d.pricePerKwh.trim() === '' ? null : decimal(d.pricePerKwh),
       currency: d.currency.trim(),
     },
   };

@@ -112,7 +112,9 @@ export class SettingsStore {
     this.#touched = true;
     if (!d || !this.#api) return false;
     if (Object.keys(this.#errors).length > 0) {
-      this.#save = { kind: 'error', message: t('settings.needsAttention') };
+      // Errors of no form field (too many contexts, a value the form cannot show) are said here.
+      const { monitored, other } = this.#errors;
+      this.#save = { kind: 'error', message: monitored ?? other ?? t('settings.needsAttention') };
       return false;
     }
     this.#save = { kind: 'saving' };

@@ -35,7 +35,7 @@ describe('the check', () => {
       edge('main/writeback/hub.ts', 'main/fleet/engine.ts', { typeOnly: true }),
       'upward import',
     ],
-    ['settings importing alerts', edge('main/settings/schema.ts', 'main/alerts/rules.ts'), 'upward import'],
+    ['settings importing alerts', edge('main/settings/store.ts', 'main/alerts/rules.ts'), 'upward import'],
     [
       'log importing fleet',
       edge('main/log/engine-log.ts', 'main/fleet/engine.ts', { typeOnly: true }),
@@ -108,6 +108,21 @@ describe('the check', () => {
       'product code loads modules only',
     ],
     ['source importing test helpers', edge('main/fleet/engine.ts', 'test/helpers/poll.ts'), 'in no layer'],
+    [
+      "Electron's main importing the engine host's tray",
+      edge('main/electron/tray.ts', 'main/engine-host/tray/tray-model.ts'),
+      'siblings',
+    ],
+    [
+      "the engine host importing Electron main's code",
+      edge('main/engine-host/serve.ts', 'main/electron/engine-line.ts', { typeOnly: true }),
+      'siblings',
+    ],
+    [
+      'the demo choice importing the tray',
+      edge('main/demo/demo.ts', 'main/engine-host/tray/tray-model.ts'),
+      'upward import',
+    ],
   ])('fails on %s', (_name, e, words) => {
     const found = layerViolations([e]);
     expect(found).toHaveLength(1);
@@ -126,12 +141,14 @@ describe('the check', () => {
       "the host's entry loading the backend",
       edge('main/engine-host/entry.ts', 'main/engine-host/settings-backend.ts'),
     ],
-    ['a test importing anything', edge('main/kube/node-list.test.ts', 'sim/index.ts')],
+    ['a test importing anything', edge('main/kube/list-pages.test.ts', 'sim/index.ts')],
     ['a package', edge('main/kube/auth-options.ts', '@kubernetes/client-node')],
-    ['a subpath of an allowed package', edge('main/settings/schema.ts', '@sinclair/typebox/value')],
+    ['a subpath of an allowed package', edge('main/settings/validate.ts', '@sinclair/typebox/value')],
     ['a subpath of an allowed built-in', edge('main/web/static-files.ts', 'node:fs/promises')],
     ['svelte internals in the renderer', edge('renderer/App.svelte', 'svelte/store')],
     ['bench importing anything but electron', edge('bench/rows/x.ts', 'main/fleet/engine.ts')],
+    ["the engine host's own tray", edge('main/engine-host/serve.ts', 'main/engine-host/tray/tray-model.ts')],
+    ['both shells offering the demo', edge('main/cli/commands/serve.ts', 'main/demo/demo.ts')],
   ])('allows %s', (_name, e) => {
     expect(layerViolations([e])).toEqual([]);
   });

@@ -12,10 +12,13 @@
  *     main/timeline                 the timeline database (the engine host writes it, the CLI reads it)
  *   4.5 main/forward                alerts to ntfy and webhooks: messages, queues, delivery (uses alerts' words)
  *   5 main/fleet                    the engine and app core that wire them
- *   6 main/shell, main/web, main/controller   the tray model and the demo choice; the HTTP bridge; the
- *                                   in-cluster controller (leader election, ops endpoints, manifests)
- *   7 main/cli, main/electron,      the processes (`gpu-fleet controller` runs main/controller; the
- *     main/engine-host              desktop shell forks the engine host as a utility process)
+ *   6 main/demo, main/web, main/controller   the demo choice (for the engine host and `gpu-fleet serve`);
+ *                                   the HTTP bridge; the in-cluster controller (leader election, ops
+ *                                   endpoints, manifests)
+ *   7 main/cli, main/electron,      the processes, each folder holding only code that runs in it
+ *     main/engine-host              (`gpu-fleet controller` runs main/controller; Electron's main process
+ *                                   forks the engine host as a utility process, which builds the tray
+ *                                   model in main/engine-host/tray/)
  *   8 main/index.ts                 the Electron entry
  * Beside the layers: renderer/ and preload/ import only common/ and themselves; sim/ imports only itself;
  * main/ reaches sim/ only from the CLI's `sim` command statically, and from the two shells that offer the
@@ -46,7 +49,7 @@ export const RANKS: ReadonlyMap<string, number> = new Map([
   ['main/timeline', 4],
   ['main/forward', 4.5],
   ['main/fleet', 5],
-  ['main/shell', 6],
+  ['main/demo', 6],
   ['main/web', 6],
   ['main/cli', 7],
   ['main/electron', 7],
@@ -62,8 +65,8 @@ export const RANKS: ReadonlyMap<string, number> = new Map([
 export const PURPOSES: ReadonlyMap<string, string> = new Map([
   ['common', 'plain serializable types, the one typed IPC contract, i18n catalogs, the text gate'],
   ['main/log', 'JSON-line logger, redaction of credentials, size-capped rotating file'],
-  ['main/settings', 'the settings file: schema, defaults, migrations, corrupt-file recovery'],
-  ['main/kube', 'kubeconfig, per-context clients, generic list+watch+cache, backoff, API errors'],
+  ['main/settings', 'the settings store, migrations, corrupt-file recovery (its schema is in common/)'],
+  ['main/kube', 'kubeconfig, per-context clients, generic list+watch+cache, backoff, clocks, API errors'],
   ['main/inventory', 'pure: is-GPU-node, node → entry, aggregate, last-seen labels, meaningful diff'],
   ['main/telemetry', "DCGM exporter readings through the API server's pods/proxy"],
   ['main/alerts', 'pure: rules, hold-down, recovery, unreachable, flapping, snooze'],
@@ -75,15 +78,18 @@ export const PURPOSES: ReadonlyMap<string, string> = new Map([
   ],
   ['main/forward', 'alerts forwarded to ntfy, webhooks, Slack and Discord: messages, queues, delivery'],
   ['main/fleet', 'the engine: per-context supervisor, fleet snapshot, history, the contract handlers'],
-  ['main/shell', 'the tray model, the demo choice, the engine-host client (desktop shell side)'],
+  ['main/demo', 'the demo choice for the engine host and `gpu-fleet serve`: when, and throwaway settings'],
   ['main/web', 'loopback bridge for browser mode (token, Host/Origin checks, event stream)'],
   [
     'main/controller',
     'in-cluster controller: leader election on a Lease, /healthz /readyz /metrics, manifests',
   ],
   ['main/cli', 'the `gpu-fleet` command (built to dist/cli/; bin/gpu-fleet.mjs runs it)'],
-  ['main/electron', "the only folder that imports 'electron': tray, window, notifier, IPC routes"],
-  ['main/engine-host', "the desktop app's engine process (an Electron utility process)"],
+  [
+    'main/electron',
+    "Electron's main process (only it imports 'electron'): tray, window, IPC, the engine-host client",
+  ],
+  ['main/engine-host', "the desktop app's engine process (an Electron utility process) and its tray model"],
   ['main/index.ts', 'Electron entry: lifecycle only'],
 ]);
 
@@ -122,7 +128,7 @@ export const EXTERNALS: ReadonlyMap<string, readonly string[]> = new Map<string,
   ['main/timeline', ['node:fs', 'node:path', 'node:sqlite']],
   ['main/forward', ['@sinclair/typebox', 'node:crypto', 'node:fs', 'node:http', 'node:https', 'node:path']],
   ['main/fleet', ['@sinclair/typebox', 'node:crypto']],
-  ['main/shell', ['@sinclair/typebox', 'node:path']],
+  ['main/demo', ['node:path']],
   ['main/web', ['node:crypto', 'node:fs', 'node:http', 'node:net', 'node:path']],
   [
     'main/controller',
@@ -132,7 +138,7 @@ export const EXTERNALS: ReadonlyMap<string, readonly string[]> = new Map<string,
     'main/cli',
     ['leven', 'node:child_process', 'node:fs', 'node:os', 'node:path', 'node:url', 'node:util', 'yaml'],
   ],
-  ['main/electron', ['electron', 'node:fs', 'node:path']],
+  ['main/electron', ['@sinclair/typebox', 'electron', 'node:fs', 'node:path']],
   ['main/engine-host', ['@sinclair/typebox', 'node:path', 'node:perf_hooks']],
   ['main/index.ts', ['electron']],
   ['renderer', ['svelte']],

@@ -7,8 +7,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translator } from '../../common/i18n/translator.ts';
 import { type Served, startServe } from '../../main/cli/commands/serve.ts';
-import { trayFleet } from '../../main/shell/tray-fleet.ts';
-import { buildTrayModel } from '../../main/shell/tray-model.ts';
+import { trayFleet } from '../../main/engine-host/tray/tray-fleet.ts';
+import { buildTrayModel } from '../../main/engine-host/tray/tray-model.ts';
 import { runCliOnce } from '../helpers/cli-harness.ts';
 import { launchChromium } from './browser.ts';
 

@@ -133,8 +133,9 @@ describe('why is it down, in the window', () => {
     for (let i = 0; i < 100; i++) {
       await name.click();
       await page.getByTestId('node-detail').waitFor();
-      // Two while it is open: the detail's 10 s re-read and the node's own timeline's refresh.
-      if (i === 0) expect(await intervals()).toBe(timersBefore + 2);
+      // Two while it is open: the detail's 10 s re-read and the node's own timeline's refresh (that one
+      // starts once the timeline's first read has answered, so it is waited for, not read at once).
+      if (i === 0) await expect.poll(intervals, { timeout: 10_000 }).toBe(timersBefore + 2);
       await page.keyboard.press('Escape');
       await page.getByTestId('node-detail').waitFor({ state: 'detached' });
     }

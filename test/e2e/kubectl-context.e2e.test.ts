@@ -67,7 +67,7 @@ describe('the kubectl context in browser mode', () => {
     await page.evaluate('new Promise((r) => setTimeout(r, 300))');
     expect(fileState()).toEqual(before);
     expect(served.core.kubectlContexts().current).toBe(current);
-    // The keys may have changed (and, by Enter in a field, saved) a setting such as the language: undo that.
+    // Enter in a field no longer saves, but reset what a key may have reached anyway, for the tests after.
     await served.core.handlers['settings:update']({ language: 'auto', theme: 'system' });
     await page.reload();
     await page.getByTestId('context-card').first().waitFor();

@@ -54,6 +54,11 @@ describe('screenshots of the window', () => {
         .poll(() => page.getByTestId('card-ready').first().textContent(), { timeout: 15_000 })
         .toBe('0/4');
       await page.getByTestId('link-state').and(page.locator('[data-state="live"]')).waitFor();
+      // omen2 has no GPU labels: its card line names the model its telemetry reports, once scraped.
+      await page
+        .locator('[data-testid="card-problem"][data-node="omen2"]')
+        .first()
+        .waitFor({ timeout: 30_000 });
       await shot('overview');
 
       await page.getByTestId('tab-nodes').click();

@@ -1,12 +1,12 @@
 /**
  * Starts the built main bundle with the Electron double on a kubeconfig, with settings written beforehand.
- * With `clock`, the app runs on that ManualClock (main/shell/injected-clock.ts), and the wait for the
+ * With `clock`, the app runs on that ManualClock (main/kube/injected-clock.ts), and the wait for the
  * first inventory moves it by `stepMs` per real poll so the app's throttles can run.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { defaultSettings, type Settings } from '../../main/settings/schema.ts';
-import { INJECTED_CLOCK } from '../../main/shell/injected-clock.ts';
+import { defaultSettings, type Settings } from '../../common/settings.ts';
+import { INJECTED_CLOCK } from '../../main/kube/injected-clock.ts';
 import type { ManualClock } from '../helpers/manual-clock.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import type { ElectronDouble } from './electron-double.ts';

@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import Module from 'node:module';
-import { INJECTED_CLOCK } from '../../main/shell/injected-clock.ts';
+import { INJECTED_CLOCK } from '../../main/kube/injected-clock.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
 import { CLOCK_ENV, isClockMessage } from './utility-clock.ts';
 

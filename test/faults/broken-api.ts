@@ -54,7 +54,12 @@ export const cutOff =
     setTimeout(() => req.socket.destroy(), 20);
   };
 
-export async function startBrokenApi(answers: { list: Answer; watch?: Answer }): Promise<BrokenApi> {
+/** `kubeSystem`: how GET /api/v1/namespaces/kube-system is answered (404 when absent). */
+export async function startBrokenApi(answers: {
+  list: Answer;
+  watch?: Answer;
+  kubeSystem?: Answer;
+}): Promise<BrokenApi> {
   const tls = await makeTls();
   const requests: string[] = [];
   const sockets = new Set<Socket>();
@@ -64,6 +69,7 @@ export async function startBrokenApi(answers: { list: Answer; watch?: Answer }):
     if (url.startsWith('/api/v1/nodes?') && url.includes('watch='))
       (answers.watch ?? watchLines([]))(res, req);
     else if (url.startsWith('/api/v1/nodes')) answers.list(res, req);
+    else if (url === '/api/v1/namespaces/kube-system' && answers.kubeSystem) answers.kubeSystem(res, req);
     else sendJson(JSON.stringify({ kind: 'Status', code: 404, reason: 'NotFound' }), 404)(res, req);
   });
   server.on('secureConnection', (s: Socket) => {

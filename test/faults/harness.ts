@@ -25,7 +25,7 @@ export const FAST: EngineOptions = {
     unreachableAfterAttempts: 3,
     unreachableAfterMs: 60_000,
     // The faults here last: shown at once, as the shrunk backoff shows them fast (the quiet time before
-    // a live context shows a failure is tested on virtual time in main/fleet/node-watcher.test.ts).
+    // a live context shows a failure is tested on virtual time in main/kube/list-watcher.test.ts).
     reconnectingAfterMs: 0,
     watchSeconds: [30, 30],
   },

@@ -2,16 +2,21 @@
  * Fault matrix, hostile request lines to the simulator (over real TLS, raw bytes): a malformed escape or
  * a target that is not a path is Go's plain-text 400 with the connection closed; `//[` is a path like any
  * other (Go's ParseRequestURI takes it); parser garbage is a 400. The sim answers normally afterwards.
+ * A client too slow with its headers or its body, or idle too long between requests, is cut without an
+ * answer, as a kube-apiserver (Go's net/http) does; the tests shorten those timeouts, the sim's defaults
+ * are a kube-apiserver's.
  */
 import { describe, expect, it } from 'vitest';
+import type { SimOptions } from '../../sim/index.ts';
+import { KUBE_APISERVER_TIMEOUTS } from '../../sim/server.ts';
 import { type SimContext, startSimContext } from '../helpers/sim-context.ts';
 import { rawExchange, statusesOf, statusOf } from './raw-http.ts';
 import { useCleanups } from './scope.ts';
 
 const cleanup = useCleanups();
 
-async function sim(): Promise<SimContext> {
-  const s = await startSimContext({ scenario: 'homelab' });
+async function sim(timeouts: SimOptions['timeouts'] = {}): Promise<SimContext> {
+  const s = await startSimContext({ scenario: 'homelab', timeouts });
   cleanup(() => s.cleanup());
   return s;
 }
@@ -77,6 +82,40 @@ describe('hostile request lines to the simulator', () => {
       `${good}GET /%zz HTTP/1.1\r\n${auth(s, false)}\r\n${good}`,
     );
     expect(statusesOf(answer)).toEqual([200, 400]);
+    await stillServes(s);
+  });
+});
+
+describe('slow and idle clients of the simulator', () => {
+  it("keeps a kube-apiserver's timeouts by default, not Node's", () => {
+    expect(KUBE_APISERVER_TIMEOUTS).toEqual({ headersMs: 32_000, requestMs: 60_000, idleMs: 90_000 });
+  });
+
+  it('cuts a client whose headers are not complete by the header timeout, without an answer', async () => {
+    const s = await sim({ headersMs: 300 });
+    const answer = await rawExchange({ port: port(s), tls: true }, 'GET /version HTTP/1.1\r\nHost: x\r\n');
+    expect(answer).toBe('');
+    await stillServes(s);
+  });
+
+  it('cuts a client whose body is not in by the request timeout, without an answer', async () => {
+    const s = await sim({ headersMs: 200, requestMs: 400 });
+    const answer = await rawExchange(
+      { port: port(s), tls: true },
+      `POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\n${auth(s, false)}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+    );
+    expect(answer).toBe('');
+    await stillServes(s);
+  });
+
+  it('closes a kept-alive connection idle past the idle timeout, after its answer', async () => {
+    const s = await sim({ idleMs: 300 });
+    const answer = await rawExchange(
+      { port: port(s), tls: true },
+      `GET /version HTTP/1.1\r\n${auth(s, false)}\r\n`,
+    );
+    expect(statusOf(answer)).toBe(200);
+    expect(answer).toContain('gitVersion');
     await stillServes(s);
   });
 });

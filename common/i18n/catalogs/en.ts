@@ -139,6 +139,7 @@ export const en = {
     moreProblems_one: '+{{count, number}} more problem',
     moreProblems_other: '+{{count, number}} more problems',
     labelsGone: 'GPU labels gone ({{lastSeen}})',
+    labelsGoneModel: 'GPU labels gone: {{model}}',
     source: {
       controller: 'via in-cluster controller',
       nodes: 'watching nodes itself',
@@ -226,6 +227,7 @@ export const en = {
     noProduct: 'no product label',
     unlabeled: '<unlabeled>',
     lastSeen: 'last seen: {{product}} ×{{count, number}}',
+    fromTelemetry: '{{model}} (from telemetry)',
     gpu: 'GPU',
     /** As the gpu.memory label writes it (no grouping): 8188 MiB. */
     memory: '{{mib}} MiB',
@@ -282,7 +284,8 @@ export const en = {
   },
   alerts: {
     title: 'Alerts',
-    pausedUntil: 'Paused until {{time}}',
+    pausedUntil: 'Paused {{until}}',
+    paused: 'Paused',
     resume: 'Resume alerts',
     pauseHour: 'Pause for 1 hour',
     empty: 'No alerts yet. You will see drops, recoveries and unreachable clusters here.',
@@ -417,6 +420,8 @@ export const en = {
     errors: {
       controllerNamespace:
         'The controller namespace of {{context}} must be a namespace name: lowercase letters, digits and dashes, at most 63 characters.',
+      monitoredMax: 'Monitor at most {{max, number}} contexts.',
+      other: 'A setting has a value GPU Fleet cannot save: revert and try again.',
       holdDownWhole: 'Hold-down must be a whole number of seconds.',
       holdDownMax: 'Hold-down can be at most {{max, number}} seconds.',
       unreachableWhole: 'Unreachable threshold must be a whole number of seconds.',
@@ -870,4 +875,30 @@ export const en = {
     more_other: '{{count, number}} more',
   },
   // (end of issue 22, the window)
+  gpuProblem: {
+    labelEmpty: 'label {{label}} is empty; shown as unlabeled',
+    labelValue: 'label {{label}}={{value}} {{why}}; {{result}}',
+    quantityValue: '{{resource}} {{field}} {{value}} {{why}}; counted as 0',
+    withdrawn: '{{withdrawn}} of {{capacity}} {{resource}} withdrawn by the device plugin',
+    aboveCapacity: '{{resource}} allocatable {{allocatable}} is above capacity {{capacity}}',
+    migDisagree: 'MIG labels and resources disagree: labels say {{said}}, the node advertises {{offers}}',
+    migNone: 'no nvidia.com/mig-* resource',
+    migSome: 'nvidia.com/mig-* {{offered}}',
+    hiddenGpus: '{{what}} although the node is labelled {{product}}: {{why}}{{under}}',
+    noResource: 'no {{resource}} resource is advertised',
+    zeroCapacity: '{{resource}} capacity is 0',
+    pluginDown: 'the device plugin may not be running',
+    expectedWith: 'expected with {{label}}={{workload}}',
+    passedThrough: 'the GPUs may be passed through or renamed',
+    advertises: '; the node advertises {{others}}',
+    whyEmpty: 'is empty',
+    whyNegative: 'is negative',
+    whyNotWhole: 'is not a whole number',
+    whyTooLarge: 'is implausibly large (more than {{max}})',
+    whyTooLargeQuantity: 'is implausibly large',
+    thenZeroGpus: 'counted as 0 GPUs',
+    thenMemoryUnknown: 'memory shown as unknown',
+    thenProfileZero: 'profile counted as 0',
+    thenReplicasUnknown: 'replicas shown as unknown',
+  },
 } as const;

@@ -1,6 +1,7 @@
 /** `gpu-fleet describe NODE`: why a node is (not) Ready, its GPU facts, GPU pods and recent events. */
 import { parseArgs } from 'node:util';
 import { clusterText } from '../../../common/cluster-text.ts';
+import { isNodeName } from '../../../common/k8s-names.ts';
 import { formatDescribe } from '../../diagnosis/describe-text.ts';
 import { fetchNodeDetail } from '../../diagnosis/detail.ts';
 import { systemClock } from '../../kube/clock.ts';
@@ -10,8 +11,6 @@ import { readTelemetry } from '../../telemetry/one-shot.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { loadForCli, pickContexts } from '../kube-target.ts';
 import { parseOutput, toJson, toYaml } from '../output.ts';
-
-const NODE_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 function parse(args: string[]) {
   try {
@@ -37,8 +36,7 @@ export async function describeCommand(args: string[], io: CliIo): Promise<number
   const [node, ...extra] = positionals;
   if (node === undefined) throw new CliError('describe needs a node name: gpu-fleet describe NODE');
   if (extra.length > 0) throw new CliError('describe takes one node name');
-  if (node.length > 253 || !NODE_NAME.test(node))
-    throw new CliError(`"${clusterText(node, 80)}" is not a valid node name`);
+  if (!isNodeName(node)) throw new CliError(`"${clusterText(node, 80)}" is not a valid node name`);
   const format = parseOutput(flags.output, ['table', 'json', 'yaml'], 'table');
   const [ctx] = pickContexts(loadForCli(flags, io), flags);
   if (!ctx) throw new CliError('no context to read');

@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'yaml';
 import { isObj, type JsonRecord } from '../../../common/json-guards.ts';
+import { isQualifiedName } from '../../../common/k8s-names.ts';
 import type { FitRequest, FitWant } from '../../inventory/fit.ts';
 import { gpuRequestsOfSpec, readTolerations } from '../../inventory/gpu-pod.ts';
 import { LABEL } from '../../inventory/labels.ts';
@@ -16,7 +17,6 @@ export const USAGE_EXIT = 2;
 const MAX_GPUS = 1024;
 const MAX_POD_FILE = 1 << 20;
 const EFFECTS = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
-const KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const PROFILE = /^\d+g\.\d+gb(\+me)?$/;
 
 export interface FitFlags {
@@ -62,7 +62,7 @@ function productFlag(p: string): string {
 export function parseToleration(text: string): Toleration {
   const m = /^([^=:]+)(?:=([^:]*))?(?::([A-Za-z]+))?$/.exec(text);
   const key = m?.[1];
-  if (m === null || key === undefined || !KEY.test(key) || key.length > 317)
+  if (m === null || key === undefined || !isQualifiedName(key))
     throw usage(
       `--tolerate takes KEY[=VALUE]:EFFECT (e.g. nvidia.com/gpu:NoSchedule), not "${text.slice(0, 80)}"`,
     );

@@ -11,6 +11,7 @@ import { parseFlags } from '../flags.ts';
 import { CliError, type CliIo, terminalLine } from '../io.ts';
 import { loadForCli, pickContexts, TARGET_FLAGS } from '../kube-target.ts';
 import { parseOutput, toJson, toYaml } from '../output.ts';
+import { telemetryModels } from './scan-models.ts';
 
 type ScanResult =
   | { context: string; inventory: GpuInventoryStatus; error: null }
@@ -52,6 +53,16 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   const format = parseOutput(flags.output, ['table', 'wide', 'json', 'yaml'], 'table');
   const contexts = pickContexts(loadForCli(flags, io), flags);
   const results = await Promise.all(contexts.map((ctx) => scanContext(ctx)));
+  // Wide only: the model telemetry names for nodes without GPU labels (no requests for the other formats).
+  const models = await Promise.all(
+    results.map((r, i) =>
+      format === 'wide' && r.inventory !== null && contexts[i]
+        ? telemetryModels(contexts[i], r.inventory)
+        : new Map<string, string>(),
+    ),
+  );
+  const table = (inv: GpuInventoryStatus, i: number) =>
+    `${formatInventoryTable(inv, format === 'wide', models[i])}\n`;
 
   if (!flags['all-contexts']) {
     const [only] = results;
@@ -59,7 +70,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     if (only.error !== null) throw new CliError(`context "${only.context}": ${only.error}`);
     if (format === 'json') io.stdout.write(toJson(only.inventory));
     else if (format === 'yaml') io.stdout.write(toYaml(only.inventory));
-    else io.stdout.write(`${formatInventoryTable(only.inventory, format === 'wide')}\n`);
+    else io.stdout.write(table(only.inventory, 0));
     return 0;
   }
   if (format === 'json' || format === 'yaml') {
@@ -69,7 +80,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     results.forEach((r, i) => {
       io.stdout.write(`${i > 0 ? '\n' : ''}${terminalLine(`CONTEXT ${r.context}`)}`);
       if (r.error !== null) io.stdout.write(terminalLine(`error: ${r.error}`));
-      else io.stdout.write(`${formatInventoryTable(r.inventory, format === 'wide')}\n`);
+      else io.stdout.write(table(r.inventory, i));
     });
   }
   for (const r of results)

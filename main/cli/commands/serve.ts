@@ -1,13 +1,13 @@
 /** `gpu-fleet serve`: the app's window in a browser, on 127.0.0.1 only, with the engine behind it. */
 import path from 'node:path';
 import type { DemoClusters } from '../../../sim/demo.ts';
+import { type Demo, demoIfWanted } from '../../demo/demo.ts';
 import { AppCore } from '../../fleet/app-core.ts';
 import { Forwarder } from '../../forward/forwarder.ts';
 import { FilePendingStore } from '../../forward/pending-store.ts';
 import { type FolderLock, FolderLockedError, lockFolder } from '../../settings/folder-lock.ts';
 import { defaultConfigDir } from '../../settings/paths.ts';
 import { openSettings } from '../../settings/store.ts';
-import { type Demo, demoIfWanted } from '../../shell/demo.ts';
 import { startWebBridge, type WebBridge } from '../../web/server.ts';
 import { StableTokenError, stableToken } from '../../web/stable-token.ts';
 import { parseFlags } from '../flags.ts';

@@ -21,7 +21,10 @@ describe('gpu-fleet top', () => {
     const r = await cli('top');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^NODE +GPU +MODEL +UTIL +TEMP +MEMORY +XID +NOTE$/m);
-    expect(r.stdout).toMatch(/^omen2 +0 +NVIDIA GeForce RTX 4070 SUPER +42% +67C +\d+\/12282MiB +48$/m);
+    // omen2 has no GPU labels: its row says MODEL is the exporter's word.
+    expect(r.stdout).toMatch(
+      /^omen2 +0 +NVIDIA GeForce RTX 4070 SUPER +42% +67C +\d+\/12282MiB +48 +no GPU labels; model from telemetry$/m,
+    );
     // Why there is no reading goes under NOTE; MODEL says no model, as the other empty cells do.
     expect(r.stdout).toMatch(
       /^nuc1 +- +- +- +- +- +- +the exporter pod has no reachable pod IP \(address not allowed\)$/m,
@@ -34,6 +37,26 @@ describe('gpu-fleet top', () => {
     const doc = JSON.parse(r.stdout) as { nodes: { node: string; telemetry: { message?: string } }[] };
     expect(doc.nodes.map((n) => n.node).sort()).toEqual(['nuc1', 'nuc2', 'omen', 'omen2']);
     expect(new Set(doc.nodes.map((n) => n.telemetry.message))).toEqual(new Set(['forbidden: pods/proxy']));
+  });
+});
+
+describe('gpu-fleet scan -o wide', () => {
+  it("shows omen2's model from its telemetry, marked as such; the plain table reads no telemetry", async () => {
+    const wide = await cli('scan', '-o', 'wide');
+    expect(wide.code).toBe(0);
+    expect(wide.stdout).toMatch(/^omen2 +NotReady +RTX 4070 SUPER \(from telemetry\) +0 /m);
+    expect(wide.stdout).toMatch(/^nuc2 +Unknown +<unlabeled> +0 /m);
+    sc.sim.control.resetRequestLog();
+    const plain = await cli('scan');
+    expect(plain.stdout).toMatch(/^omen2 +NotReady +<unlabeled> +0 /m);
+    expect(sc.sim.control.requestLog().some((l) => l.path.includes('/proxy/'))).toBe(false);
+  });
+
+  it('a read-only user without pods/proxy gets <unlabeled> and exit 0, no error', async () => {
+    const r = await cli('scan', '-o', 'wide', '--context', 'sim-readonly');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^omen2 +NotReady +<unlabeled> +0 /m);
+    expect(r.stderr).toBe('');
   });
 });
 

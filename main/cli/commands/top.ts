@@ -4,6 +4,7 @@
  * temperature, memory and the last XID. A node without a reading gets one row saying why, in a column of
  * its own (NOTE), never in a column that means something else.
  */
+import { productlessNodes } from '../../../common/inventory-counts.ts';
 import type { NodeTelemetry } from '../../../common/telemetry.ts';
 import { alignColumns } from '../../inventory/text-table.ts';
 import { systemClock } from '../../kube/clock.ts';
@@ -20,7 +21,14 @@ import { scanContext } from './scan.ts';
 export const TOP_MAX_NODES = 200;
 const NONE = '-';
 
-export function topTable(rows: { node: string; telemetry: NodeTelemetry }[]): string {
+/** NOTE of a node whose GPU labels are gone: its MODEL is the exporter's word, not a label's. */
+export const FROM_TELEMETRY_NOTE = 'no GPU labels; model from telemetry';
+
+/** @param unlabeled nodes without a product label (their rows say the model is telemetry's). */
+export function topTable(
+  rows: { node: string; telemetry: NodeTelemetry }[],
+  unlabeled: ReadonlySet<string> = new Set(),
+): string {
   const n = (v: number | null, unit: string) => (v === null ? NONE : `${Math.round(v)}${unit}`);
   const lines: string[][] = [['NODE', 'GPU', 'MODEL', 'UTIL', 'TEMP', 'MEMORY', 'XID', 'NOTE']];
   for (const { node, telemetry: t } of rows) {
@@ -39,7 +47,7 @@ export function topTable(rows: { node: string; telemetry: NodeTelemetry }[]): st
           ? NONE
           : `${g.memoryUsedMiB}/${g.memoryTotalMiB}MiB`,
         g.xid === null ? NONE : String(g.xid),
-        '',
+        unlabeled.has(node) && g.model !== null ? FROM_TELEMETRY_NOTE : '',
       ]);
   }
   return alignColumns(lines).join('\n');
@@ -68,7 +76,7 @@ export async function topCommand(args: string[], io: CliIo): Promise<number> {
     }));
     if (format === 'json') io.stdout.write(toJson({ context: ctx.name, nodes: rows }));
     else if (rows.length === 0) io.stdout.write(terminalLine(`context "${ctx.name}" has no GPU nodes`));
-    else io.stdout.write(`${topTable(rows)}\n`);
+    else io.stdout.write(`${topTable(rows, new Set(productlessNodes(scan.inventory)))}\n`);
     if (all.length > nodes.length)
       io.stderr.write(
         terminalLine(`warning: only the first ${TOP_MAX_NODES} of ${all.length} GPU nodes were read`),

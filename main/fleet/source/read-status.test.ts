@@ -37,6 +37,40 @@ describe('readInventoryStatus', () => {
     expect(Object.keys(r.status.nodes[2] ?? {})).not.toContain('evil');
   });
 
+  const WORDS = { code: 'withdrawn', vars: { resource: 'nvidia.com/gpu', withdrawn: '1', capacity: '4' } };
+  const SENTENCE = '1 of 4 nvidia.com/gpu withdrawn by the device plugin';
+  it.each([
+    ['well-formed facts beside their sentence', [WORDS], [WORDS]],
+    ['more facts than sentences', [WORDS, WORDS], undefined],
+    ['a value that is no text', [{ code: 'withdrawn', vars: { capacity: 4 } }], undefined],
+    [
+      'nine values',
+      [{ code: 'x', vars: Object.fromEntries([...'abcdefghi'].map((k) => [k, k])) }],
+      undefined,
+    ],
+    ['a 41-character code', [{ code: 'c'.repeat(41), vars: {} }], undefined],
+    ['no list', 'withdrawn', undefined],
+  ])('problem_words: %s', (_what, words, kept) => {
+    const r = readInventoryStatus(
+      status([
+        entry('a', true, { problems: [SENTENCE], problem_words: words }),
+        entry('b'),
+        entry('c', false),
+      ]),
+    );
+    expect(r.ok && r.status.nodes[0]?.problem_words).toEqual(kept);
+  });
+
+  it('cuts a fact value with control characters as any cluster text', () => {
+    const words = [{ code: 'labelEmpty', vars: { label: `a\u001b[31m${'x'.repeat(500)}` } }];
+    const r = readInventoryStatus(
+      status([entry('a', true, { problems: ['p'], problem_words: words }), entry('b'), entry('c', false)]),
+    );
+    const label = r.ok ? r.status.nodes[0]?.problem_words?.[0]?.vars.label : undefined;
+    expect(label?.startsWith('ax')).toBe(true);
+    expect(label?.length).toBe(200);
+  });
+
   it('reads an unlabeled node as write-back writes it (nulls left out) with nulls', () => {
     const r = readInventoryStatus(status([entry('a'), entry('b'), { name: 'c', ready: false, count: 0 }]));
     if (!r.ok) throw new Error(r.reason);

@@ -9,9 +9,11 @@
  * Pure. Returns the status to use, or a sentence saying why there is none.
  */
 import { clusterText } from '../../../common/cluster-text.ts';
+import { dict } from '../../../common/dict.ts';
 import type {
   GpuInventoryStatus,
   GpuNodeEntry,
+  GpuProblemWords,
   GpuResource,
   LastSeenLabels,
   NodeReadiness,
@@ -151,6 +153,22 @@ function readExtras(v: JsonRecord, e: GpuNodeEntry): void {
     v.problems.every((p) => typeof p === 'string')
   )
     e.problems = v.problems.map((p) => text(p, 200) ?? '').filter((p) => p !== '');
+  const words = readProblemWords(v.problem_words);
+  // Kept only beside their sentences, one each (the window words them; unknown codes fall back to those).
+  if (words !== null && words.length === e.problems?.length && words.length > 0) e.problem_words = words;
+}
+
+/** Problem facts as the controller wrote them: at most MAX_PROBLEMS, 8 values each, all text capped. */
+function readProblemWords(raw: unknown): GpuProblemWords[] | null {
+  if (!Array.isArray(raw) || raw.length > MAX_PROBLEMS) return null;
+  const out: GpuProblemWords[] = [];
+  for (const w of raw) {
+    if (!isObj(w) || typeof w.code !== 'string' || w.code.length > 40 || !isObj(w.vars)) return null;
+    const entries = Object.entries(w.vars);
+    if (entries.length > 8 || entries.some(([k, x]) => k.length > 40 || typeof x !== 'string')) return null;
+    out.push({ code: w.code, vars: dict(entries.map(([k, x]) => [k, clusterText(x, 200)])) });
+  }
+  return out;
 }
 
 function readResource(r: unknown): GpuResource | null {

@@ -3,10 +3,10 @@
  * checked; a pick is a `use-context` action (the user's explicit choice, the only thing that writes the
  * kubeconfig). Names pass the text gate for the label; the action keeps the exact name.
  */
-import { clusterText } from '../../common/cluster-text.ts';
-import type { KubectlContexts } from '../../common/fleet.ts';
-import { type Translator, translator } from '../../common/i18n/translator.ts';
-import type { TrayMenuItem } from '../../common/tray-menu.ts';
+import { clusterText } from '../../../common/cluster-text.ts';
+import type { KubectlContexts } from '../../../common/fleet.ts';
+import { type Translator, translator } from '../../../common/i18n/translator.ts';
+import type { TrayMenuItem } from '../../../common/tray-menu.ts';
 
 /** Context lines in the submenu; the rest are counted ("+N more: choose in the window"). */
 export const TRAY_KUBECTL_MAX = 25;

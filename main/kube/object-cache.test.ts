@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { NODES } from '../fleet/node-watch.ts';
 import type { NodeFacts } from '../inventory/node-facts.ts';
-import { ObjectCache } from '../kube/object-cache.ts';
-import { NODES } from './node-watch.ts';
+import { ObjectCache } from './object-cache.ts';
 
 const facts = (name: string, over: Partial<NodeFacts> = {}): NodeFacts => ({
   name,

@@ -3,7 +3,7 @@
  * Node (test/electron/load-main.ts), so they cannot pass arguments, and put a Clock under this global
  * symbol before loading it. The app itself never sets it and then runs on systemClock.
  */
-import type { Clock } from '../kube/clock.ts';
+import type { Clock } from './clock.ts';
 
 export const INJECTED_CLOCK = Symbol.for('gpu-fleet.injected-clock');
 

@@ -5,10 +5,10 @@
  * submenu per product naming each cluster's share. A context whose figures are unknown is said to be
  * unknown, never counted as 0; a context where they are off is left out.
  */
-import { clusterText } from '../../common/cluster-text.ts';
-import type { ClusterFree, FreeUnknownReason } from '../../common/free-gpus.ts';
-import type { Translator } from '../../common/i18n/translator.ts';
-import type { TrayMenuItem } from '../../common/tray-menu.ts';
+import { clusterText } from '../../../common/cluster-text.ts';
+import type { ClusterFree, FreeUnknownReason } from '../../../common/free-gpus.ts';
+import type { Translator } from '../../../common/i18n/translator.ts';
+import type { TrayMenuItem } from '../../../common/tray-menu.ts';
 
 export interface TrayFree {
   state: 'known' | 'unknown';

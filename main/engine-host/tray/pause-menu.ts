@@ -3,11 +3,11 @@
  * its own (a submenu with the same three choices, or, while that cluster is paused, the item that
  * resumes it and says until when). The engine keeps the pauses (main/alerts/snooze.ts).
  */
-import type { SnoozeUntil } from '../../common/alerts.ts';
-import { clusterText } from '../../common/cluster-text.ts';
-import type { Translator } from '../../common/i18n/translator.ts';
-import { pauseEndText } from '../../common/pause-text.ts';
-import type { TrayMenuItem } from '../../common/tray-menu.ts';
+import type { SnoozeUntil } from '../../../common/alerts.ts';
+import { clusterText } from '../../../common/cluster-text.ts';
+import type { Translator } from '../../../common/i18n/translator.ts';
+import { pauseEndText } from '../../../common/pause-text.ts';
+import type { TrayMenuItem } from '../../../common/tray-menu.ts';
 import type { TrayFleet } from './tray-fleet.ts';
 
 const HOUR: SnoozeUntil = { kind: 'for', ms: 3_600_000 };

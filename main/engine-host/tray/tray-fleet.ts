@@ -2,9 +2,9 @@
  * Pure: the part of a fleet snapshot the tray shows, made in the engine host so the shell's process
  * receives a few hundred bytes instead of every node: per context its counts and the first down nodes.
  */
-import type { ConnectionState } from '../../common/connection.ts';
-import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../common/fleet.ts';
-import type { GpuNodeEntry } from '../../common/inventory.ts';
+import type { ConnectionState } from '../../../common/connection.ts';
+import type { ContextSnapshot, FleetHealth, FleetSnapshot } from '../../../common/fleet.ts';
+import type { GpuNodeEntry } from '../../../common/inventory.ts';
 import { type TrayFree, trayFree } from './tray-free.ts';
 
 /** One context as the tray shows it: its counts and at most a few down nodes, never the whole list. */

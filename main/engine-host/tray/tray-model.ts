@@ -1,25 +1,24 @@
 /**
  * Pure: the tray's icon, tooltip and menu as data, in the user's language: made in the engine host from
  * the tray's part of the fleet snapshot (tray-fleet.ts); the shell adds only what it knows itself, the
- * engine host's state (`withEngine`). The Electron layer only turns this into a Tray and Menu, so
+ * engine host's state (`withEngine`, main/electron/engine-line.ts). The Electron layer only turns this into a Tray and Menu, so
  * everything the user sees here is tested under Node.
  */
-import { clusterText } from '../../common/cluster-text.ts';
-import type { KubectlContexts } from '../../common/fleet.ts';
-import { contextHealth } from '../../common/health.ts';
-import { PHASE_KEYS } from '../../common/i18n/phase-keys.ts';
-import type { Translator } from '../../common/i18n/translator.ts';
-import { entryReason } from '../../common/node-reason.ts';
-import { pauseEndText } from '../../common/pause-text.ts';
-import type { TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
-import { type EngineHostState, engineLine } from './engine-line.ts';
+import { clusterText } from '../../../common/cluster-text.ts';
+import type { KubectlContexts } from '../../../common/fleet.ts';
+import { contextHealth } from '../../../common/health.ts';
+import { PHASE_KEYS } from '../../../common/i18n/phase-keys.ts';
+import type { Translator } from '../../../common/i18n/translator.ts';
+import { entryReason } from '../../../common/node-reason.ts';
+import { pauseEndText } from '../../../common/pause-text.ts';
+import type { TrayMenuItem, TrayModel } from '../../../common/tray-menu.ts';
 import { kubectlSubmenu } from './kubectl-menu.ts';
 import { pauseSubmenu } from './pause-menu.ts';
 import type { TrayContext, TrayFleet } from './tray-fleet.ts';
 import { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
 import { freeMenu } from './tray-free.ts';
 
-export type { TrayAction, TrayMenuItem, TrayModel } from '../../common/tray-menu.ts';
+export type { TrayAction, TrayMenuItem, TrayModel } from '../../../common/tray-menu.ts';
 export { TRAY_DOWN_NODES_MAX } from './tray-fleet.ts';
 
 /** One line per context: "home-lab — Live, 3/4 ready GPU nodes". Unreachable is never "0 ready". */
@@ -118,21 +117,5 @@ export function buildTrayModel(
       { label: '', type: 'separator' },
       { label: tr.t('tray.quit'), action: { kind: 'quit' } },
     ],
-  };
-}
-
-/**
- * The model with what the shell knows of the engine host: nothing while it runs; otherwise a first line
- * saying so (over the last counts it had), the idle icon at launch and the unreachable one while it
- * restarts (nothing is being watched).
- */
-export function withEngine(model: TrayModel, engine: EngineHostState, tr: Translator): TrayModel {
-  const text = engineLine(engine, tr);
-  if (!text) return model;
-  const [name, ...rest] = model.tooltip.split('\n');
-  return {
-    icon: engine.kind === 'starting' && engine.restarts === 0 ? 'idle' : 'unreachable',
-    tooltip: [name, text, ...rest].join('\n'),
-    menu: [{ label: text, enabled: false }, { label: '', type: 'separator' }, ...model.menu],
   };
 }

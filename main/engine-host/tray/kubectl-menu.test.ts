@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { translator } from '../../common/i18n/translator.ts';
-import { fleet } from '../../test/fixtures/snapshots.ts';
+import { translator } from '../../../common/i18n/translator.ts';
+import { fleet } from '../../../test/fixtures/snapshots.ts';
 import { kubectlSubmenu, TRAY_KUBECTL_MAX } from './kubectl-menu.ts';
 import { trayFleet } from './tray-fleet.ts';
 import { buildTrayModel } from './tray-model.ts';

@@ -3,10 +3,10 @@
  * EKS node monitoring agent), a cordon, the device plugin, labels, Ready and recent events, and the rank.
  */
 import { describe, expect, it } from 'vitest';
-import { gpuCause, gpuWhy, type WhyInput, xidsIn } from '../../common/gpu-why.ts';
-import type { GpuNodeEntry } from '../../common/inventory.ts';
-import type { NodeConditionView, NodeEventView, NodeTaintView } from '../../common/node-detail.ts';
-import { readQuarantine } from './node-parts.ts';
+import { readQuarantine } from '../main/diagnosis/node-parts.ts';
+import { gpuCause, gpuWhy, type WhyInput, xidsIn } from './gpu-why.ts';
+import type { GpuNodeEntry } from './inventory.ts';
+import type { NodeConditionView, NodeEventView, NodeTaintView } from './node-detail.ts';
 
 const NOW = Date.UTC(2026, 11, 1, 22, 0, 0);
 const cond = (

@@ -1,10 +1,10 @@
 /** The tray's free-GPU headline and product submenus, from real figures (clusterFree), in two languages. */
 import { describe, expect, it } from 'vitest';
-import { translator } from '../../common/i18n/translator.ts';
-import { gfdLabels, rawNode } from '../../test/fixtures/nodes.ts';
-import { contextSnapshot, fleet, inventory } from '../../test/fixtures/snapshots.ts';
-import { clusterFree, unknownFree } from '../inventory/free-gpus.ts';
-import { type NodeFacts, trimNode } from '../inventory/node-facts.ts';
+import { translator } from '../../../common/i18n/translator.ts';
+import { gfdLabels, rawNode } from '../../../test/fixtures/nodes.ts';
+import { contextSnapshot, fleet, inventory } from '../../../test/fixtures/snapshots.ts';
+import { clusterFree, unknownFree } from '../../inventory/free-gpus.ts';
+import { type NodeFacts, trimNode } from '../../inventory/node-facts.ts';
 import { trayFleet } from './tray-fleet.ts';
 import { freeMenu, HEADLINE_MAX } from './tray-free.ts';
 import { buildTrayModel } from './tray-model.ts';

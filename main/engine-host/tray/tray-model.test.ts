@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { translator } from '../../common/i18n/translator.ts';
-import { contextSnapshot, fleet, inventory } from '../../test/fixtures/snapshots.ts';
+import { translator } from '../../../common/i18n/translator.ts';
+import type { GpuNodeEntry } from '../../../common/inventory.ts';
+import { contextSnapshot, fleet, inventory } from '../../../test/fixtures/snapshots.ts';
 import { trayContext, trayFleet } from './tray-fleet.ts';
-import { buildTrayModel, contextLine, withEngine } from './tray-model.ts';
+import { buildTrayModel, contextLine, downNodeLines, TRAY_DOWN_NODES_MAX } from './tray-model.ts';
 
 const en = translator('en');
 
@@ -160,30 +161,50 @@ describe('tray model', () => {
   });
 });
 
-describe('the tray while the engine host is not running', () => {
-  const en = translator('en');
-  const live = trayFleet(fleet([contextSnapshot('home', 'live', inventory(4, 4))], { health: 'all-ready' }));
-  it('says the engine is starting at launch, with the idle icon', () => {
-    const model = withEngine(buildTrayModel(live, en), { kind: 'starting', restarts: 0 }, en);
-    expect(model.tooltip.split('\n')[1]).toBe('Starting the engine…');
-    expect(model.icon).toBe('idle');
-    expect(model.menu[0]).toEqual({ label: 'Starting the engine…', enabled: false });
+// The tray names the down GPU nodes of each context, with why, under its line.
+const downInventory = (n: number, patch: Partial<GpuNodeEntry> = {}) => {
+  const inv = inventory(0, n);
+  return { ...inv, nodes: inv.nodes.map((e) => ({ ...e, ...patch })) };
+};
+const UNKNOWN: Partial<GpuNodeEntry> = {
+  readiness: 'Unknown',
+  not_ready_reason: 'NodeStatusUnknown',
+  not_ready_message: 'Kubelet stopped posting node status.',
+};
+
+describe('downNodeLines', () => {
+  it('lists each down GPU node with its reason, disabled, under its context', () => {
+    const ctx = contextSnapshot('home-lab', 'live', downInventory(2, UNKNOWN));
+    const model = buildTrayModel(trayFleet(fleet([ctx])), en);
+    expect(model.menu.slice(0, 3).map((i) => [i.label, i.enabled])).toEqual([
+      ['home-lab — 0/2 ready GPU nodes, 2 GPUs', undefined],
+      ['    gpu-0 — kubelet stopped posting node status', false],
+      ['    gpu-1 — kubelet stopped posting node status', false],
+    ]);
   });
-  it('says it is restarting over the last counts, with the unreachable icon', () => {
-    for (const engine of [
-      { kind: 'restarting', restarts: 2, retryAt: 0, exitCode: 1 },
-      { kind: 'starting', restarts: 2 },
-    ] as const) {
-      const model = withEngine(buildTrayModel(live, en), engine, en);
-      expect(model.tooltip).toBe(
-        'GPU Fleet\nThe engine stopped unexpectedly; restarting (attempt 2)\nhome — 4/4 ready GPU nodes, 4 GPUs',
-      );
-      expect(model.icon).toBe('unreachable');
-    }
+
+  it(`shows at most ${TRAY_DOWN_NODES_MAX} and counts the rest`, () => {
+    const lines = downNodeLines(trayContext(contextSnapshot('big', 'live', downInventory(9, UNKNOWN))), en);
+    expect(lines).toHaveLength(TRAY_DOWN_NODES_MAX + 1);
+    expect(lines.at(-1)).toEqual({ label: '    +4 more down', enabled: false });
   });
-  it('says nothing of the engine while it runs', () => {
-    const model = withEngine(buildTrayModel(live, en), { kind: 'running' }, en);
-    expect(model.tooltip).toBe('GPU Fleet\nhome — 4/4 ready GPU nodes, 4 GPUs');
-    expect(model.icon).toBe('all-ready');
+
+  it('says nothing for a healthy or an unreachable context', () => {
+    expect(downNodeLines(trayContext(contextSnapshot('ok', 'live', inventory(3, 3))), en)).toEqual([]);
+    expect(
+      downNodeLines(trayContext(contextSnapshot('gone', 'unreachable', downInventory(2, UNKNOWN))), en),
+    ).toEqual([]);
+    expect(downNodeLines(trayContext(contextSnapshot('new', 'connecting', null)), en)).toEqual([]);
+  });
+
+  it('keeps a hostile node name and message to one short clean line', () => {
+    const inv = downInventory(1, {
+      name: `evil\u001b]0;owned\u0007\n${'n'.repeat(300)}`,
+      readiness: 'False',
+      not_ready_message: `x\u001b[2J${'y'.repeat(500)}`,
+    });
+    const [line] = downNodeLines(trayContext(contextSnapshot('lab', 'live', inv)), en);
+    expect(line?.label.length).toBeLessThanOrEqual(80);
+    expect(Array.from(line?.label ?? '').some((c) => (c.codePointAt(0) ?? 0) < 32)).toBe(false);
   });
 });

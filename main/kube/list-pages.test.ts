@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
-import { systemClock } from '../kube/clock.ts';
-import { ContextClient } from '../kube/context-client.ts';
-import { listObjects } from '../kube/list-pages.ts';
-import { NODES } from './node-watch.ts';
+import { NODES } from '../fleet/node-watch.ts';
+import { systemClock } from './clock.ts';
+import { ContextClient } from './context-client.ts';
+import { listObjects } from './list-pages.ts';
 
 let s: SimContext | null = null;
 const opts = (pageSize: number, isCancelled: () => boolean) => ({
