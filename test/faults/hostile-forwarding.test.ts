@@ -10,9 +10,9 @@ import type { ForwardSecretInput, ForwardTargetSetting } from '../../common/forw
 import { SHELL_MESSAGE_SCHEMA } from '../../common/host-protocol.ts';
 import { ARG_SCHEMAS } from '../../common/ipc.ts';
 import { check } from '../../common/validate.ts';
+import { ShellSecrets } from '../../main/electron/forward-secrets.ts';
 import { checkSecretInput, checkTargetSetting } from '../../main/forward/desktop-targets.ts';
 import { trimNode } from '../../main/inventory/node-facts.ts';
-import { ShellSecrets } from '../../main/shell/forward-secrets.ts';
 
 const PASSWORD = 'hunter2-planted-Zq8xv';
 const target = (over: Partial<ForwardTargetSetting> = {}): ForwardTargetSetting => ({
@@ -87,11 +87,20 @@ describe('the window’s secret', () => {
     const secrets = new ShellSecrets(
       {
         load: () => ({ secrets: {}, problems: [] }),
-        set: () => (touched.push('set'), { ok: true }),
-        remove: () => (touched.push('remove'), { ok: true }),
+        set: () => {
+          touched.push('set');
+          return { ok: true };
+        },
+        remove: () => {
+          touched.push('remove');
+          return { ok: true };
+        },
       },
       {
-        invoke: async () => (touched.push('invoke'), { ok: true, json: '{"targets":[],"status":[]}' }),
+        invoke: async () => {
+          touched.push('invoke');
+          return { ok: true, json: '{"targets":[],"status":[]}' };
+        },
         setSecrets: () => touched.push('setSecrets'),
       },
       () => undefined,
