@@ -26,6 +26,7 @@ import type { ContextClient } from '../kube/context-client.ts';
 import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
 import { ObjectCache } from '../kube/object-cache.ts';
 import { FreeGpuFeed } from './free-gpu-feed.ts';
+import { NodeEventFeed, type NodeEventFeedOptions } from './node-event-feed.ts';
 import { NODES, type NodeWatcher, type NodeWatcherEvent } from './node-watch.ts';
 import { ControllerFeed } from './source/controller-feed.ts';
 import { type SourceConfig, sourceState } from './source/monitor-source.ts';
@@ -46,6 +47,8 @@ export interface ContextMonitorOptions {
   source?: SourceConfig | undefined;
   /** Watch the GPU pods for free GPUs while the nodes are watched (the per-context setting); on when absent. */
   freeGpus?: boolean;
+  /** Watch the Kubernetes events about GPU nodes while monitoring (for the timeline); off when absent. */
+  nodeEvents?: Pick<NodeEventFeedOptions, 'onEvents' | 'onForbidden'>;
 }
 
 export type MonitorChange = 'inventory' | 'connection' | 'ignored' | 'free';
@@ -62,6 +65,10 @@ export class ContextMonitor {
   #fromController: { summary: object; free: ClusterFree } | null = null;
   /** The GPU pods and the free GPUs made from them; null when the setting turned them off. */
   readonly #free: FreeGpuFeed | null;
+  /** The events about GPU nodes; null when nobody records them. */
+  readonly #events: NodeEventFeed | null;
+  /** The inventory's node names, made once per inventory. */
+  #gpuNodes: { of: GpuInventoryStatus | null; names: ReadonlySet<string> } = { of: null, names: new Set() };
   /** Follows the in-cluster controller (source auto or controller); null for source nodes. */
   readonly #feed: ControllerFeed | null;
   /** What is read now: the node watch, the controller's GpuInventory, or nothing (controller stale). */
@@ -98,6 +105,15 @@ export class ContextMonitor {
         : new FreeGpuFeed({ makeClient: opts.makeClient, clock: opts.clock, watcher: opts.watcher }, () =>
             this.onChange('free', this),
           );
+    this.#events = opts.nodeEvents
+      ? new NodeEventFeed({
+          makeClient: opts.makeClient,
+          clock: opts.clock,
+          watcher: opts.watcher,
+          isGpuNode: (node) => this.#isGpuNode(node),
+          ...opts.nodeEvents,
+        })
+      : null;
     this.#throttle = new Throttle(opts.clock, opts.coalesceMs ?? 100, () => this.#recompute());
     const source = opts.source;
     this.#feed =
@@ -138,7 +154,15 @@ export class ContextMonitor {
     return this.#synced;
   }
 
+  #isGpuNode(node: string): boolean {
+    const inv = this.#inventory;
+    if (this.#gpuNodes.of !== inv)
+      this.#gpuNodes = { of: inv, names: new Set(inv?.nodes.map((n) => n.name) ?? []) };
+    return this.#gpuNodes.names.has(node);
+  }
+
   start(): void {
+    this.#events?.start();
     if (this.#feed) this.#feed.start();
     else {
       this.#active = 'nodes';
@@ -148,6 +172,7 @@ export class ContextMonitor {
   }
 
   stop(): void {
+    this.#events?.stop();
     this.#feed?.stop();
     this.#watcher.stop();
     this.#free?.stop();
@@ -156,6 +181,7 @@ export class ContextMonitor {
 
   /** Skip the backoff wait (the user pressed "retry", or the machine woke from sleep). */
   retryNow(): void {
+    this.#events?.retryNow();
     this.#feed?.retryNow();
     if (this.#active === 'nodes') {
       this.#watcher.retryNow();

@@ -55,7 +55,10 @@ export type EngineEvent =
     }
   | { type: 'connection'; context: string; state: ConnectionState }
   | { type: 'alert'; alert: PolicyAlert }
-  /** The events a node detail read about a GPU node (for the timeline, which keeps them past their expiry). */
+  /**
+   * Events about a GPU node, read by a node detail or watched while monitoring (`nodeEvents`), for the
+   * timeline, which keeps them past their expiry.
+   */
   | { type: 'node-events'; context: string; node: string; events: NodeDetail['events'] }
   /** A DCGM reading of one node (background or on demand), for the timeline; null GPUs: it failed. */
   | { type: 'telemetry'; reading: TelemetryReading }
@@ -89,6 +92,11 @@ export interface EngineOptions {
    * one set of alerts (read at every setContexts; default true).
    */
   mergeSameCluster?: () => boolean;
+  /**
+   * Watch the Kubernetes events about GPU nodes while monitoring, as `node-events` (the timeline records
+   * them); off when absent. Forbidden: one line to `debug`, and monitoring goes on.
+   */
+  nodeEvents?: boolean;
   /** Lines for the host's debug log (e.g. a DCGM value that is no XID, ignored), with their context. */
   debug?: (context: string, line: string) => void;
 }
@@ -218,6 +226,15 @@ export class FleetEngine {
           lastKnown: previous ? { inventory: previous.inventory, history: previous.history ?? [] } : null,
           ...(source ? { source } : {}),
           freeGpus,
+          ...(this.#opts.nodeEvents
+            ? {
+                nodeEvents: {
+                  onEvents: (node: string, events: NodeDetail['events']) =>
+                    this.#emit({ type: 'node-events', context: ctx.name, node, events }),
+                  onForbidden: (sentence: string) => this.#opts.debug?.(ctx.name, sentence),
+                },
+              }
+            : {}),
         },
         (change, m) => this.#onMonitor(change, m),
       );
