@@ -4,13 +4,14 @@
  * is checked where it enters (`checkTargetSetting`, for the window's save) and again here, since a
  * settings file may have been edited by hand. Sentences name the target id and host only.
  */
+import { hasControlChars } from '../../common/cluster-text.ts';
 import {
   type ForwardSecret,
   type ForwardSecretInput,
   type ForwardTargetSetting,
   TARGET_ID,
 } from '../../common/forwarding.ts';
-import { parseEndpoint } from './endpoint.ts';
+import { NTFY_TOPIC, parseEndpoint } from './endpoint.ts';
 import type { ResolvedTarget } from './forwarder.ts';
 
 /** The endpoint a target sends to: ntfy's server and topic, the webhook's URL, or the secret URL. */
@@ -29,6 +30,10 @@ export function checkTargetSetting(t: ForwardTargetSetting): string | null {
     return null;
   }
   if (t.kind === 'webhook' && t.topic !== '') return 'Only an ntfy target has a topic.';
+  // The URL parser drops tabs and newlines silently: what is stored must be what is sent.
+  if (hasControlChars(t.url)) return `${t.id}: the URL has control characters.`;
+  if (t.kind === 'ntfy' && !NTFY_TOPIC.test(t.topic))
+    return `${t.id}: an ntfy topic is 1 to 64 letters, digits, "-" or "_".`;
   const url = endpointUrl(t, undefined);
   const checked = parseEndpoint(t.kind, url ?? '');
   return checked.ok ? null : `${t.id}: ${checked.error}`;
@@ -69,6 +74,12 @@ export function resolveDesktopTargets(
   const targets: ResolvedTarget[] = [];
   const problems: Record<string, string> = {};
   for (const t of settings) {
+    // A settings file edited by hand gets the window's checks too.
+    const refused = checkTargetSetting(t);
+    if (refused !== null) {
+      problems[t.id] = refused;
+      continue;
+    }
     const secret = Object.hasOwn(secrets, t.id) ? secrets[t.id] : undefined;
     const url = endpointUrl(t, secret);
     if (url === null) {
