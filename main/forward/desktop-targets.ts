@@ -68,7 +68,12 @@ export function resolveDesktopTargets(
 ): DesktopTargets {
   const targets: ResolvedTarget[] = [];
   const problems: Record<string, string> = {};
+  // One target per id (the window's save keeps them so; a hand-edited file may not): two of one id
+  // would share one queue and secret, every alert queued twice. The first one runs.
+  const seen = new Set<string>();
   for (const t of settings) {
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
     const secret = Object.hasOwn(secrets, t.id) ? secrets[t.id] : undefined;
     const url = endpointUrl(t, secret);
     if (url === null) {
