@@ -56,18 +56,23 @@ export interface ForwardTarget {
   enabled: boolean;
 }
 
+/** What a target forwards and how, the same in the window's view and in the settings file. */
+const ROUTING_FIELDS = {
+  clusters: Type.Union([
+    Type.Literal('all'),
+    Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: FORWARD_CLUSTERS_MAX }),
+  ]),
+  minSeverity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
+  language: Type.Union(LOCALES.map((l) => Type.Literal(l))),
+  enabled: Type.Boolean(),
+};
+
 export const ForwardTargetSchema = Type.Object(
   {
     id: Type.String({ pattern: TARGET_ID.source }),
     kind: Type.Union(FORWARD_KINDS.map((k) => Type.Literal(k))),
     host: Type.String({ maxLength: 300 }),
-    clusters: Type.Union([
-      Type.Literal('all'),
-      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: FORWARD_CLUSTERS_MAX }),
-    ]),
-    minSeverity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
-    language: Type.Union(LOCALES.map((l) => Type.Literal(l))),
-    enabled: Type.Boolean(),
+    ...ROUTING_FIELDS,
   },
   { additionalProperties: false },
 );
@@ -146,13 +151,7 @@ export const ForwardTargetSettingSchema = Type.Object(
     kind: Type.Union(FORWARD_KINDS.map((k) => Type.Literal(k))),
     url: Type.String({ maxLength: FORWARD_URL_MAX }),
     topic: Type.String({ maxLength: 64 }),
-    clusters: Type.Union([
-      Type.Literal('all'),
-      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: FORWARD_CLUSTERS_MAX }),
-    ]),
-    minSeverity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
-    language: Type.Union(LOCALES.map((l) => Type.Literal(l))),
-    enabled: Type.Boolean(),
+    ...ROUTING_FIELDS,
   },
   { additionalProperties: false },
 );
