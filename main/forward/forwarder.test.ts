@@ -325,3 +325,22 @@ describe("a server's words never carry the target's own secret", () => {
     expect(JSON.stringify(queued.status())).not.toContain(KEY);
   });
 });
+
+describe('a secret no HTTP header can carry', () => {
+  it('a token with a character a header refuses is a failed delivery, never a thrown send', async () => {
+    // Node's http refuses such a header synchronously; a send that threw would reject the queue's run
+    // (an unhandled rejection ends the process, and a restart reads the same secret and queue again).
+    const f = forwarder([target('phone', 'ntfy', `${ntfy.url}/gpu-alerts`, { token: 'tk_a\u200bb' })]);
+    const result = await f.test('phone');
+    expect(result.ok).toBe(false);
+    expect(result.words?.code).toBe('retry');
+    const [a] = notified([
+      [0, 'homelab', ALL],
+      [10, 'homelab', { ...ALL, nuc1: false }],
+      [20, 'homelab', { ...ALL, nuc1: false }],
+    ]);
+    if (a) f.forward(a);
+    await pollUntil(() => f.status().some((s) => s.problem !== null), 'a retry');
+    expect(f.status()[0]?.pending).toBe(1);
+  });
+});
