@@ -1,7 +1,7 @@
 /** The desktop app's targets joined with their secrets: what a hand-edited settings file can hold. */
 import { describe, expect, it } from 'vitest';
 import type { ForwardTargetSetting } from '../../common/forwarding.ts';
-import { resolveDesktopTargets } from './desktop-targets.ts';
+import { checkSecretInput, resolveDesktopTargets } from './desktop-targets.ts';
 
 const setting = (
   id: string,
@@ -34,5 +34,11 @@ describe('resolveDesktopTargets', () => {
     const { targets, problems } = resolveDesktopTargets([setting('chat', '', { kind: 'slack' })], {});
     expect(targets).toEqual([]);
     expect(problems.chat).toContain('not set');
+  });
+
+  it('refuses at the door an ntfy token a header cannot carry (it would fail every delivery)', () => {
+    expect(checkSecretInput('ntfy', { token: 'tk_ok-1.2' })).toBeNull();
+    for (const token of ['tk a', 'tk\nb', 'tk\u200bc', 'tké'])
+      expect(checkSecretInput('ntfy', { token })).toContain('visible ASCII');
   });
 });

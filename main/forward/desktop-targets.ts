@@ -10,7 +10,7 @@ import {
   type ForwardTargetSetting,
   TARGET_ID,
 } from '../../common/forwarding.ts';
-import { parseEndpoint } from './endpoint.ts';
+import { parseEndpoint, tokenProblem } from './endpoint.ts';
 import type { ResolvedTarget } from './forwarder.ts';
 
 /** The endpoint a target sends to: ntfy's server and topic, the webhook's URL, or the secret URL. */
@@ -46,7 +46,7 @@ export function checkSecretInput(kind: ForwardTargetSetting['kind'], s: ForwardS
     if ((s.user === undefined) !== (s.password === undefined))
       return 'An ntfy user needs its password (and a password its user).';
     if (s.user?.includes(':')) return 'An ntfy user name has no ":".';
-    return null;
+    return s.token === undefined ? null : tokenProblem(s.token);
   }
   if (kind === 'webhook')
     return given.every((k) => k === 'signingKey') ? null : 'A webhook target takes a signing key.';

@@ -62,3 +62,14 @@ export function parseEndpoint(kind: ForwardKind, raw: string): EndpointCheck {
   const base = `${host}${parts.join('/')}`.replace(/\/+$/, '');
   return { ok: true, endpoint: { kind, url, host, ntfy: { base, topic } } };
 }
+
+/**
+ * Why an ntfy token cannot be sent, or null: it goes into an `Authorization: Bearer` header, which
+ * carries visible ASCII only (a token pasted with a space, newline or zero-width space would be refused
+ * by every request). The sentence never repeats the token.
+ */
+export function tokenProblem(token: string): string | null {
+  return /^[\x21-\x7e]+$/.test(token)
+    ? null
+    : 'the ntfy token holds a space or a character other than visible ASCII (check what was pasted)';
+}
