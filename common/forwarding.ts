@@ -176,6 +176,24 @@ export interface ForwardSecretInput {
   signingKey?: string;
 }
 
+/** What an ntfy token may hold: an `Authorization: Bearer` header carries visible ASCII only. */
+export const HEADER_TOKEN = /^[\x21-\x7e]+$/;
+
+/**
+ * Pure: why an ntfy secret cannot be kept, as a code (the host words it in English, the window in its
+ * language), or null. One check for the window's form and the host's door (desktop-targets.ts).
+ */
+export type NtfySecretFault = 'tokenOrUser' | 'userNeedsPassword' | 'userColon' | 'tokenChars';
+export function ntfySecretFault(
+  s: Pick<ForwardSecretInput, 'token' | 'user' | 'password'>,
+): NtfySecretFault | null {
+  if (s.token !== undefined && (s.user !== undefined || s.password !== undefined)) return 'tokenOrUser';
+  if ((s.user === undefined) !== (s.password === undefined)) return 'userNeedsPassword';
+  if (s.user?.includes(':')) return 'userColon';
+  if (s.token !== undefined && !HEADER_TOKEN.test(s.token)) return 'tokenChars';
+  return null;
+}
+
 const SecretText = Type.String({ minLength: 1, maxLength: 2048 });
 export const ForwardSecretInputSchema = Type.Object(
   {

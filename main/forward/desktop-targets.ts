@@ -8,9 +8,20 @@ import {
   type ForwardSecret,
   type ForwardSecretInput,
   type ForwardTargetSetting,
+  type NtfySecretFault,
+  ntfySecretFault,
   TARGET_ID,
 } from '../../common/forwarding.ts';
-import { parseEndpoint, tokenProblem } from './endpoint.ts';
+import { parseEndpoint, TOKEN_PROBLEM } from './endpoint.ts';
+
+/** The host's English for an ntfy secret's fault (the window words the same codes in its language). */
+const NTFY_FAULT_TEXT: Readonly<Record<NtfySecretFault, string>> = {
+  tokenOrUser: 'An ntfy target takes a token or a user and password, not both.',
+  userNeedsPassword: 'An ntfy user needs its password (and a password its user).',
+  userColon: 'An ntfy user name has no ":".',
+  tokenChars: TOKEN_PROBLEM,
+};
+
 import type { ResolvedTarget } from './forwarder.ts';
 
 /** The endpoint a target sends to: ntfy's server and topic, the webhook's URL, or the secret URL. */
@@ -41,12 +52,8 @@ export function checkSecretInput(kind: ForwardTargetSetting['kind'], s: ForwardS
   if (kind === 'ntfy') {
     if (given.some((k) => k === 'url' || k === 'signingKey'))
       return 'An ntfy target takes a token, or a user and password.';
-    if (s.token !== undefined && (s.user !== undefined || s.password !== undefined))
-      return 'An ntfy target takes a token or a user and password, not both.';
-    if ((s.user === undefined) !== (s.password === undefined))
-      return 'An ntfy user needs its password (and a password its user).';
-    if (s.user?.includes(':')) return 'An ntfy user name has no ":".';
-    return s.token === undefined ? null : tokenProblem(s.token);
+    const fault = ntfySecretFault(s);
+    return fault === null ? null : NTFY_FAULT_TEXT[fault];
   }
   if (kind === 'webhook')
     return given.every((k) => k === 'signingKey') ? null : 'A webhook target takes a signing key.';
