@@ -17,6 +17,11 @@ export default defineConfig({
           globalSetup: ['scripts/vitest-tmp-root.mjs', 'scripts/vitest-build-cli.mjs'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          // Vitest runs one file at a time on two cores (availableParallelism − 1), yet most of this
+          // project's time is waiting on loopback HTTPS, child processes and real watch timeouts (a run
+          // used 46% of one core): two files at once overlap those waits. Three starved the heaviest
+          // conformance test (limits.test.ts) past its timeout on a loaded machine.
+          maxWorkers: 2,
         },
       },
       {

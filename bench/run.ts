@@ -4,7 +4,10 @@
  * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
  * run that measured them) and regenerates the table of docs/performance.md from it. Asserts nothing.
  *
- *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10,11]   (4c: row 4c alone)
+ *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10,11,12]   (4c: row 4c alone)
+ *
+ * Row 12 runs at 5,000 nodes and 100,000 pods (20,000 GPU); GPU_FLEET_BENCH_FREE_SIZES=N,P,G runs it at
+ * other sizes (a quick try-out: the sizes are in the row's words).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,16 +15,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCli, cliIsStale } from '../scripts/cli-build.mjs';
+import { buildBaseline } from './lib/built-baseline.ts';
 import { provenance } from './lib/provenance.ts';
 import { type BenchNote, mergeResults, parseResults } from './lib/results.ts';
 import { startSimHost } from './lib/sim-remote.ts';
+import { writeSimsKubeconfig } from './lib/sims-kubeconfig.ts';
 import { markdownTable, type Row } from './lib/table.ts';
 import { controllerSourceRows } from './rows/controller-source.ts';
+import { FREE_SIZES, type FreeSizes, freeGpuRows, freeScenarios } from './rows/free-gpus.ts';
 import { heapRow } from './rows/heap.ts';
 import { latencyRows } from './rows/latency.ts';
 import { pushBytesRows } from './rows/push-bytes.ts';
 import { rendererRows } from './rows/renderer.ts';
-import { scanRows } from './rows/scan.ts';
+import { SIM_LATENCY_MS, scanRows } from './rows/scan.ts';
 import { shellStallRows } from './rows/shell-stall.ts';
 import { syncRows } from './rows/sync.ts';
 import { telemetryRows } from './rows/telemetry.ts';
@@ -33,10 +39,10 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const RENDERER = path.join(ROOT, '.vite/renderer/main_window/index.html');
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11').split(',').map((s) => s.trim()));
-const unknown = [...only].filter((g) => !/^([1-9]|1[01])$/.test(g) && g !== '4c');
+const only = new Set((values.only ?? '1,2,3,4,5,6,7,8,9,10,11,12').split(',').map((s) => s.trim()));
+const unknown = [...only].filter((g) => !/^([1-9]|1[012])$/.test(g) && g !== '4c');
 if (unknown.length > 0) {
-  process.stderr.write(`bench: --only takes row numbers 1 to 11 (or 4c), not ${unknown.join(', ')}.
+  process.stderr.write(`bench: --only takes row numbers 1 to 12 (or 4c), not ${unknown.join(', ')}.
 `);
   process.exit(2);
 }
@@ -106,7 +112,15 @@ if (only.has('1') || only.has('3') || only.has('4') || only.has('4c') || only.ha
         }
         const [homelabSim, largeSim] = [host.sims[4], host.sims[0]];
         if (!homelabSim || !largeSim) throw new Error('the simulator host started too few simulators');
-        rows.push(...(await scanRows(homelabSim, largeSim, host.dir, log)));
+        log(`row 6: starting large:5000 answering each request ${SIM_LATENCY_MS} ms late`);
+        const slowHost = await startSimHost({ scenarios: ['large:5000'], requestLatencyMs: SIM_LATENCY_MS });
+        try {
+          const slowSim = slowHost.sims[0];
+          if (!slowSim) throw new Error('the simulator host started no simulator');
+          rows.push(...(await scanRows(homelabSim, largeSim, slowSim, host.dir, log)));
+        } finally {
+          await slowHost.close();
+        }
       });
   } finally {
     await host.close();
@@ -135,6 +149,35 @@ if (only.has('9')) {
   }
 }
 
+if (only.has('12')) {
+  const given = process.env.GPU_FLEET_BENCH_FREE_SIZES?.split(',').map(Number);
+  const sizes: FreeSizes =
+    given?.length === 3 && given.every((n) => Number.isInteger(n) && n > 0)
+      ? { nodes: given[0] as number, pods: given[1] as number, gpuPods: given[2] as number }
+      : FREE_SIZES;
+  log(`starting simulators for row 12: ${freeScenarios(sizes).join(', ')} (in a child process)`);
+  const host = await startSimHost({ scenarios: freeScenarios(sizes) });
+  try {
+    await section('12', async () => {
+      if (cliIsStale()) {
+        log('building the CLI (npm run build:cli)');
+        const failed = buildCli({ quiet: true });
+        if (failed !== null) throw new Error(failed);
+      }
+      const plainJs = await buildBaseline('bench/baselines/raw-list-cli.ts');
+      const all = path.join(host.dir, 'three.yaml');
+      await writeSimsKubeconfig(
+        all,
+        host.sims.slice(0, 3).map((s) => s.info),
+      );
+      const bin = path.join(ROOT, 'bin/gpu-fleet.mjs');
+      rows.push(...(await freeGpuRows(host.sims, all, plainJs, bin, host.dir, log, sizes)));
+    });
+  } finally {
+    await host.close();
+  }
+}
+
 if (only.has('5') || only.has('7'))
   await section('5, 7', async () => {
     if (!fs.existsSync(RENDERER)) {
@@ -150,7 +193,20 @@ if (only.has('5') || only.has('7'))
   });
 if (only.has('8')) await section('8', async () => void rows.push(...(await telemetryRows(log))));
 if (only.has('10')) await section('10', async () => void rows.push(...(await pushBytesRows(log))));
-if (only.has('11')) await section('11', async () => void rows.push(...(await timelineRows(log))));
+if (only.has('11')) {
+  log('starting a large:5000 simulator for row 11a (the engine flapping, the timeline off and on)');
+  const host = await startSimHost({ scenarios: ['large:5000'] });
+  try {
+    const sim = host.sims[0];
+    if (sim) await section('11', async () => void rows.push(...(await timelineRows(sim, log))));
+  } finally {
+    await host.close();
+  }
+  notes.push({
+    group: '11',
+    text: `Row 11a alternates runs with the timeline off and on (3 each, 8 s of one flip every 100 ms among 50 of the 5,000 nodes) and compares the medians of their longest event-loop delays (monitorEventLoopDelay); its per-change cost and rows 11b and 11c come from one simulated day on a virtual clock, with this thread's CPU time beside the wall time.${(os.loadavg()[0] ?? 0) > os.cpus().length ? ` Measured under load (load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores): wall times include waits for a core, and the on/off difference is within the runs' spread.` : ''}`,
+  });
+}
 
 rows.sort((x, y) => x.id.localeCompare(y.id, 'en', { numeric: true }));
 const cpus = os.cpus();
@@ -175,8 +231,16 @@ if (only.has('5'))
 if (only.has('6'))
   notes.push({
     group: '6',
-    text: "Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does).",
+    text: `Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does); 6f/6g put scan beside a raw list (plain https and JSON.parse, pages of 500, no gzip asked: the least any tool pays), 6g against a simulator that answers each request ${SIM_LATENCY_MS} ms late, as a real API server's round trip and admission cost per page.`,
   });
+if (only.has('12')) {
+  const cores = os.cpus().length;
+  const busy = Math.max(loadAtStart[0] ?? 0, loadAtEnd[0] ?? 0) > cores;
+  notes.push({
+    group: '12',
+    text: `Row 12${busy ? ` was measured under load (load average ${loadAtStart[0]?.toFixed(1)} → ${loadAtEnd[0]?.toFixed(1)} on ${cores} cores: wall times and stalls include waits for a core; "on our CPU" is this process's own part)` : ''}: the simulators (4 × 5,000 nodes, 3 of them with 100,000 pods) run in one child process on the same machine; 12b/12c replace 100 pods a second and flip a GPU node every 500 ms for 30 s after the sync; 12b's per-GPU-pod figure includes what the pods watch costs once (its client and cache), spread over the 20,000 GPU pods.`,
+  });
+}
 if (only.has('10'))
   notes.push({
     group: '10',

@@ -100,6 +100,25 @@ export const AlertWordsSchema = Type.Union([
     },
     closed,
   ),
+  /** A product label is made of the cluster's labels (63 characters each) and our words. */
+  Type.Object(
+    {
+      kind: Type.Literal('no-free-gpu'),
+      product: Type.String({ maxLength: 300 }),
+      allocatable: Type.Integer({ minimum: 0 }),
+      pending: Type.Integer({ minimum: 0 }),
+      forMs: Type.Number({ minimum: 0 }),
+    },
+    closed,
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('free-gpu-back'),
+      product: Type.String({ maxLength: 300 }),
+      afterMs: Type.Number({ minimum: 0 }),
+    },
+    closed,
+  ),
 ]);
 
 export const LoggedAlert = Type.Object(

@@ -23,6 +23,12 @@ export const AlertRulesViewSchema = Type.Object(
     withdrawnGpus: Type.Boolean(),
     /** A GPU above this temperature (°C, DCGM telemetry) for longer than the hold-down raises `gpu-hot`. */
     gpuHotC: Type.Integer({ minimum: GPU_HOT_C_MIN, maximum: GPU_HOT_C_MAX }),
+    /**
+     * Alert when no GPU of a product is free in a cluster for the hold-down (and when one is free again).
+     * Off by default: a busy cluster is often full on purpose. One switch for every cluster, like the
+     * other rules; a cluster whose free GPUs are off (the per-cluster `freeGpus`) or unknown never raises it.
+     */
+    noFreeGpu: Type.Boolean(),
   },
   { additionalProperties: false },
 );
@@ -48,4 +54,5 @@ export const DEFAULT_ALERT_RULES: Readonly<AlertRules> = Object.freeze({
   flapWindowMs: 15 * 60_000,
   withdrawnGpus: true,
   gpuHotC: 85,
+  noFreeGpu: false,
 });

@@ -14,6 +14,12 @@ export const ALERT_KINDS = [
   'gpu-xid',
   'gpu-gone',
   'gpu-hot',
+  /**
+   * Free GPUs (issue 23, optional, off by default): no GPU of a product free on the nodes a pod can be
+   * placed on now for the hold-down, and its recovery.
+   */
+  'no-free-gpu',
+  'free-gpu-back',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -27,7 +33,10 @@ export interface Alert {
   body: string;
   /** The nodes this alert is about (may be empty for whole-cluster alerts). */
   nodes: string[];
-  /** The numbers before and after (ready GPU nodes, or allocatable GPUs for `gpus-withdrawn`). */
+  /**
+   * The numbers before and after (ready GPU nodes; allocatable GPUs for `gpus-withdrawn`; free GPUs of
+   * the product for `no-free-gpu` and `free-gpu-back`).
+   */
   before: number | null;
   after: number | null;
   /**
@@ -75,7 +84,13 @@ export type AlertWords =
   | { kind: 'gpu-xid'; hits: { gpu: GpuRef; xid: number }[] }
   /** `before`/`after` on the Alert count the node's GPUs. */
   | { kind: 'gpu-gone'; gone: GpuRef[] }
-  | { kind: 'gpu-hot'; hot: { gpu: GpuRef; temp: number }[]; thresholdC: number; forMs: number };
+  | { kind: 'gpu-hot'; hot: { gpu: GpuRef; temp: number }[]; thresholdC: number; forMs: number }
+  /**
+   * `product`: the product's label as free GPUs show it (`A100 SXM4 40GB MIG 1g.5gb`), from the cluster's
+   * labels. `allocatable`: its allocatable GPUs across the cluster; `pending`: the cluster's Pending GPU pods.
+   */
+  | { kind: 'no-free-gpu'; product: string; allocatable: number; pending: number; forMs: number }
+  | { kind: 'free-gpu-back'; product: string; afterMs: number };
 
 /** A GPU as an alert names it: its index on the node, and the UUID and model when DCGM gave them. */
 export interface GpuRef {

@@ -28,6 +28,8 @@ const SEVERITY_OF: Readonly<Record<AlertKind, Severity>> = Object.freeze({
   unreachable: 'default',
   recovered: 'low',
   reachable: 'low',
+  'no-free-gpu': 'default',
+  'free-gpu-back': 'low',
 });
 
 export function severityOf(kind: AlertKind): Severity {

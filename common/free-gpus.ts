@@ -76,6 +76,12 @@ export interface PendingGpuPod {
   /** The PodScheduled condition's reason (`Unschedulable`) and message, as the scheduler wrote them. */
   reason: string | null;
   message: string | null;
+  /**
+   * What the pod tolerates, as `kubectl describe pod` prints it (`dedicated=ml:NoSchedule`,
+   * `node.kubernetes.io/not-ready:NoExecute op=Exists`), only where it explains the reason: when the
+   * scheduler's message names an untolerated taint. Absent otherwise (and in older snapshots).
+   */
+  tolerations?: string[];
 }
 
 /** Why free GPUs of a cluster are not known. */
@@ -87,8 +93,16 @@ export interface ClusterFree {
   reason: FreeUnknownReason | null;
   /** One sentence when unknown (English; the window words `reason` itself). */
   message: string | null;
-  /** Known, but from an earlier moment (the pods watch is reconnecting). */
+  /**
+   * Known, but from an earlier moment: the pods watch is reconnecting, or (source controller) the
+   * controller's freshness mark is old.
+   */
   stale: boolean;
+  /**
+   * `controller`: read from the in-cluster controller's GpuInventory status, which carries the figures
+   * per product only (no nodes, no Pending pod names). Absent: the app's own pods watch.
+   */
+  source?: 'controller';
   /** Empty when unknown. */
   products: ProductFree[];
   /**

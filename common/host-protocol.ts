@@ -130,6 +130,8 @@ export const SHELL_MESSAGE_SCHEMA = Type.Union([
     type: Type.Literal('secrets'),
     secrets: Type.Record(Type.String({ pattern: TARGET_ID.source }), ForwardSecretInputSchema, {
       maxProperties: FORWARD_TARGETS_MAX,
+      // TypeBox's pattern-keyed record lets other keys through unless told not to.
+      additionalProperties: false,
     }),
   }),
   Strict({ type: Type.Literal('stop') }),

@@ -183,6 +183,13 @@ export interface TimelineQuery {
   node?: string;
 }
 
+/** One product's free GPUs over time: at each point the fewest free in its bucket. */
+export interface FreeLine {
+  /** The product as the free-GPU figures label it (`A100 SXM4 40GB MIG 1g.5gb`). */
+  product: string;
+  points: { at: number; free: number }[];
+}
+
 export interface TimelineView {
   context: string;
   from: number;
@@ -197,6 +204,8 @@ export interface TimelineView {
   episodes: Episode[];
   telemetry: TelemetryPoint[];
   energy: { nodes: EnergyTotal[]; kwh: number };
+  /** Free GPUs by product over the range (a step line each; empty for a node's own range). */
+  free: FreeLine[];
   /** Some list hit its cap (the newest rows are kept). */
   truncated: boolean;
 }

@@ -1,8 +1,11 @@
-// `npm test`: type checks, lint, the Vite builds, unit/integration tests and end-to-end tests, in that
-// order. Every step runs even when an earlier one failed, so one run shows every problem; the last line
-// is `N passed, N failed` over all of them (each check counts as one), and the exit status is non-zero
-// when anything failed.
-import { spawnSync } from 'node:child_process';
+// `npm test`: type checks, lint, the Vite builds, unit/integration tests and end-to-end tests. Two lanes
+// run at the same time, each in order: the checks (types, lint) then the renderer tests, beside the
+// builds then the node and end-to-end tests (which need the builds). The node tests mostly wait on
+// loopback servers and child processes, so the checks' CPU work fills those waits. A step's output is
+// printed whole when it ends, so the lanes do not interleave. Every step runs even when an earlier one
+// failed, so one run shows every problem; the last line is `N passed, N failed` over all of them (each
+// check counts as one), and the exit status is non-zero when anything failed.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { plainEnv } from './plain-env.mjs';
 
@@ -11,18 +14,33 @@ const results = [];
 
 function step(name, command, args) {
   const started = Date.now();
-  process.stdout.write(`\n── ${name}: ${[command, ...args].join(' ')}\n`);
-  const r = spawnSync(command, args, { stdio: 'inherit', env: plainEnv(process.env) });
-  const ok = r.status === 0;
-  results.push({ name, ok, seconds: (Date.now() - started) / 1000 });
-  return ok;
+  const line = `── ${name}: ${[command, ...args].join(' ')}`;
+  process.stdout.write(`\n${line} (started)\n`);
+  return new Promise((resolve) => {
+    const out = [];
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: plainEnv(process.env) });
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => out.push(d));
+    const done = (ok) => {
+      const seconds = (Date.now() - started) / 1000;
+      results.push({ name, ok, seconds });
+      process.stdout.write(`\n${line}\n${Buffer.concat(out).toString('utf8')}`);
+      process.stdout.write(`── ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s\n`);
+      resolve(ok);
+    };
+    child.on('error', (e) => {
+      out.push(Buffer.from(`${e.message}\n`));
+      done(false);
+    });
+    child.on('close', (code) => done(code === 0));
+  });
 }
 
-function vitest(name, project, extra = []) {
+async function vitest(name, project, extra = []) {
   mkdirSync('.tmp', { recursive: true });
   const out = `.tmp/vitest-${project}.json`;
   rmSync(out, { force: true });
-  const ok = step(name, bin('vitest'), [
+  const ok = await step(name, bin('vitest'), [
     'run',
     '--project',
     project,
@@ -45,26 +63,32 @@ function vitest(name, project, extra = []) {
   };
 }
 
-step('types: main, common, sim, tests', bin('tsc'), ['-p', 'tsconfig.json']);
-step('types: preload', bin('tsc'), ['-p', 'preload/tsconfig.json']);
-step('types: renderer (svelte-check)', bin('svelte-check'), [
-  '--tsconfig',
-  'renderer/tsconfig.json',
-  '--threshold',
-  'error',
-  '--output',
-  'human',
+const startedAll = Date.now();
+const [checkLane, buildLane] = await Promise.all([
+  (async () => {
+    await step('types: main, common, sim, tests', bin('tsc'), ['-p', 'tsconfig.json']);
+    await step('types: preload', bin('tsc'), ['-p', 'preload/tsconfig.json']);
+    await step('types: renderer (svelte-check)', bin('svelte-check'), [
+      '--tsconfig',
+      'renderer/tsconfig.json',
+      '--threshold',
+      'error',
+      '--output',
+      'human',
+    ]);
+    await step('lint and format (biome)', bin('biome'), ['check', '.']);
+    return [await vitest('tests: renderer', 'renderer')];
+  })(),
+  (async () => {
+    await step('build: main, preload, renderer', process.execPath, ['scripts/forge-vite-build.mjs']);
+    // The tests that spawn `gpu-fleet` as a user runs it need the built command line (dist/cli/).
+    await step('build: command line', process.execPath, ['scripts/cli-build.mjs']);
+    const node = await vitest('tests: node', 'node');
+    // Chromium against the built renderer, after the node tests: both at once would crowd two cores.
+    return [node, await vitest('tests: end-to-end (chromium)', 'e2e')];
+  })(),
 ]);
-step('lint and format (biome)', bin('biome'), ['check', '.']);
-step('build: main, preload, renderer', process.execPath, ['scripts/forge-vite-build.mjs']);
-// The tests that spawn `gpu-fleet` as a user runs it need the built command line (dist/cli/).
-step('build: command line', process.execPath, ['scripts/cli-build.mjs']);
-
-const suites = [
-  vitest('tests: node', 'node'),
-  vitest('tests: renderer', 'renderer'),
-  vitest('tests: end-to-end (chromium)', 'e2e'),
-];
+const suites = [...checkLane, ...buildLane];
 
 const checks = results.filter((r) => !r.name.startsWith('tests:'));
 let passed = checks.filter((r) => r.ok).length;
@@ -78,5 +102,6 @@ for (const s of suites) {
 process.stdout.write('\n── summary\n');
 for (const r of results)
   process.stdout.write(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.name} (${r.seconds.toFixed(1)} s)\n`);
+process.stdout.write(`all steps in ${((Date.now() - startedAll) / 1000).toFixed(1)} s (two lanes at once)\n`);
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(failed > 0 ? 1 : 0);

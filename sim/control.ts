@@ -7,6 +7,7 @@ import { apiError } from './errors.ts';
 import type { Ctx } from './http.ts';
 import { readBody, sendJson } from './http.ts';
 import { nowIso, obj } from './json.ts';
+import { churnLargePods } from './scenarios/large-pods.ts';
 import { readyCondition, taintsFor } from './scenarios/node.ts';
 import type { LogEntry, SimServer } from './server.ts';
 import type { Json, JsonObject, KObj, ResourceDef } from './types.ts';
@@ -24,6 +25,11 @@ export interface SimControl extends DcgmControl {
   addNode(node: object): void;
   removeNode(name: string): void;
   listNodeNames(): string[];
+  /**
+   * large:N,pods=P,gpu=G: replaces the next `count` pods (deleted, then created again under a new name on
+   * the same node with the same request). Returns how many of them requested a GPU.
+   */
+  churnPods(count: number): number;
   restart(): Promise<void>;
   compact(): void;
   stallWatches(stalled: boolean): void;
@@ -130,6 +136,7 @@ export function makeControl(core: Core, server: () => SimServer, restart: () => 
     },
     openConnections: () => server().openConnections,
     listNodeNames: () => core.store.list('/nodes').map((n) => String(n.metadata.name)),
+    churnPods: (count) => churnLargePods(core, Math.max(0, Math.min(10_000, Math.floor(count)))),
     memoryUsage: () => {
       (globalThis as { gc?: () => void }).gc?.();
       const { heapUsed, rss } = process.memoryUsage();

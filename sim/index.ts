@@ -13,7 +13,7 @@ import { makeTls } from './tls.ts';
 export type { SimControl } from './control.ts';
 
 export interface SimOptions {
-  /** 'homelab' (default) | 'smalllab' (or 'smalllab:MS') | 'large:N' | 'flapping' (or 'flapping:MS') | 'empty' */
+  /** 'homelab' (default) | 'smalllab' (or 'smalllab:MS') | 'large:N' (or 'large:N,pods=P,gpu=G') | 'flapping' (or 'flapping:MS') | 'empty' */
   scenario?: string;
   port?: number;
   host?: string;
@@ -36,6 +36,11 @@ export interface SimOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** Accept the ID tokens of this OIDC issuer, as a server started with --oidc-issuer-url (sim/oidc.ts). */
   oidc?: OidcIssuer;
+  /**
+   * Time each request waits before it is answered (ms; 0, the default: none): the round trip and
+   * admission a real API server costs per request, which loopback lacks (a paged list pays it per page).
+   */
+  requestLatencyMs?: number;
 }
 
 export interface RunningSim {
@@ -76,6 +81,9 @@ function versionInfo(scenario: string): Record<string, string> {
 export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
   const scenario = options.scenario ?? 'homelab';
   const host = options.host ?? '127.0.0.1';
+  const latency = options.requestLatencyMs ?? 0;
+  if (!(Number.isFinite(latency) && latency >= 0 && latency <= 10_000))
+    throw new Error('sim: requestLatencyMs must be between 0 and 10000.');
   const core = new Core({
     watchWindow: options.watchWindow ?? 5000,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
@@ -87,6 +95,8 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
     ...(options.now ? { now: options.now } : {}),
     ...(options.oidc ? { oidc: options.oidc } : {}),
   });
+  // One latency for every request but the controls: the same one the latency control sets later.
+  core.latencyMs = latency;
   installCrdHooks(core);
   seed(core, scenario);
   const tls = await makeTls();

@@ -137,16 +137,40 @@ export async function list(core: Core, ctx: Ctx, def: ResourceDef, namespace: st
     }
     throw apiError(410, 'The resourceVersion for the provided list is too old.', 'Expired');
   }
-  let items = snap.filter(matches);
-  if (start) items = items.filter((o) => core.keyOfObj(def, o) >= start);
+  // The snapshot is sorted by key: a page starts at its key (binary search) and stops once full, so
+  // paging through 100,000 pods does not filter every object for every page. Past a full page the rest
+  // is only counted, and only when remainingItemCount is sent (no selectors), as a real server does.
+  const counted = !q.get('labelSelector') && !q.get('fieldSelector');
+  const items: KObj[] = [];
+  let more = 0;
+  for (let i = start ? firstAtOrAfter(core, def, snap, start) : 0; i < snap.length; i++) {
+    const o = snap[i] as KObj;
+    if (!matches(o)) continue;
+    if (!paged || items.length < limit) items.push(o);
+    else {
+      more++;
+      if (!counted) break;
+    }
+  }
   const meta: JsonObject = { resourceVersion: String(rv) };
-  if (paged && items.length > limit) {
+  if (more > 0) {
     const last = items[limit - 1] as KObj;
     meta.continue = encodeContinue(rv, `${core.keyOfObj(def, last)}\u0000`);
-    if (!q.get('labelSelector') && !q.get('fieldSelector')) meta.remainingItemCount = items.length - limit;
-    items = items.slice(0, limit);
+    if (counted) meta.remainingItemCount = more;
   } else if (!def.builtin) meta.continue = '';
   sendList(ctx, def, items, meta);
+}
+
+/** The index of the first object whose key is at or after `start` in a key-sorted snapshot. */
+function firstAtOrAfter(core: Core, def: ResourceDef, snap: readonly KObj[], start: string): number {
+  let lo = 0;
+  let hi = snap.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (core.keyOfObj(def, snap[mid] as KObj) < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function sendList(ctx: Ctx, def: ResourceDef, items: KObj[], meta: JsonObject): void {

@@ -99,6 +99,23 @@ describe('large scenario', () => {
   });
 });
 
+describe('requestLatencyMs', () => {
+  it('answers as usual, only later; a latency out of 0–10000 ms is refused', async () => {
+    const sim = await startSim({ scenario: 'large:3', requestLatencyMs: 5 });
+    try {
+      const r = await get(sim.url, sim.caPem, sim.tokens.admin, '/api/v1/nodes');
+      expect(r.status).toBe(200);
+      expect((JSON.parse(r.body.toString('utf8')) as { items: unknown[] }).items).toHaveLength(3);
+    } finally {
+      await sim.close();
+    }
+    for (const bad of [-1, Number.NaN, 10_001])
+      await expect(startSim({ scenario: 'empty', requestLatencyMs: bad })).rejects.toThrow(
+        /requestLatencyMs/,
+      );
+  });
+});
+
 describe('node status server-side apply', () => {
   it('names conflicting condition fields like the real server', async () => {
     const sim = await startSim({ scenario: 'empty' });

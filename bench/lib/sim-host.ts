@@ -11,6 +11,8 @@ import { type RunningSim, startSim } from '../../sim/index.ts';
 export interface SimHostArgs {
   scenarios: string[];
   bookmarkIntervalMs?: number;
+  /** Each simulator waits this long before answering a request (SimOptions.requestLatencyMs). */
+  requestLatencyMs?: number;
   dir: string;
 }
 
@@ -30,6 +32,7 @@ for (const [i, scenario] of args.scenarios.entries()) {
     // The bench drives these simulators from another process, through their HTTP controls.
     httpControls: true,
     ...(args.bookmarkIntervalMs ? { bookmarkIntervalMs: args.bookmarkIntervalMs } : {}),
+    ...(args.requestLatencyMs ? { requestLatencyMs: args.requestLatencyMs } : {}),
   });
   const kubeconfigPath = path.join(args.dir, `sim-${i}.yaml`);
   await sim.writeKubeconfig(kubeconfigPath);

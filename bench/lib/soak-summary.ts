@@ -19,6 +19,10 @@ export interface SoakSummary extends Provenance {
   alertsExpected: number;
   mismatches: number;
   heapSlopeMbPerMin: number;
+  /** The machine's 1-minute load average at the start and the end (other work sharing its cores). */
+  loadAvg?: [number, number];
+  /** Cores of the machine. */
+  cores?: number;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
@@ -33,7 +37,12 @@ export function parseSoakSummary(text: string): SoakSummary {
       isNum(v[k]),
     ) ||
     !(v.commit === null || (typeof v.commit === 'string' && /^[0-9a-f]{40}$/.test(v.commit))) ||
-    !(v.dirty === null || typeof v.dirty === 'boolean')
+    !(v.dirty === null || typeof v.dirty === 'boolean') ||
+    !(
+      v.loadAvg === undefined ||
+      (Array.isArray(v.loadAvg) && v.loadAvg.length === 2 && v.loadAvg.every(isNum))
+    ) ||
+    !(v.cores === undefined || isNum(v.cores))
   )
     throw new Error(`${SOAK_FILE} is not a soak summary.`);
   return v as unknown as SoakSummary;
@@ -56,7 +65,11 @@ export function renderSoak(s: SoakSummary | null, fresh: Freshness): string {
     s.commit === null
       ? 'commit not recorded'
       : `commit ${s.commit.slice(0, 10)}${s.dirty ? ' with uncommitted changes' : ''}${fresh === 'changed-since' ? '; main/ or common/ changed since' : ''}`;
-  return `The last soak (${s.at.slice(0, 16).replace('T', ' ')} UTC, ${s.minutes} min, ${code}): ${verdict}; heap slope ${slope}.`;
+  const load =
+    s.loadAvg === undefined
+      ? ''
+      : `, machine load average ${s.loadAvg[0].toFixed(1)} → ${s.loadAvg[1].toFixed(1)}${s.cores === undefined ? '' : ` on ${s.cores} cores`}`;
+  return `The last soak (${s.at.slice(0, 16).replace('T', ' ')} UTC, ${s.minutes} min${load}, ${code}): ${verdict}; heap slope ${slope}.`;
 }
 
 export function replaceSoak(page: string, sentence: string): string {

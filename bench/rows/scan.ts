@@ -2,19 +2,18 @@
  * Row 6: `gpu-fleet scan` as a user runs it (a fresh process of the built CLI) against a fresh process doing
  * a plain client-node paged list of the same nodes, built the same way (plain JavaScript, no loader), so
  * only the work differs: wall time and peak RSS, direct and through a proxy with gzip on and off. And
- * `gpu-fleet --help`: start-up time and peak RSS beside the TypeScript-loader start-up it replaced.
+ * `gpu-fleet --help`: start-up time and peak RSS beside the TypeScript-loader start-up it replaced. Rows 6f
+ * and 6g put scan beside a raw https list (the least any tool pays), without and with a per-request latency.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { buildBaseline } from '../lib/built-baseline.ts';
 import { startEncodingProxy } from '../lib/encoding-proxy.ts';
 import type { RemoteSim } from '../lib/sim-remote.ts';
 import { bytes, max, median, ms, ratio, seconds } from '../lib/stats.ts';
 import type { Row } from '../lib/table.ts';
+import { type Run, timedNode as timed } from '../lib/timed.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const PEAK_RSS = path.join(ROOT, 'bench/lib/peak-rss.mjs');
 const BIN = path.join(ROOT, 'bin/gpu-fleet.mjs');
 /** The issue's goals: scan ≤ 150 MB (10^6 bytes) peak RSS, ≤ 1.2× the plain list; --help ≤ 120 ms, ≤ 60 MiB. */
 const SCAN_RSS_GOAL = 150e6;
@@ -22,40 +21,13 @@ const SCAN_RATIO_GOAL = 1.2;
 const HELP_MS_GOAL = 120;
 const HELP_RSS_GOAL = 60 * 2 ** 20;
 
-interface Run {
-  ms: number;
-  rss: number;
-  /** User + system CPU time of the process: less sensitive than wall time to a loaded machine. */
-  cpuMs: number;
-}
-
-/** Runs `node [--import peak-rss] ...args` to completion; its wall time and peak RSS. */
-function timed(args: string[], dir: string): Promise<Run> {
-  const rssFile = path.join(dir, `rss-${process.hrtime.bigint()}.txt`);
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', PEAK_RSS, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, GPU_FLEET_BENCH_RSS_FILE: rssFile },
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const ms = performance.now() - t0;
-      if (code !== 0) return reject(new Error(`${args.join(' ')} exited with ${code}`));
-      const [rss, cpuMs] = fs.readFileSync(rssFile, 'utf8').trim().split(' ').map(Number);
-      fs.rmSync(rssFile, { force: true });
-      if (!Number.isFinite(rss) || !Number.isFinite(cpuMs))
-        return reject(new Error(`${args.join(' ')}: no peak RSS`));
-      resolve({ ms, rss: rss as number, cpuMs: cpuMs as number });
-    });
-  });
-}
-
 interface Compared {
   scan: Run[];
   plain: Run[];
 }
+
+/** What row 6g's simulator waits before answering each request: a real server's round trip and admission. */
+export const SIM_LATENCY_MS = 5;
 
 async function compare(kubeconfig: string, plainJs: string, runs: number, dir: string): Promise<Compared> {
   const out: Compared = { scan: [], plain: [] };
@@ -85,14 +57,31 @@ function scanRow(id: string, what: string, r: Compared, wireBytesPerRun?: number
   };
 }
 
+function rawRow(id: string, what: string, r: Compared): Row {
+  const [s, p] = [medianMs(r.scan), medianMs(r.plain)];
+  const [sc, pc] = [medianCpu(r.scan), medianCpu(r.plain)];
+  return {
+    id,
+    measure: `\`gpu-fleet scan -o json\` wall time beside a raw paged list (plain https + JSON.parse, pages of 500), ${what} (median of ${r.scan.length})`,
+    ours: `${seconds(s)} (${ratio(s, p)}); CPU ${seconds(sc)} (${ratio(sc, pc)}), ${bytes(peak(r.scan))}`,
+    baseline: `${seconds(p)}; CPU ${seconds(pc)}, ${bytes(peak(r.plain))} (raw list, built the same way)`,
+    target: `≤ ${SCAN_RATIO_GOAL}× the raw list`,
+    met: s / p <= SCAN_RATIO_GOAL,
+    raw: { ...r },
+  };
+}
+
 export async function scanRows(
   homelab: RemoteSim,
   large: RemoteSim,
+  /** large:5000 again, answering each request SIM_LATENCY_MS late. */
+  slow: RemoteSim,
   dir: string,
   log: (s: string) => void,
 ): Promise<Row[]> {
-  log('row 6: building the plain-list baseline (Vite, as the CLI)');
+  log('row 6: building the plain-list baselines (Vite, as the CLI)');
   const plainJs = await buildBaseline('bench/baselines/list-cli.ts');
+  const rawJs = await buildBaseline('bench/baselines/raw-nodes-cli.ts');
   log('row 6: gpu-fleet --help (10 runs) vs the tsx-loader start-up it replaced (5 runs)');
   const help: Run[] = [];
   const viaTsx: Run[] = [];
@@ -106,6 +95,9 @@ export async function scanRows(
   const small = await compare(homelab.kubeconfigPath, plainJs, 3, dir);
   log('row 6: gpu-fleet scan vs a plain list, large:5000');
   const big = await compare(large.kubeconfigPath, plainJs, 3, dir);
+  log('row 6: gpu-fleet scan vs a raw https list, large:5000, then with a per-request latency');
+  const raw = await compare(large.kubeconfigPath, rawJs, 3, dir);
+  const rawSlow = await compare(slow.kubeconfigPath, rawJs, 3, dir);
   const viaProxy = async (gzip: boolean) => {
     log(`row 6: the same through a loopback proxy, gzip ${gzip ? 'on' : 'off'}`);
     const proxy = await startEncodingProxy(large.info, { gzip, dir });
@@ -124,6 +116,8 @@ export async function scanRows(
     scanRow('6b', 'large:5000', big),
     scanRow('6c', 'large:5000 through a proxy, gzip on', gz.r, gz.wireBytes),
     scanRow('6d', 'large:5000 through a proxy, gzip off', plainText.r, plainText.wireBytes),
+    rawRow('6f', 'large:5000', raw),
+    rawRow('6g', `large:5000, the simulator answering each request ${SIM_LATENCY_MS} ms late`, rawSlow),
     {
       id: '6e',
       measure: '`gpu-fleet --help`: start-up to exit (wall, and CPU), and peak RSS (median of 10)',

@@ -8,6 +8,7 @@ import type { Alert, AlertWords } from '../alerts.ts';
 import { NOTIFICATION_BODY_MAX } from '../alerts.ts';
 import { clusterText } from '../cluster-text.ts';
 import { reasonWords } from '../node-reason.ts';
+import { freeBackWords, noFreeWords } from './free-alert-text.ts';
 import { goneWords, hotWords, xidWords } from './gpu-alert-text.ts';
 import type { Translator } from './translator.ts';
 
@@ -186,6 +187,10 @@ function wordsOf(a: AlertInput, tr: Translator): AlertText {
       return goneWords(context, a.nodes[0] ?? '', w, a.before ?? 0, a.after ?? 0, tr);
     case 'gpu-hot':
       return hotWords(context, a.nodes[0] ?? '', w, (ms) => duration(ms, tr), tr);
+    case 'no-free-gpu':
+      return noFreeWords(context, w, (ms) => duration(ms, tr), tr);
+    case 'free-gpu-back':
+      return freeBackWords(context, w, a.after ?? 0, (ms) => duration(ms, tr), tr);
   }
 }
 

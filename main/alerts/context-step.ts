@@ -6,6 +6,7 @@
 import type { AlertRules } from '../../common/alert-rules.ts';
 import { dict } from '../../common/dict.ts';
 import { nextUnflapAt, trackFlaps } from './flap.ts';
+import { noFreeNextCheck } from './no-free.ts';
 import { fillOmitted } from './omitted.ts';
 import { judgeReadiness } from './readiness.ts';
 import { type AlertFacts, flapText, reachableText, unreachableText } from './text.ts';
@@ -103,5 +104,7 @@ export function contextNextCheck(cp: ContextPolicy, rules: AlertRules): number |
   // re-arming a 0 ms timer in a loop).
   const unflap = cp.reachable ? nextUnflapAt(cp, rules) : null;
   if (unflap !== null) times.push(unflap);
+  const free = noFreeNextCheck(cp.noFree, rules);
+  if (free !== null) times.push(free);
   return times.length === 0 ? null : Math.min(...times);
 }

@@ -8,7 +8,9 @@
 
 import type { AlertRules } from '../../common/alert-rules.ts';
 import { hasKey, own, withKey, withoutKey } from '../../common/dict.ts';
+import type { ClusterFree } from '../../common/free-gpus.ts';
 import { contextNextCheck, reachableStep, unreachableStep } from './context-step.ts';
+import { judgeNoFree } from './no-free.ts';
 import { isSnoozed, type SnoozeState } from './snooze.ts';
 import { makeAlert } from './text.ts';
 import {
@@ -64,6 +66,36 @@ export function evaluate(
   return { ...out, nextCheckAt: nextCheckAt(out.state, rules) };
 }
 
+/**
+ * The free GPUs of one context now (the optional no-free-GPU alert, no-free.ts): judged apart from the
+ * nodes, so a pod's change costs a pass over the cluster's few products and not over its nodes.
+ */
+export function evaluateFree(
+  state: PolicyState,
+  obs: { at: number; context: string; free: ClusterFree },
+  rules: AlertRules,
+  snooze: SnoozeState,
+): PolicyResult {
+  const out = freeStep(state, obs.context, obs.at, obs.free, rules, snooze);
+  return { ...out, nextCheckAt: nextCheckAt(out.state, rules) };
+}
+
+function freeStep(
+  state: PolicyState,
+  context: string,
+  at: number,
+  free: ClusterFree | undefined,
+  rules: AlertRules,
+  snooze: SnoozeState,
+) {
+  const cp = own(state.contexts, context) ?? initialContextPolicy();
+  const out = judgeNoFree(cp.noFree, context, at, free, rules);
+  if (out.noFree === cp.noFree && out.alerts.length === 0) return { state, alerts: [] };
+  const suppressed = isSnoozed(snooze, context, at);
+  const alerts = out.alerts.map((f) => makeAlert(f, suppressed));
+  return { state: { contexts: withKey(state.contexts, context, { ...cp, noFree: out.noFree }) }, alerts };
+}
+
 /** Re-judges every context that is due at `now` against what it last saw. */
 export function tick(state: PolicyState, now: number, rules: AlertRules, snooze: SnoozeState): PolicyResult {
   let current = state;
@@ -73,8 +105,9 @@ export function tick(state: PolicyState, now: number, rules: AlertRules, snooze:
     if (due === null || due > now) continue;
     const obs: Observation = { at: now, context, reachable: cp.reachable, inventory: null };
     const out = step(current, obs, cp.reachable ? cp.last : null, rules, snooze);
-    current = out.state;
-    alerts.push(...out.alerts);
+    const free = freeStep(out.state, context, now, undefined, rules, snooze);
+    current = free.state;
+    alerts.push(...out.alerts, ...free.alerts);
   }
   return { state: current, alerts, nextCheckAt: nextCheckAt(current, rules) };
 }

@@ -31,12 +31,14 @@ export interface AlertFacts {
   reasons?: { node: string; reason: string }[];
   short?: string;
   words?: AlertWords;
+  /** What keeps the ids of alerts of one kind at one instant apart (a product), when several can be. */
+  about?: string;
 }
 
 export function makeAlert(f: AlertFacts, suppressed: boolean): PolicyAlert {
   const at = new Date(f.at).toISOString();
   const alert: PolicyAlert = {
-    id: `${f.context}:${f.kind}:${at}`,
+    id: f.about === undefined ? `${f.context}:${f.kind}:${at}` : `${f.context}:${f.kind}:${f.about}:${at}`,
     at,
     context: f.context,
     kind: f.kind,
@@ -134,4 +136,19 @@ export function withdrawnText(
     lines: lines.map((l) => ({ node: l.node, allocatable: l.allocatable, capacity: l.capacity })),
   };
   return englishWords(context, { nodes: lines.map((l) => l.node), before: null, after: null }, words);
+}
+
+export function noFreeText(
+  context: string,
+  w: { product: string; allocatable: number; pending: number; forMs: number },
+) {
+  return englishWords(context, { nodes: [], before: null, after: 0 }, { kind: 'no-free-gpu', ...w });
+}
+
+export function freeBackText(context: string, product: string, free: number, afterMs: number) {
+  return englishWords(
+    context,
+    { nodes: [], before: 0, after: free },
+    { kind: 'free-gpu-back', product, afterMs },
+  );
 }

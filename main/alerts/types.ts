@@ -69,6 +69,34 @@ export interface ContextPolicy {
   flapping: Record<string, number>;
   /** Nodes with GPUs withdrawn, by the allocatable count already alerted. */
   withdrawn: Record<string, number>;
+  /** The products watched for the optional no-free-GPU alert (no-free.ts). */
+  noFree: NoFreeState;
+}
+
+/** One product of a cluster as the no-free-GPU alert follows it (its ProductFree key is the record's key). */
+export interface ProductWatch {
+  label: string;
+  /** Free GPUs of it on the nodes a pod can be placed on now, at the last known figures. */
+  free: number;
+  allocatable: number;
+  /** The cluster's Pending GPU pods at the last known figures (for the alert's words). */
+  pending: number;
+  /** Start of the current spell of none free that counts for the hold-down; null when free or unknown since. */
+  since: number | null;
+  /** None free when first seen: taken as the state the user knows, not alerted until one frees up. */
+  accepted: boolean;
+  /** Alerted: when that spell of none free began (the recovery says how long it lasted); null otherwise. */
+  alertedSince: number | null;
+  /** Changes between none free and some free within the flap window (epoch ms). */
+  changes: number[];
+  /** When it last changed while flapping (damped: no alerts until stable for a window); null otherwise. */
+  flapping: number | null;
+}
+
+export interface NoFreeState {
+  /** The last figures were known and fresh; while not, nothing is judged (pods forbidden, listing, stale). */
+  known: boolean;
+  products: Record<string, ProductWatch>;
 }
 
 export interface PolicyState {
@@ -91,6 +119,7 @@ export function initialContextPolicy(): ContextPolicy {
     changes: dict(),
     flapping: dict(),
     withdrawn: dict(),
+    noFree: { known: false, products: dict() },
   };
 }
 

@@ -143,7 +143,13 @@ describe('AppCore', () => {
     );
     const telemetry = { background: 'off' as const, autoMaxGpuNodes: 50, budgetPerMinute: 60 };
     const view = await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 5000, withdrawnGpus: false, gpuHotC: 90 },
+      alertRules: {
+        holdDownMs: 0,
+        unreachableAfterMs: 5000,
+        withdrawnGpus: false,
+        gpuHotC: 90,
+        noFreeGpu: true,
+      },
       telemetry,
     });
     expect(view.alertRules).toEqual({
@@ -151,7 +157,9 @@ describe('AppCore', () => {
       unreachableAfterMs: 5000,
       withdrawnGpus: false,
       gpuHotC: 90,
+      noFreeGpu: true,
     });
+    expect(c.settings.get('alertRules').noFreeGpu).toBe(true);
     expect(c.settings.get('alertRules').flapThreshold).toBe(2);
     expect(c.settings.get('alertRules').gpuHotC).toBe(90);
     expect(view.telemetry).toEqual(telemetry);
@@ -251,7 +259,13 @@ describe('AppCore', () => {
   it('persists alerts in the log and pushes them to windows', async () => {
     const c = makeCore();
     await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
+      alertRules: {
+        holdDownMs: 0,
+        unreachableAfterMs: 60_000,
+        withdrawnGpus: true,
+        gpuHotC: 85,
+        noFreeGpu: false,
+      },
     });
     const pushed: string[] = [];
     c.onPush((channel, payload) => {
@@ -276,7 +290,13 @@ describe('AppCore', () => {
     const forwarded: string[][] = [];
     const c = makeCore(undefined, undefined, undefined, (a) => forwarded.push(a.nodes));
     await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
+      alertRules: {
+        holdDownMs: 0,
+        unreachableAfterMs: 60_000,
+        withdrawnGpus: true,
+        gpuHotC: 85,
+        noFreeGpu: false,
+      },
     });
     const pushed: { channel: string; nodes: string[] }[] = [];
     c.onPush((channel, payload) => {

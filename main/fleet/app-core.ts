@@ -109,6 +109,8 @@ export class AppCore implements FleetHost {
       }),
       freeGpus: (ctx) => freeGpusOn(s.get('freeGpus'), ctx.name),
       mergeSameCluster: () => s.get('mergeSameCluster'),
+      // The timeline keeps the events about GPU nodes: watched only where it is recorded.
+      nodeEvents: opts.timelineDir !== undefined,
       ...opts.engine,
       clock: this.#clock,
       rules: { ...opts.settings.get('alertRules') },
@@ -326,6 +328,8 @@ export class AppCore implements FleetHost {
       dir,
       clock: this.#clock,
       settings: () => this.settings.get('timeline'),
+      // The engine host's loop must not wait for a checkpoint's disk sync (bench row 11a).
+      checkpointInWorker: true,
       onNotice: (message) => {
         this.#timelineNotices.push(message);
         this.#refreshNotices();

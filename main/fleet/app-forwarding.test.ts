@@ -86,7 +86,13 @@ describe('forwarding in the app core', () => {
     expect(await invoke('forward:test', 'Bad Id')).toMatchObject({ ok: false, status: 400 });
 
     await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
+      alertRules: {
+        holdDownMs: 0,
+        unreachableAfterMs: 60_000,
+        withdrawnGpus: true,
+        gpuHotC: 85,
+        noFreeGpu: false,
+      },
     });
     for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) env.sim.control.setNodeReady(n, 'True');
     await pollUntil(() => c.engine.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4, 'all ready');

@@ -25,10 +25,13 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { ListWatcher, type ListWatcherOptions } from '../kube/list-watcher.ts';
 import { ObjectCache } from '../kube/object-cache.ts';
+import { primeFirstBuild, SLICED_BUILD_MIN } from './first-build.ts';
 import { FreeGpuFeed } from './free-gpu-feed.ts';
+import { NodeEventFeed, type NodeEventFeedOptions } from './node-event-feed.ts';
 import { NODES, type NodeWatcher, type NodeWatcherEvent } from './node-watch.ts';
 import { ControllerFeed } from './source/controller-feed.ts';
 import { type SourceConfig, sourceState } from './source/monitor-source.ts';
+import { freshMarkOldAt } from './source/source-policy.ts';
 import { Throttle } from './throttle.ts';
 
 export interface ContextMonitorOptions {
@@ -46,6 +49,8 @@ export interface ContextMonitorOptions {
   source?: SourceConfig | undefined;
   /** Watch the GPU pods for free GPUs while the nodes are watched (the per-context setting); on when absent. */
   freeGpus?: boolean;
+  /** Watch the Kubernetes events about GPU nodes while monitoring (for the timeline); off when absent. */
+  nodeEvents?: Pick<NodeEventFeedOptions, 'onEvents' | 'onForbidden'>;
 }
 
 export type MonitorChange = 'inventory' | 'connection' | 'ignored' | 'free';
@@ -53,15 +58,22 @@ export type MonitorChange = 'inventory' | 'connection' | 'ignored' | 'free';
 const FRESH: ReadonlySet<ConnectionState['phase']> = new Set(['live', 'connecting']);
 const OFF: WritebackState = { phase: 'off', message: null, lastWriteAt: null, writes: 0, skipped: 0 };
 const OFF_FREE = unknownFree('off');
+const LISTING_FREE = unknownFree('listing');
 
 export class ContextMonitor {
   readonly #opts: ContextMonitorOptions;
   readonly #cache = new ObjectCache(NODES);
   readonly #watcher: NodeWatcher;
-  /** The controller's free-GPU summary as figures, kept while the summary object is the same. */
-  #fromController: { summary: object; free: ClusterFree } | null = null;
+  /** The controller's free-GPU summary as figures (and marked stale), kept while the summary object is the same. */
+  #fromController: { summary: object; free: ClusterFree; stale: ClusterFree | null } | null = null;
+  /** Wakes the engine when the controller's freshness mark gets old (nothing else would say so then). */
+  #staleTimer: { at: number; handle: unknown } | null = null;
   /** The GPU pods and the free GPUs made from them; null when the setting turned them off. */
   readonly #free: FreeGpuFeed | null;
+  /** The events about GPU nodes; null when nobody records them. */
+  readonly #events: NodeEventFeed | null;
+  /** The inventory's node names, made once per inventory. */
+  #gpuNodes: { of: GpuInventoryStatus | null; names: ReadonlySet<string> } = { of: null, names: new Set() };
   /** Follows the in-cluster controller (source auto or controller); null for source nodes. */
   readonly #feed: ControllerFeed | null;
   /** What is read now: the node watch, the controller's GpuInventory, or nothing (controller stale). */
@@ -73,6 +85,8 @@ export class ContextMonitor {
   #writeback: WritebackState = OFF;
   #synced = false;
   #builtVersion = -1;
+  /** The first build of a large cluster is under way across turns (first-build.ts); counts runs. */
+  #priming = 0;
   #confirmed = false;
   #ignored = 0;
   readonly #throttle: Throttle;
@@ -98,6 +112,15 @@ export class ContextMonitor {
         : new FreeGpuFeed({ makeClient: opts.makeClient, clock: opts.clock, watcher: opts.watcher }, () =>
             this.onChange('free', this),
           );
+    this.#events = opts.nodeEvents
+      ? new NodeEventFeed({
+          makeClient: opts.makeClient,
+          clock: opts.clock,
+          watcher: opts.watcher,
+          isGpuNode: (node) => this.#isGpuNode(node),
+          ...opts.nodeEvents,
+        })
+      : null;
     this.#throttle = new Throttle(opts.clock, opts.coalesceMs ?? 100, () => this.#recompute());
     const source = opts.source;
     this.#feed =
@@ -135,10 +158,19 @@ export class ContextMonitor {
   }
   /** True once the cluster has answered a full list in this run (the inventory is not just last-known). */
   get synced(): boolean {
-    return this.#synced;
+    // While the first build runs, the inventory is not yet the one that list returned.
+    return this.#synced && this.#priming === 0;
+  }
+
+  #isGpuNode(node: string): boolean {
+    const inv = this.#inventory;
+    if (this.#gpuNodes.of !== inv)
+      this.#gpuNodes = { of: inv, names: new Set(inv?.nodes.map((n) => n.name) ?? []) };
+    return this.#gpuNodes.names.has(node);
   }
 
   start(): void {
+    this.#events?.start();
     if (this.#feed) this.#feed.start();
     else {
       this.#active = 'nodes';
@@ -148,14 +180,19 @@ export class ContextMonitor {
   }
 
   stop(): void {
+    this.#events?.stop();
     this.#feed?.stop();
+    if (this.#staleTimer) this.#opts.clock.clearTimeout(this.#staleTimer.handle);
+    this.#staleTimer = null;
     this.#watcher.stop();
     this.#free?.stop();
     this.#throttle.cancel();
+    this.#priming = 0;
   }
 
   /** Skip the backoff wait (the user pressed "retry", or the machine woke from sleep). */
   retryNow(): void {
+    this.#events?.retryNow();
     this.#feed?.retryNow();
     if (this.#active === 'nodes') {
       this.#watcher.retryNow();
@@ -163,17 +200,41 @@ export class ContextMonitor {
     }
   }
 
-  /** Free GPUs as the snapshot shows them: from the controller's status while it is read (absent if it has none). */
+  /**
+   * Free GPUs as the snapshot shows them: from the controller's status while it is read (absent if it has
+   * none), marked stale while the controller's freshness mark is old (freshMarkOldAt).
+   */
   get free(): ClusterFree | undefined {
     if (this.#active === 'controller') {
       const summary = this.#inventory?.free_gpus;
       if (summary === undefined) return undefined;
       if (this.#fromController?.summary !== summary)
-        this.#fromController = { summary, free: freeFromSummary(summary) };
-      return this.#fromController.free;
+        this.#fromController = { summary, free: freeFromSummary(summary), stale: null };
+      const m = this.#fromController;
+      const oldAt = freshMarkOldAt(this.#feed?.lease ?? null);
+      const stale = m.free.state === 'known' && (oldAt === null || this.#opts.clock.now() >= oldAt);
+      if (!stale && oldAt !== null) this.#staleTimerAt(oldAt);
+      if (!stale) return m.free;
+      m.stale ??= { ...m.free, stale: true };
+      return m.stale;
     }
     if (this.#active !== 'nodes') return undefined;
+    // Until the first build of a large cluster ends, its figures would be built from underived nodes in one task.
+    if (this.#free !== null && this.#priming > 0) return LISTING_FREE;
     return this.#free === null ? OFF_FREE : this.#free.free(this.#cache.view);
+  }
+
+  #staleTimerAt(at: number): void {
+    if (this.#staleTimer?.at === at) return;
+    if (this.#staleTimer) this.#opts.clock.clearTimeout(this.#staleTimer.handle);
+    const handle = this.#opts.clock.setTimeout(
+      () => {
+        this.#staleTimer = null;
+        this.onChange('free', this);
+      },
+      Math.max(0, at - this.#opts.clock.now()),
+    );
+    this.#staleTimer = { at, handle };
   }
 
   /** The write-back state as the window shows it: its message (often the server's words) and owners through the text gate. */
@@ -190,6 +251,17 @@ export class ContextMonitor {
     };
   }
 
+  /**
+   * Stale: last-known from an earlier run, or the cluster stopped answering. Right after the first list
+   * the phase is still `connecting` (the watch opens next): that inventory is fresh. Read without a
+   * snapshot, which would also build the free-GPU figures (all nodes, all pods) in the same task.
+   */
+  get stale(): boolean {
+    return (
+      this.#inventory !== null && (!this.#synced || this.#priming > 0 || !FRESH.has(this.#connection.phase))
+    );
+  }
+
   snapshot(): ContextSnapshot {
     const free = this.free;
     return {
@@ -197,9 +269,7 @@ export class ContextMonitor {
       server: this.#shownServer,
       connection: this.#connection,
       inventory: this.#inventory,
-      // Stale: last-known from an earlier run, or the cluster stopped answering. Right after the first
-      // list the phase is still `connecting` (the watch opens next): that inventory is fresh.
-      stale: this.#inventory !== null && (!this.#synced || !FRESH.has(this.#connection.phase)),
+      stale: this.stale,
       history: this.#history,
       // The controller writes the GpuInventory while the tray reads it: the tray does not write back then.
       writeback: this.#active === 'controller' && this.#writeback.phase !== 'off' ? OFF : this.#writeback,
@@ -284,11 +354,32 @@ export class ContextMonitor {
       this.#lastSeen = retainLabels(this.#lastSeen, new Set(event.objects.map((n) => n.name)));
       // The first full list must show at once; later relists are coalesced like any change.
       if (this.#builtVersion === -1) {
-        this.#recompute();
+        if (this.#cache.view.size < SLICED_BUILD_MIN) this.#recompute();
+        else void this.#firstBuild();
         return;
       }
     }
+    // Changes during the first build are in the cache it reads when it ends.
+    if (this.#priming > 0) return;
     if (this.#cache.view.version !== this.#builtVersion) this.#throttle.request();
+  }
+
+  /** The first inventory of a large cluster: derived a slice per turn, then built from the memos at once. */
+  async #firstBuild(): Promise<void> {
+    const run = ++this.#priming;
+    const view = this.#cache.view;
+    const done = await primeFirstBuild([...view.values()], {
+      current: (slice) => slice.filter((f) => view.get(f.name) === f),
+      remember: (nodes) => {
+        this.#lastSeen = rememberAllLabels(this.#lastSeen, nodes);
+        return this.#lastSeen;
+      },
+      slots: this.#free !== null,
+      cancelled: () => this.#priming !== run || this.#active !== 'nodes',
+    });
+    if (this.#priming !== run) return;
+    this.#priming = 0;
+    if (done) this.#recompute();
   }
 
   #forgetIfReplaced(node: NodeFacts): void {

@@ -15,7 +15,7 @@ import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { productlessNodes } from '../../common/inventory-counts.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { DEFAULT_TELEMETRY, type TelemetrySettingsView } from '../../common/telemetry.ts';
-import { evaluate, forgetContext, tick } from '../alerts/policy.ts';
+import { evaluate, evaluateFree, forgetContext, tick } from '../alerts/policy.ts';
 import { countsAsReachable } from '../alerts/reachability.ts';
 import {
   NO_SNOOZE,
@@ -29,6 +29,7 @@ import {
 } from '../alerts/snooze.ts';
 import { INITIAL_POLICY_STATE, type PolicyAlert, type PolicyState } from '../alerts/types.ts';
 import { fetchNodeDetail } from '../diagnosis/detail.ts';
+import { unknownFree } from '../inventory/free-gpus.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { groupByCluster } from '../kube/cluster-identity.ts';
 import { ContextClient } from '../kube/context-client.ts';
@@ -55,7 +56,10 @@ export type EngineEvent =
     }
   | { type: 'connection'; context: string; state: ConnectionState }
   | { type: 'alert'; alert: PolicyAlert }
-  /** The events a node detail read about a GPU node (for the timeline, which keeps them past their expiry). */
+  /**
+   * Events about a GPU node, read by a node detail or watched while monitoring (`nodeEvents`), for the
+   * timeline, which keeps them past their expiry.
+   */
   | { type: 'node-events'; context: string; node: string; events: NodeDetail['events'] }
   /** A DCGM reading of one node (background or on demand), for the timeline; null GPUs: it failed. */
   | { type: 'telemetry'; reading: TelemetryReading }
@@ -89,6 +93,11 @@ export interface EngineOptions {
    * one set of alerts (read at every setContexts; default true).
    */
   mergeSameCluster?: () => boolean;
+  /**
+   * Watch the Kubernetes events about GPU nodes while monitoring, as `node-events` (the timeline records
+   * them); off when absent. Forbidden: one line to `debug`, and monitoring goes on.
+   */
+  nodeEvents?: boolean;
   /** Lines for the host's debug log (e.g. a DCGM value that is no XID, ignored), with their context. */
   debug?: (context: string, line: string) => void;
 }
@@ -104,6 +113,9 @@ interface Entry {
 /** A monitor restarts when its connection settings, its source or its free-GPU setting change. */
 const entryKey = (ctx: ResolvedContext, source: SourceConfig | null, freeGpus: boolean) =>
   `${contextFingerprint(ctx)}\u0000${JSON.stringify(source)}\u0000${freeGpus}`;
+
+/** Free GPUs of a monitor that has none to show (a controller without the summary): not known. */
+const NO_FIGURES = unknownFree('off');
 
 /** Detail reads in flight at once, across contexts (a window refreshing a panel needs one). */
 const MAX_DETAIL_READS = 8;
@@ -125,6 +137,8 @@ export class FleetEngine {
   #tickTimer: unknown = null;
   #policyTimer: unknown = null;
   readonly #pendingPolicy = new Map<string, ContextMonitor>();
+  /** Monitors whose free GPUs changed, for the optional no-free-GPU alert (judged apart: it is cheap). */
+  readonly #pendingFree = new Map<string, ContextMonitor>();
   readonly #snapshots: Throttle;
   readonly #telemetry: TelemetryHub;
   readonly #uids: ClusterUids;
@@ -218,6 +232,15 @@ export class FleetEngine {
           lastKnown: previous ? { inventory: previous.inventory, history: previous.history ?? [] } : null,
           ...(source ? { source } : {}),
           freeGpus,
+          ...(this.#opts.nodeEvents
+            ? {
+                nodeEvents: {
+                  onEvents: (node: string, events: NodeDetail['events']) =>
+                    this.#emit({ type: 'node-events', context: ctx.name, node, events }),
+                  onForbidden: (sentence: string) => this.#opts.debug?.(ctx.name, sentence),
+                },
+              }
+            : {}),
         },
         (change, m) => this.#onMonitor(change, m),
       );
@@ -254,6 +277,7 @@ export class FleetEngine {
 
   setRules(rules: AlertRules): void {
     this.#rules = rules;
+    if (rules.noFreeGpu) for (const { monitor } of this.#entries.values()) this.#queueFree(monitor);
     this.#runTick();
   }
 
@@ -360,6 +384,7 @@ export class FleetEngine {
     this.#snapshots.cancel();
     if (this.#policyTimer !== null) this.#clock.clearTimeout(this.#policyTimer);
     this.#pendingPolicy.clear();
+    this.#pendingFree.clear();
     this.#tickTimer = this.#policyTimer = null;
   }
 
@@ -369,6 +394,7 @@ export class FleetEngine {
 
   #onMonitor(change: MonitorChange, monitor: ContextMonitor): void {
     if (change === 'free') {
+      this.#queueFree(monitor);
       this.#scheduleSnapshot();
       return;
     }
@@ -388,7 +414,8 @@ export class FleetEngine {
         type: 'inventory',
         context: monitor.context,
         inventory: monitor.inventory,
-        stale: monitor.snapshot().stale,
+        // Not monitor.snapshot(): that builds the free-GPU figures too, which the snapshot task does next.
+        stale: monitor.stale,
         source: monitor.activeSource === 'nodes' ? 'nodes' : 'controller',
       });
     } else if (change === 'connection' && this.#newConnection(monitor)) {
@@ -397,8 +424,16 @@ export class FleetEngine {
     // The alert policy runs in a task of its own: after a 5,000-node relist, building the inventory and
     // judging every node in one go would hold the event loop (and the tray) for too long.
     this.#pendingPolicy.set(monitor.context, monitor);
+    this.#queueFree(monitor);
     this.#policyTimer ??= this.#clock.setTimeout(() => this.#runPolicy(), 0);
     this.#scheduleSnapshot();
+  }
+
+  /** With the no-free-GPU alert on, the monitor's free GPUs are judged at the next policy run. */
+  #queueFree(monitor: ContextMonitor): void {
+    if (!this.#rules.noFreeGpu) return;
+    this.#pendingFree.set(monitor.context, monitor);
+    this.#policyTimer ??= this.#clock.setTimeout(() => this.#runPolicy(), 0);
   }
 
   /** Whether the monitor's connection state differs from the one last emitted for it (and records it). */
@@ -419,6 +454,8 @@ export class FleetEngine {
     this.#policyTimer = null;
     const monitors = [...this.#pendingPolicy.values()];
     this.#pendingPolicy.clear();
+    const free = [...this.#pendingFree.values()];
+    this.#pendingFree.clear();
     for (const monitor of monitors) {
       if (this.#entries.get(monitor.context)?.monitor !== monitor) continue; // replaced or stopped meanwhile
       const phase = monitor.connection.phase;
@@ -433,6 +470,13 @@ export class FleetEngine {
         this.#rules,
         this.#snooze,
       );
+      this.#afterPolicy(result.state, result.alerts, result.nextCheckAt);
+    }
+    for (const monitor of free) {
+      if (this.#entries.get(monitor.context)?.monitor !== monitor) continue;
+      const figures = monitor.free ?? NO_FIGURES;
+      const obs = { at: this.#clock.now(), context: monitor.context, free: figures };
+      const result = evaluateFree(this.#policy, obs, this.#rules, this.#snooze);
       this.#afterPolicy(result.state, result.alerts, result.nextCheckAt);
     }
   }

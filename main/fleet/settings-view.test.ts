@@ -15,10 +15,12 @@ import {
 import { check } from '../../common/validate.ts';
 import { fromViewPatch, toSettingsView } from './settings-view.ts';
 
-// A document with every field away from its default (written by the version before the one schema).
-const written = JSON.parse(
+// A document with every field away from its default (written by the version before the one schema), with
+// the fields added since (noFreeGpu, forwarding) filled as opening it fills them.
+const old = JSON.parse(
   fs.readFileSync(path.join(import.meta.dirname, '../settings/fixtures/settings-v2-5766512.json'), 'utf8'),
 ) as Settings;
+const written: Settings = { ...old, alertRules: { ...old.alertRules, noFreeGpu: false }, forwarding: [] };
 
 describe('toSettingsView', () => {
   it.each([
@@ -54,7 +56,13 @@ describe('fromViewPatch', () => {
       ...defaultSettings(),
       alertRules: { ...defaultSettings().alertRules, flapThreshold: 5 },
     };
-    const rules = { holdDownMs: 0, unreachableAfterMs: 5000, withdrawnGpus: false, gpuHotC: 95 };
+    const rules = {
+      holdDownMs: 0,
+      unreachableAfterMs: 5000,
+      withdrawnGpus: false,
+      gpuHotC: 95,
+      noFreeGpu: true,
+    };
     expect(fromViewPatch({ monitoredContexts: ['lab'], alertRules: rules }, current)).toEqual({
       contexts: ['lab'],
       alertRules: { ...rules, flapThreshold: 5, flapWindowMs: current.alertRules.flapWindowMs },

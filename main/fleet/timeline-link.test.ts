@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
+import { ContextClient } from '../kube/context-client.ts';
 import { openSettings } from '../settings/store.ts';
 import { AppCore } from './app-core.ts';
 
@@ -33,7 +34,13 @@ describe('the timeline of the app core', () => {
     const c = core;
     c.start();
     await c.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
+      alertRules: {
+        holdDownMs: 0,
+        unreachableAfterMs: 60_000,
+        withdrawnGpus: true,
+        gpuHotC: 85,
+        noFreeGpu: false,
+      },
     });
     const kinds: string[] = [];
     c.onPush((channel, payload) => {
@@ -84,5 +91,93 @@ describe('the timeline of the app core', () => {
     const recent = detail.events.filter((e) => e.last !== null && Date.parse(e.last) >= view.from);
     expect(view.events.map((e) => e.reason).sort()).toEqual(recent.map((e) => e.reason).sort());
     expect(view.events.every((e) => e.node === 'nuc1')).toBe(true);
+  });
+
+  it('records the events about GPU nodes it watches while monitoring, and keeps them once the server deleted them', async () => {
+    const dir = path.join(env.dir, 'data');
+    core = new AppCore({
+      settings: openSettings({ cwd: dir }),
+      kubeconfig: { explicitPath: env.kubeconfigPath },
+      mode: 'browser',
+      version: 'test',
+      engine: { snapshotMs: 10 },
+      timelineDir: dir,
+    });
+    const c = core;
+    c.start();
+    await until(() => c.engine.snapshot().contexts[0]?.inventory?.total_gpu_nodes === 4);
+    const client = new ContextClient(env.context('sim-admin'));
+    const at = new Date().toISOString();
+    const events = '/api/v1/namespaces/default/events';
+    const made = await client.request('POST', events, {
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({
+        metadata: { name: 'omen2.watched', namespace: 'default' },
+        involvedObject: { kind: 'Node', name: 'omen2', apiVersion: 'v1' },
+        reason: 'NodeHasDiskPressure',
+        message: 'Node omen2 status is now: NodeHasDiskPressure',
+        source: { component: 'kubelet' },
+        firstTimestamp: at,
+        lastTimestamp: at,
+        count: 4,
+        type: 'Warning',
+      }),
+    });
+    expect(made.status).toBe(201);
+    const range = () => c.handlers['timeline:range']({ context: 'sim-admin', range: '1h', node: 'omen2' });
+    const watched = async () => (await range()).events.filter((e) => e.reason === 'NodeHasDiskPressure');
+    let found: Awaited<ReturnType<typeof watched>> = [];
+    await pollUntil(
+      () => {
+        void watched().then((w) => {
+          found = w;
+        });
+        return found.length > 0;
+      },
+      'the watched event in the timeline',
+      { limitMs: 10_000, everyMs: 50 },
+    );
+    expect(found).toMatchObject([{ node: 'omen2', count: 4, type: 'Warning' }]);
+    // The server forgets it (an hour later, in a real cluster); the timeline does not.
+    const gone = await client.request('DELETE', `${events}/omen2.watched`, {
+      headers: { Accept: 'application/json' },
+    });
+    expect(gone.status).toBe(200);
+    c.timeline?.recorder.flushAll();
+    expect(await watched()).toMatchObject([{ node: 'omen2', count: 4 }]);
+  });
+
+  it('records the free GPUs by product the snapshots carry, and reads them as lines', async () => {
+    const lab = await startSimContext({ scenario: 'smalllab:3600000' });
+    try {
+      const dir = path.join(lab.dir, 'data');
+      core = new AppCore({
+        settings: openSettings({ cwd: dir }),
+        kubeconfig: { explicitPath: lab.kubeconfigPath },
+        mode: 'browser',
+        version: 'test',
+        engine: { snapshotMs: 10 },
+        timelineDir: dir,
+      });
+      const c = core;
+      c.start();
+      const free = () => c.engine.snapshot().contexts[0]?.free;
+      await until(() => free()?.state === 'known' && (free()?.products.length ?? 0) > 0);
+      // The snapshot that carried them reached the recorder (snapshots are coalesced by 10 ms).
+      await until(
+        () =>
+          (c.timeline?.recorder.read({ context: 'sim-admin', from: 0, to: Date.now() + 1 }).free.length ??
+            0) > 0,
+      );
+      const view = await c.handlers['timeline:range']({ context: 'sim-admin', range: '1h' });
+      const products = free()?.products ?? [];
+      expect(view.free.map((l) => l.product).sort()).toEqual(products.map((p) => p.label).sort());
+      for (const line of view.free)
+        expect(line.points.at(-1)?.free).toBe(products.find((p) => p.label === line.product)?.free);
+    } finally {
+      core?.stop();
+      core = null;
+      await lab.cleanup();
+    }
   });
 });

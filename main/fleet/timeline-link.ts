@@ -63,7 +63,11 @@ export class TimelineLink {
     else if (e.type === 'connection') r.connection(e.context, e.state);
     else if (e.type === 'telemetry') r.telemetry(e.reading);
     else if (e.type === 'node-events') r.events(e.context, eventRows(e.node, e.events));
-    else if (e.type === 'alert') {
+    else if (e.type === 'snapshot') {
+      // Free GPUs by product, when the figures are known and current (the recorder keeps only changes).
+      for (const c of e.snapshot.contexts)
+        if (c.free?.state === 'known' && !c.free.stale && !c.stale) r.free(c.context, c.free.products);
+    } else if (e.type === 'alert') {
       const { suppressed: _s, ...alert } = e.alert;
       r.alert(alert satisfies Alert);
     }

@@ -4,6 +4,7 @@
  * is checked where it enters (`checkTargetSetting`, for the window's save) and again here, since a
  * settings file may have been edited by hand. Sentences name the target id and host only.
  */
+import { hasControlChars } from '../../common/cluster-text.ts';
 import {
   type ForwardSecret,
   type ForwardSecretInput,
@@ -12,7 +13,7 @@ import {
   ntfySecretFault,
   TARGET_ID,
 } from '../../common/forwarding.ts';
-import { parseEndpoint, TOKEN_PROBLEM } from './endpoint.ts';
+import { NTFY_TOPIC, parseEndpoint, TOKEN_PROBLEM } from './endpoint.ts';
 
 /** The host's English for an ntfy secret's fault (the window words the same codes in its language). */
 const NTFY_FAULT_TEXT: Readonly<Record<NtfySecretFault, string>> = {
@@ -40,6 +41,10 @@ export function checkTargetSetting(t: ForwardTargetSetting): string | null {
     return null;
   }
   if (t.kind === 'webhook' && t.topic !== '') return 'Only an ntfy target has a topic.';
+  // The URL parser drops tabs and newlines silently: what is stored must be what is sent.
+  if (hasControlChars(t.url)) return `${t.id}: the URL has control characters.`;
+  if (t.kind === 'ntfy' && !NTFY_TOPIC.test(t.topic))
+    return `${t.id}: an ntfy topic is 1 to 64 letters, digits, "-" or "_".`;
   const url = endpointUrl(t, undefined);
   const checked = parseEndpoint(t.kind, url ?? '');
   return checked.ok ? null : `${t.id}: ${checked.error}`;
@@ -81,6 +86,12 @@ export function resolveDesktopTargets(
   for (const t of settings) {
     if (seen.has(t.id)) continue;
     seen.add(t.id);
+    // A settings file edited by hand gets the window's checks too.
+    const refused = checkTargetSetting(t);
+    if (refused !== null) {
+      problems[t.id] = refused;
+      continue;
+    }
     const secret = Object.hasOwn(secrets, t.id) ? secrets[t.id] : undefined;
     const url = endpointUrl(t, secret);
     if (url === null) {

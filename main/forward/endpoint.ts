@@ -17,7 +17,7 @@ export interface Endpoint {
 export type EndpointCheck = { ok: true; endpoint: Endpoint } | { ok: false; error: string };
 
 /** ntfy's topic rule (a topic outside it is a 404 "page not found"), and names its router keeps. */
-const NTFY_TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
+export const NTFY_TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
 const NTFY_RESERVED = new Set([
   'docs',
   'static',

@@ -33,6 +33,8 @@ const EMOJI: Readonly<Record<AlertKind | 'test', string>> = Object.freeze({
   unreachable: 'electric_plug',
   recovered: 'white_check_mark',
   reachable: 'white_check_mark',
+  'no-free-gpu': 'hourglass',
+  'free-gpu-back': 'white_check_mark',
   test: 'test_tube',
 });
 

@@ -6,7 +6,7 @@
  * free GPUs unknown (the node reasons are then judged on allocatable, and nothing is said to fit).
  */
 import type { BlockingTaint, NodeFree, SlotFree } from '../../common/free-gpus.ts';
-import { type Toleration, taintText, untolerated } from './tolerations.ts';
+import { type Toleration, taintText, tolerationText, untolerated } from './tolerations.ts';
 
 export type FitWant =
   | { kind: 'whole' }
@@ -153,8 +153,13 @@ export function reasonSentence(r: FitReason, request: FitRequest): string {
       return `${r.total} free in total but not ${request.count} on one node (free per node: ${list(r.nodes)})`;
     case 'cordoned':
       return `cordoned: ${list(r.nodes)}`;
-    case 'tainted':
-      return `tainted: ${r.nodes.map((x) => `${x.node} ${x.free} (${x.taints.join(', ')})`).join('; ')}`;
+    case 'tainted': {
+      // What the job tolerates explains why these taints keep it off.
+      const tolerated = request.tolerations.map(tolerationText);
+      const job =
+        tolerated.length === 0 ? 'the job tolerates none' : `the job tolerates ${tolerated.join(', ')}`;
+      return `tainted: ${r.nodes.map((x) => `${x.node} ${x.free} (${x.taints.join(', ')})`).join('; ')}; ${job}`;
+    }
     case 'not-ready':
       return `NotReady: ${list(r.nodes)}`;
     case 'insufficient':

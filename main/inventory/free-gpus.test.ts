@@ -97,6 +97,50 @@ describe('clusterFree', () => {
     });
   });
 
+  it("a Pending pod's tolerations are shown where the scheduler names an untolerated taint, and only there", () => {
+    const taint =
+      '0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) had untolerated taint {dedicated: ml}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.';
+    const f = clusterFree(
+      [A100],
+      [
+        pod({
+          name: 'tainted',
+          containers: [gpuPodSpec('nvidia.com/gpu', 1)],
+          tolerations: [
+            { key: 'dedicated', operator: 'Equal', value: 'eval', effect: 'NoSchedule' },
+            {
+              key: 'node.kubernetes.io/not-ready',
+              operator: 'Exists',
+              effect: 'NoExecute',
+              tolerationSeconds: 300,
+            },
+            { operator: 'Exists' },
+          ],
+          unschedulable: { message: taint },
+        }),
+        pod({
+          name: 'untolerant',
+          containers: [gpuPodSpec('nvidia.com/gpu', 1)],
+          tolerations: [],
+          unschedulable: { message: taint },
+        }),
+        pod({
+          name: 'waiting',
+          containers: [gpuPodSpec('nvidia.com/gpu', 8)],
+          unschedulable: { message: '0/1 nodes are available: 1 Insufficient nvidia.com/gpu.' },
+        }),
+      ],
+    );
+    expect(f.pending.pods.map((p) => [p.name, p.tolerations])).toEqual([
+      [
+        'tainted',
+        ['dedicated=eval:NoSchedule', 'node.kubernetes.io/not-ready:NoExecute op=Exists', 'op=Exists'],
+      ],
+      ['untolerant', []],
+      ['waiting', undefined],
+    ]);
+  });
+
   it('MIG mixed: one product per profile; MIG single: the product label names the profile', () => {
     const f = clusterFree(
       [MIXED, SINGLE],

@@ -19,7 +19,7 @@ import {
 import type { GpuPod } from './gpu-pod.ts';
 import type { NodeFacts } from './node-facts.ts';
 import { nodeSlots, productKey, productLabel } from './node-slots.ts';
-import { blockingTaints } from './tolerations.ts';
+import { blockingTaints, namesUntoleratedTaint, tolerationText } from './tolerations.ts';
 
 const TERMINAL = new Set(['Succeeded', 'Failed']);
 
@@ -31,6 +31,7 @@ export function isLive(pod: GpuPod): boolean {
 export function clusterFree(nodes: Iterable<NodeFacts>, pods: Iterable<GpuPod>): ClusterFree {
   const requested = new Map<string, Map<string, number>>();
   const pending: PendingGpuPod[] = [];
+  const pendingPods = new Map<PendingGpuPod, GpuPod>();
   let pendingCount = 0;
   for (const pod of pods) {
     if (isLive(pod) && pod.node !== null) {
@@ -40,13 +41,15 @@ export function clusterFree(nodes: Iterable<NodeFacts>, pods: Iterable<GpuPod>):
         perNode.set(resource, (perNode.get(resource) ?? 0) + n);
     } else if (pod.node === null && pod.phase === 'Pending') {
       pendingCount++;
-      pending.push({
+      const shown: PendingGpuPod = {
         namespace: pod.namespace,
         name: pod.name,
         requests: { ...pod.requests },
         reason: pod.unscheduled?.reason ?? null,
         message: pod.unscheduled?.message ?? null,
-      });
+      };
+      pending.push(shown);
+      pendingPods.set(shown, pod);
     }
   }
   const out: NodeFree[] = [];
@@ -88,12 +91,21 @@ export function clusterFree(nodes: Iterable<NodeFacts>, pods: Iterable<GpuPod>):
     products,
     nodes: out,
     free_total: products.reduce((sum, p) => sum + p.free, 0),
-    pending: { count: pendingCount, pods: pending.slice(0, PENDING_SHOWN) },
+    pending: {
+      count: pendingCount,
+      pods: pending.slice(0, PENDING_SHOWN).map((p) => withTolerations(p, pendingPods.get(p))),
+    },
     overcommitted,
   };
 }
 
 const podOrder = (p: PendingGpuPod) => `${p.namespace}/${p.name}`;
+
+/** What a shown Pending pod tolerates, where it explains an untolerated taint (elsewhere it is noise). */
+function withTolerations(p: PendingGpuPod, pod: GpuPod | undefined): PendingGpuPod {
+  if (pod === undefined || !namesUntoleratedTaint(p.message)) return p;
+  return { ...p, tolerations: pod.tolerations.map(tolerationText) };
+}
 
 /** A node a new pod can be placed on now, taints aside (they depend on the pod). */
 export function isUsable(node: Pick<NodeFree, 'ready' | 'cordoned'>): boolean {

@@ -33,7 +33,10 @@ const REASONS: ReadonlySet<string> = new Set(['forbidden', 'listing', 'unreachab
 
 export function freeFromSummary(s: FreeGpusSummary): ClusterFree {
   if (s.state !== 'known')
-    return unknownFree(REASONS.has(s.reason ?? '') ? (s.reason as FreeUnknownReason) : 'error');
+    return {
+      ...unknownFree(REASONS.has(s.reason ?? '') ? (s.reason as FreeUnknownReason) : 'error'),
+      source: 'controller',
+    };
   const products = s.products.map((p) => ({
     key: `${p.product ?? ''}|${p.kind}|${p.profile ?? ''}|${p.label}`,
     label: p.label,
@@ -57,5 +60,6 @@ export function freeFromSummary(s: FreeGpusSummary): ClusterFree {
     free_total: s.free_total ?? products.reduce((sum, p) => sum + p.free, 0),
     pending: { count: s.pending, pods: [] },
     overcommitted: [],
+    source: 'controller',
   };
 }

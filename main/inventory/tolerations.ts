@@ -50,3 +50,19 @@ export function untolerated(
 export function taintText(t: Taint): string {
   return `${t.key}${t.value === null || t.value === '' ? '' : `=${t.value}`}:${t.effect}`;
 }
+
+/**
+ * A toleration as `kubectl describe pod` prints it: `key=value:Effect`, `key:Effect op=Exists`, an empty
+ * key with Exists `op=Exists` (it tolerates everything), no `:Effect` when it tolerates every effect.
+ */
+export function tolerationText(t: Toleration): string {
+  const value = t.value !== null && t.value !== '' ? `=${t.value}` : '';
+  const effect = t.effect !== null && t.effect !== '' ? `:${t.effect}` : '';
+  const exists = t.operator === 'Exists' && value === '' ? ' op=Exists' : '';
+  return `${t.key ?? ''}${value}${effect}${exists}`.trim();
+}
+
+/** True when the scheduler's message says a taint was not tolerated (`node(s) had untolerated taint {…}`). */
+export function namesUntoleratedTaint(message: string | null): boolean {
+  return message?.includes('untolerated taint') ?? false;
+}

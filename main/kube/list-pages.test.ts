@@ -46,6 +46,33 @@ describe('listObjects of NODES against the simulator', () => {
     ]);
   });
 
+  it("asks for the next page before trimming this page's items (the round trip overlaps the work)", async () => {
+    s = await startSimContext({ scenario: 'large:30' });
+    const client = new ContextClient(s.context());
+    const order: string[] = [];
+    // Watches the real client's calls (each still goes to the simulator over HTTPS).
+    const getJson = client.getJson.bind(client);
+    client.getJson = (path, what, timeoutMs) => {
+      order.push(path.includes('continue=') ? 'get next' : 'get first');
+      return getJson(path, what, timeoutMs);
+    };
+    let trimmed = 0;
+    const r = await listObjects(
+      client,
+      {
+        ...NODES,
+        trim: (raw) => {
+          if (trimmed++ % 10 === 0) order.push('trim');
+          return NODES.trim(raw);
+        },
+      },
+      opts(10, () => false),
+    );
+    client.close();
+    expect(r?.items).toHaveLength(30);
+    expect(order).toEqual(['get first', 'get next', 'trim', 'get next', 'trim', 'trim']);
+  });
+
   it('returns null when cancelled between pages', async () => {
     s = await startSimContext({ scenario: 'large:60' });
     const client = new ContextClient(s.context());

@@ -61,6 +61,15 @@ export async function listObjects<T>(
   let cont: string | null = null;
   let seen = new Set<string>();
   let pages = 0;
+  const request = (token: string | null): Promise<unknown> => {
+    const q = new URLSearchParams({ limit: String(o.pageSize) });
+    if (token) q.set('continue', token);
+    if (resource.fieldSelector) q.set('fieldSelector', resource.fieldSelector);
+    return client.getJson(`${path}?${q}`, `listing ${plural}`, o.requestTimeoutMs);
+  };
+  // The next page's request, sent before this page's items are trimmed: the server's round trip
+  // overlaps our work instead of following it.
+  let ahead: Promise<unknown> | null = null;
   for (;;) {
     if (o.clock.now() - startedAt > deadlineMs) {
       throw new KubeError(
@@ -68,13 +77,11 @@ export async function listObjects<T>(
         `Listing the ${plural} of ${host} took longer than ${Math.round(deadlineMs / 1000)} s; stopped.`,
       );
     }
-    const q = new URLSearchParams({ limit: String(o.pageSize) });
-    if (cont) q.set('continue', cont);
-    if (resource.fieldSelector) q.set('fieldSelector', resource.fieldSelector);
     let page: unknown;
     try {
-      page = await client.getJson(`${path}?${q}`, `listing ${plural}`, o.requestTimeoutMs);
+      page = await (ahead ?? request(cont));
     } catch (err) {
+      ahead = null;
       if (err instanceof KubeError && err.kind === 'expired' && cont && restarts < MAX_RESTARTS) {
         restarts++;
         kept = [];
@@ -85,6 +92,7 @@ export async function listObjects<T>(
       }
       throw err;
     }
+    ahead = null;
     if (o.isCancelled()) return null;
     pages++;
     const { items: raw, resourceVersion, next } = readPage(page, host, singular);
@@ -92,22 +100,30 @@ export async function listObjects<T>(
     if (items > maxItems) {
       throw new KubeError('server', `${host} listed more than ${maxItems} ${plural}; stopped listing.`);
     }
+    if (next) {
+      if (seen.has(next)) {
+        throw new KubeError(
+          'protocol',
+          `${host} sent the same continue token twice while listing ${plural}.`,
+        );
+      }
+      if (pages >= MAX_LIST_PAGES) {
+        throw new KubeError(
+          'protocol',
+          `${host} kept paging the ${singular} list past ${MAX_LIST_PAGES} pages; stopped listing.`,
+        );
+      }
+      seen.add(next);
+      cont = next;
+      ahead = request(next);
+      // Awaited at the top of the loop; a trim that throws first must not leave it unhandled.
+      ahead.catch(() => undefined);
+    }
     for (const r of raw) {
       const item = trim(r);
       if (item !== null) kept.push(item);
     }
     if (!next) return { items: kept, resourceVersion, pages };
-    if (seen.has(next)) {
-      throw new KubeError('protocol', `${host} sent the same continue token twice while listing ${plural}.`);
-    }
-    if (pages >= MAX_LIST_PAGES) {
-      throw new KubeError(
-        'protocol',
-        `${host} kept paging the ${singular} list past ${MAX_LIST_PAGES} pages; stopped listing.`,
-      );
-    }
-    seen.add(next);
-    cont = next;
   }
 }
 

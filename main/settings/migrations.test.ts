@@ -210,16 +210,16 @@ describe('settings migrations', () => {
       fs.writeFileSync(path.join(cwd, 'settings.json'), written);
       const s = openSettings({ cwd });
       expect(s.notices).toEqual([]);
-      // Fields added since (forwarding) come with their defaults and are written out; nothing else moves.
-      expect(s.all()).toEqual({ ...JSON.parse(written), forwarding: [] });
-      expect(JSON.parse(fs.readFileSync(s.path, 'utf8'))).toEqual({ ...JSON.parse(written), forwarding: [] });
+      // Fields added since (the noFreeGpu rule, forwarding) are filled with their defaults and written
+      // with them: the file is the one written plus those.
+      const parsed = JSON.parse(written);
+      const filled = { ...parsed, alertRules: { ...parsed.alertRules, noFreeGpu: false }, forwarding: [] };
+      expect(s.all()).toEqual(filled);
+      expect(JSON.parse(fs.readFileSync(s.path, 'utf8'))).toEqual(filled);
       expect(fs.readdirSync(cwd)).toEqual(['settings.json']);
       // And it is still a file this version can save.
       s.update({ theme: 'light' });
-      expect({ ...JSON.parse(fs.readFileSync(s.path, 'utf8')), theme: 'dark' }).toEqual({
-        ...JSON.parse(written),
-        forwarding: [],
-      });
+      expect({ ...JSON.parse(fs.readFileSync(s.path, 'utf8')), theme: 'dark' }).toEqual(filled);
     } finally {
       fs.rmSync(cwd, { recursive: true, force: true });
     }

@@ -12,7 +12,8 @@
  * ({}: take-over is never on until the user turns it on for a context), `language` ('auto': follow the OS),
  * `source` and `controllerNamespace` ({}: every context reads `auto` with the controller's Lease in
  * `gpu-fleet`), `freeGpus` ({}: free GPUs on everywhere), `mergeSameCluster` (true: contexts of one
- * cluster are one card), `forwarding` ([]: no forwarding targets).
+ * cluster are one card), `forwarding` ([]: no forwarding targets), `alertRules.noFreeGpu` (false: the
+ * no-free-GPU alert is off until turned on).
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';

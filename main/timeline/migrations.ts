@@ -41,6 +41,27 @@ const STEPS: readonly string[] = [
      wh REAL NOT NULL, PRIMARY KEY (ctx, at, node, gpu)) STRICT, WITHOUT ROWID;
    CREATE TABLE last_power (ctx TEXT NOT NULL, node TEXT NOT NULL, gpu INTEGER NOT NULL, at INTEGER NOT NULL,
      watts REAL NOT NULL, PRIMARY KEY (ctx, node, gpu)) STRICT, WITHOUT ROWID;`,
+  // 2: the ready-nodes line is read from its index alone (bench row 11c: a 30-day range of a busy
+  // cluster is tens of thousands of rows, each a table lookup otherwise).
+  `CREATE INDEX counts_line ON counts (ctx, at, ready, total, gpus);
+   DROP INDEX counts_at;`,
+  // 3: 15-minute telemetry per node (power and memory the node's total), what a long range reads: a
+  // 30-day line is then 2,880 rows a node however many GPUs it has. Filled from the per-GPU aggregates.
+  `CREATE TABLE node_agg (ctx TEXT NOT NULL, node TEXT NOT NULL, at INTEGER NOT NULL, gpus INTEGER NOT NULL,
+     n INTEGER NOT NULL,
+     util_min REAL, util_avg REAL, util_max REAL, temp_min REAL, temp_avg REAL, temp_max REAL,
+     power_min REAL, power_avg REAL, power_max REAL, mem_min REAL, mem_avg REAL, mem_max REAL, xid INTEGER,
+     PRIMARY KEY (ctx, at, node)) STRICT, WITHOUT ROWID;
+   INSERT INTO node_agg SELECT ctx, node, at, count(DISTINCT gpu) AS g, sum(n),
+     min(util_min), sum(util_avg * n) / sum(CASE WHEN util_avg IS NULL THEN 0 ELSE n END), max(util_max),
+     min(temp_min), sum(temp_avg * n) / sum(CASE WHEN temp_avg IS NULL THEN 0 ELSE n END), max(temp_max),
+     min(power_min) * count(DISTINCT gpu), sum(power_avg * n) / sum(CASE WHEN power_avg IS NULL THEN 0 ELSE n END) * count(DISTINCT gpu), max(power_max) * count(DISTINCT gpu),
+     min(mem_min) * count(DISTINCT gpu), sum(mem_avg * n) / sum(CASE WHEN mem_avg IS NULL THEN 0 ELSE n END) * count(DISTINCT gpu), max(mem_max) * count(DISTINCT gpu),
+     max(xid)
+   FROM aggregates GROUP BY ctx, node, at;`,
+  // 4: free GPUs by product, a row per product whenever the figures change (the chart's free lines).
+  `CREATE TABLE free (ctx TEXT NOT NULL, at INTEGER NOT NULL, product TEXT NOT NULL, free INTEGER NOT NULL,
+     PRIMARY KEY (ctx, product, at)) STRICT, WITHOUT ROWID;`,
 ];
 
 export const SCHEMA_VERSION = STEPS.length;

@@ -7,6 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type {
   CountPoint,
+  FreeLine,
   NodeChange,
   NodeChangeKind,
   Stat,
@@ -18,8 +19,10 @@ import type {
   TimelineStatus,
   TimelineView,
 } from '../../common/timeline.ts';
+import { BUCKET_MS, bucketOf } from './energy.ts';
 import { episodesOf } from './episodes.ts';
 import { ALL_CONTEXTS } from './records.ts';
+import { aggregatedTo, NODE_MINUTES } from './retention.ts';
 
 export const MAX_CHANGES = 5_000;
 export const MAX_ALERTS = 1_000;
@@ -65,8 +68,22 @@ function stat(min: unknown, avg: unknown, max: unknown): Stat | null {
   return a === null ? null : { min: numOrNull(min) ?? a, avg: a, max: numOrNull(max) ?? a };
 }
 
+/** A line's bucket: whole minutes, and whole 15-minute aggregates once it spans one or more. */
 export function bucketMs(from: number, to: number): number {
-  return Math.max(60_000, Math.ceil((to - from) / POINTS / 60_000) * 60_000);
+  const b = Math.max(60_000, Math.ceil((to - from) / POINTS / 60_000) * 60_000);
+  return b >= BUCKET_MS ? Math.ceil(b / BUCKET_MS) * BUCKET_MS : b;
+}
+
+/**
+ * Where a telemetry read switches from aggregates to minute samples. A line of 15-minute buckets or
+ * wider reads aggregates up to where they were folded (retention.ts) and samples only after it (at most
+ * one open bucket's worth); a finer line reads samples from the oldest one kept, aggregates before it.
+ */
+function telemetrySplit(db: DatabaseSync, ctx: string, b: number): number {
+  if (b >= BUCKET_MS) return aggregatedTo(db);
+  const row = db.prepare('SELECT min(at) AS at FROM samples WHERE ctx = ?').get(ctx) as Row | undefined;
+  const at = numOrNull(row?.at);
+  return at === null ? Number.MAX_SAFE_INTEGER : bucketOf(at, BUCKET_MS);
 }
 
 function counts(db: DatabaseSync, q: TimelineQuery): CountPoint[] {
@@ -75,34 +92,41 @@ function counts(db: DatabaseSync, q: TimelineQuery): CountPoint[] {
     .get(q.context, q.from) as Row | undefined;
   const b = bucketMs(q.from, q.to);
   // Per bucket two points: at its first row the fewest ready nodes (a drop is never smoothed away), the
-  // most nodes and the fewest GPUs; at its last row what it ended with (SQLite takes the bare columns
-  // from the row of max(at)).
-  const lows = db
-    .prepare(
-      `SELECT (at / ${b}) * ${b} AS b, min(at) AS at, min(ready) AS ready, max(total) AS total, min(gpus) AS gpus
-       FROM counts WHERE ctx = ? AND at >= ? AND at < ? GROUP BY b ORDER BY b`,
-    )
-    .all(q.context, q.from, q.to) as Row[];
-  const lasts = db
-    .prepare(
-      `SELECT (at / ${b}) * ${b} AS b, max(at) AS at, ready, total, gpus
-       FROM counts WHERE ctx = ? AND at >= ? AND at < ? GROUP BY b ORDER BY b`,
-    )
-    .all(q.context, q.from, q.to) as Row[];
-  const point = (r: Row): CountPoint => ({
-    at: num(r.at),
-    ready: num(r.ready),
-    total: num(r.total),
-    gpus: num(r.gpus),
-  });
+  // most nodes and the fewest GPUs; at its last row what it ended with. One pass over the covering
+  // index (migration 2), rows as arrays: a 30-day range of a busy cluster is tens of thousands of rows.
+  const st = db.prepare(
+    'SELECT at, ready, total, gpus FROM counts WHERE ctx = ? AND at >= ? AND at < ? ORDER BY at',
+  );
+  st.setReturnArrays(true);
   const out: CountPoint[] = [];
   if (before) out.push({ ...point(before), at: q.from });
-  lows.forEach((low, i) => {
-    const last = lasts[i];
-    out.push(point(low));
-    if (last && num(last.at) > num(low.at)) out.push(point(last));
-  });
+  let low: CountPoint | null = null;
+  let last: CountPoint | null = null;
+  let bucket = Number.NaN;
+  const close = () => {
+    if (low) out.push(low);
+    if (low && last && last.at > low.at) out.push(last);
+  };
+  for (const r of st.iterate(q.context, q.from, q.to) as Iterable<unknown[]>) {
+    const p: CountPoint = { at: num(r[0]), ready: num(r[1]), total: num(r[2]), gpus: num(r[3]) };
+    const k = Math.floor(p.at / b);
+    if (k !== bucket || !low) {
+      close();
+      bucket = k;
+      low = { ...p };
+    } else {
+      low.ready = Math.min(low.ready, p.ready);
+      low.total = Math.max(low.total, p.total);
+      low.gpus = Math.min(low.gpus, p.gpus);
+    }
+    last = p;
+  }
+  close();
   return out;
+}
+
+function point(r: Row): CountPoint {
+  return { at: num(r.at), ready: num(r.ready), total: num(r.total), gpus: num(r.gpus) };
 }
 
 function changes(db: DatabaseSync, q: TimelineQuery): { list: NodeChange[]; truncated: boolean } {
@@ -189,33 +213,53 @@ function events(db: DatabaseSync, q: TimelineQuery): TimelineEvent[] {
 
 function telemetry(db: DatabaseSync, q: TimelineQuery): TelemetryPoint[] {
   const b = bucketMs(q.from, q.to);
+  const split = Math.min(Math.max(telemetrySplit(db, q.context, b), q.from), q.to);
   const node = q.node === undefined ? '' : 'AND node = ?';
   const args = q.node === undefined ? [] : [q.node];
+  const aggArgs = [q.context, q.from, split, ...args];
+  const rawArgs = [q.context, split, q.to, ...args];
   const nodes = (
     db
       .prepare(
-        `SELECT DISTINCT node FROM (SELECT node FROM samples WHERE ctx = ? AND at >= ? AND at < ? ${node}
-         UNION SELECT node FROM aggregates WHERE ctx = ? AND at >= ? AND at < ? ${node}) ORDER BY node LIMIT ${MAX_TELEMETRY_NODES}`,
+        `SELECT DISTINCT node FROM (SELECT node FROM node_agg WHERE ctx = ? AND at >= ? AND at < ? ${node}
+         UNION SELECT node FROM samples WHERE ctx = ? AND at >= ? AND at < ? ${node}) ORDER BY node LIMIT ${MAX_TELEMETRY_NODES}`,
       )
-      .all(q.context, q.from, q.to, ...args, q.context, q.from, q.to, ...args) as Row[]
+      .all(...aggArgs, ...rawArgs) as Row[]
   ).map((r) => str(r.node));
   if (nodes.length === 0) return [];
   const marks = nodes.map(() => '?').join(', ');
-  const part = (table: string, cols: string) =>
-    `SELECT node, gpu, at, ${cols} FROM ${table} WHERE ctx = ? AND at >= ? AND at < ? AND node IN (${marks})`;
-  const raw = (c: string) => `${c} AS ${c}_min, ${c} AS ${c}_avg, ${c} AS ${c}_max`;
-  const agg = (c: string) => `${c}_min, ${c}_avg, ${c}_max`;
-  const sel = (c: string, whole: boolean) =>
-    `min(${c}_min)${whole ? ' * count(DISTINCT gpu)' : ''} AS ${c}_lo, sum(${c}_avg * n) / sum(CASE WHEN ${c}_avg IS NULL THEN 0 ELSE n END)${whole ? ' * count(DISTINCT gpu)' : ''} AS ${c}_mean, max(${c}_max)${whole ? ' * count(DISTINCT gpu)' : ''} AS ${c}_hi`;
-  const rows = db
+  return telemetryPoints(perNode(db, q, b, split, nodes, marks));
+}
+
+/**
+ * The per-node aggregates up to `split`, the minute samples after it (as per-node minutes: the node's
+ * power and memory the sum over its GPUs), re-bucketed together.
+ */
+function perNode(
+  db: DatabaseSync,
+  q: TimelineQuery,
+  b: number,
+  split: number,
+  nodes: readonly string[],
+  marks: string,
+): Row[] {
+  const cols = (c: string) => `${c}_min AS ${c}_lo, ${c}_avg, ${c}_max AS ${c}_hi`;
+  const sel = (c: string) =>
+    `min(${c}_lo) AS ${c}_lo, sum(${c}_avg * k) / sum(CASE WHEN ${c}_avg IS NULL THEN 0 ELSE k END) AS ${c}_mean, max(${c}_hi) AS ${c}_hi`;
+  const stats = ['util', 'temp', 'power', 'mem'];
+  return db
     .prepare(
-      `SELECT node, (at / ${b}) * ${b} AS b, count(DISTINCT gpu) AS gpus, ${sel('util', false)}, ${sel('temp', false)},
-         ${sel('power', true)}, ${sel('mem', true)}, max(xid) AS xid
-       FROM (${part('samples', `1 AS n, ${['util', 'temp', 'power', 'mem'].map(raw).join(', ')}, xid`)}
-         UNION ALL ${part('aggregates', `n, ${['util', 'temp', 'power', 'mem'].map(agg).join(', ')}, xid`)})
+      `SELECT node, (at / ${b}) * ${b} AS b, max(g) AS gpus, ${stats.map(sel).join(', ')}, max(xid) AS xid
+       FROM (SELECT node, at, gpus AS g, n AS k, ${stats.map(cols).join(', ')}, xid FROM node_agg
+           WHERE ctx = ? AND at >= ? AND at < ? AND node IN (${marks})
+         UNION ALL SELECT node, at, g, k, ${stats.map((c) => `${c}_lo, ${c}_avg, ${c}_hi`).join(', ')}, xid
+           FROM (${NODE_MINUTES}) WHERE node IN (${marks}))
        GROUP BY node, b ORDER BY node, b`,
     )
-    .all(q.context, q.from, q.to, ...nodes, q.context, q.from, q.to, ...nodes) as Row[];
+    .all(q.context, q.from, split, ...nodes, q.context, split, q.to, ...nodes) as Row[];
+}
+
+function telemetryPoints(rows: readonly Row[]): TelemetryPoint[] {
   return rows.map((r) => ({
     node: str(r.node),
     at: num(r.b),
@@ -226,6 +270,42 @@ function telemetry(db: DatabaseSync, q: TimelineQuery): TelemetryPoint[] {
     mem: stat(r.mem_lo, r.mem_mean, r.mem_hi),
     xid: numOrNull(r.xid),
   }));
+}
+
+/** Products a range shows free GPUs of. */
+export const MAX_FREE_LINES = 16;
+
+/**
+ * Free GPUs by product: per bucket the fewest free (a shortage is never smoothed away), from the value
+ * each product had when the range began.
+ */
+function free(db: DatabaseSync, q: TimelineQuery): FreeLine[] {
+  const b = bucketMs(q.from, q.to);
+  const products = (
+    db
+      .prepare(
+        `SELECT DISTINCT product FROM free WHERE ctx = ? AND at < ? ORDER BY product LIMIT ${MAX_FREE_LINES}`,
+      )
+      .all(q.context, q.to) as Row[]
+  ).map((r) => str(r.product));
+  const before = db.prepare(
+    'SELECT free FROM free WHERE ctx = ? AND product = ? AND at < ? ORDER BY at DESC LIMIT 1',
+  );
+  const buckets = db.prepare(
+    `SELECT (at / ${b}) * ${b} AS b, min(at) AS at, min(free) AS free FROM free
+     WHERE ctx = ? AND product = ? AND at >= ? AND at < ? GROUP BY b ORDER BY b LIMIT ${POINTS + 1}`,
+  );
+  const out: FreeLine[] = [];
+  for (const product of products) {
+    const points: FreeLine['points'] = [];
+    const start = before.get(q.context, product, q.from) as Row | undefined;
+    if (start) points.push({ at: q.from, free: num(start.free) });
+    const inRange = buckets.all(q.context, product, q.from, q.to) as Row[];
+    for (const r of inRange) points.push({ at: num(r.at), free: num(r.free) });
+    // A product gone before the range began (0 then, nothing since) has nothing to show.
+    if (inRange.length > 0 || points.some((p) => p.free > 0)) out.push({ product, points });
+  }
+  return out;
 }
 
 function energy(db: DatabaseSync, q: TimelineQuery): TimelineView['energy'] {
@@ -261,6 +341,7 @@ export function readTimeline(db: DatabaseSync, q: TimelineQuery, status: Timelin
     episodes,
     telemetry: telemetry(db, q),
     energy: energy(db, q),
+    free: q.node === undefined ? free(db, q) : [],
     truncated: c.truncated || a.truncated,
   };
 }

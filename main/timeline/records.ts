@@ -39,7 +39,9 @@ export type TimelineRecord =
   | { t: 'alert'; ctx: string; alert: Omit<TimelineAlert, 'deliveries'> }
   | { t: 'delivery'; alert: string; delivery: TimelineDelivery }
   | { t: 'event'; ctx: string; uid: string; event: TimelineEvent }
-  | { t: 'sample'; ctx: string; sample: GpuSampleRow };
+  | { t: 'sample'; ctx: string; sample: GpuSampleRow }
+  /** Free GPUs of one product from `at` on. */
+  | { t: 'free'; ctx: string; at: number; product: string; free: number };
 
 /** Every context's spans of "not recording" are stored under this name (the whole timeline was off). */
 export const ALL_CONTEXTS = '*';

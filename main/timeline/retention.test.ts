@@ -1,7 +1,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWriter } from './open.ts';
-import { downsample, prune, RAW_KEEP_MS, usedBytes, vacuumIfWorth } from './retention.ts';
+import { aggregatedTo, downsample, prune, RAW_KEEP_MS, usedBytes, vacuumIfWorth } from './retention.ts';
 import { tempDir } from './timeline.testkit.ts';
 
 let cleanup: (() => void) | null = null;
@@ -29,16 +29,26 @@ const sample = (d: DatabaseSync, at: number, util: number, node = 'n', gpu = 0) 
     .run('lab', node, gpu, at, util);
 
 describe('retention', () => {
-  it('folds minute samples older than 24 h into 15-minute min/avg/max and keeps the recent ones', () => {
+  it('folds each closed 15-minute bucket into min/avg/max once, and keeps minute samples for 24 h', () => {
     const d = db();
     const old = Math.floor((NOW - RAW_KEEP_MS - 3_600_000) / 900_000) * 900_000;
     for (const [i, u] of [10, 20, 90].entries()) sample(d, old + i * 60_000, u);
     sample(d, NOW - 60_000, 5);
+    // Still open: folded by a later pass.
+    sample(d, NOW + 60_000, 7);
     expect(downsample(d, NOW)).toBe(3);
-    expect(d.prepare('SELECT at, n, util_min, util_avg, util_max FROM aggregates').all()).toEqual([
+    const aggs = 'SELECT at, n, util_min, util_avg, util_max FROM aggregates ORDER BY at';
+    expect(d.prepare(aggs).all()).toEqual([
       { at: old, n: 3, util_min: 10, util_avg: 40, util_max: 90 },
+      { at: NOW - 900_000, n: 1, util_min: 5, util_avg: 5, util_max: 5 },
     ]);
-    expect(d.prepare('SELECT count(*) AS n FROM samples').get()).toEqual({ n: 1 });
+    expect(d.prepare('SELECT count(*) AS n FROM samples').get()).toEqual({ n: 2 });
+    expect(aggregatedTo(d)).toBe(NOW);
+    // A second pass in the same bucket folds nothing twice.
+    expect(downsample(d, NOW + 120_000)).toBe(0);
+    expect(d.prepare(aggs).all()).toHaveLength(2);
+    expect(downsample(d, NOW + 900_000)).toBe(0);
+    expect(d.prepare(aggs).all()).toContainEqual({ at: NOW, n: 1, util_min: 7, util_avg: 7, util_max: 7 });
   });
 
   it('deletes rows past the retention, then the oldest days past the size cap', () => {

@@ -1,7 +1,7 @@
 /**
  * Keeping the database small, run by the recorder now and then (never per write):
- * - telemetry older than RAW_KEEP_MS (24 h) becomes 15-minute aggregates (min/avg/max) and the minute
- *   samples go;
+ * - telemetry becomes 15-minute aggregates (min/avg/max) as each bucket closes, and the minute samples
+ *   go after RAW_KEEP_MS (24 h);
  * - rows older than the retention (30 days by default) go;
  * - past the size cap, the oldest day of everything goes, again until the data fits;
  * - VACUUM (which rewrites the whole file) only when the recorder has been idle and a quarter of the
@@ -21,6 +21,8 @@ const TIMED: readonly [string, string][] = [
   ['events', 'last'],
   ['samples', 'at'],
   ['aggregates', 'at'],
+  ['node_agg', 'at'],
+  ['free', 'at'],
   ['energy', 'at'],
 ];
 
@@ -29,23 +31,63 @@ function merge(col: string): string {
     ${col}_avg = (coalesce(${col}_avg, excluded.${col}_avg) * n + coalesce(excluded.${col}_avg, ${col}_avg) * excluded.n) / (n + excluded.n)`;
 }
 
-/** Minute samples before `cutoff` (aligned down to a bucket) become aggregates. Returns rows folded. */
+/**
+ * Minute samples as one row per node and minute: GPUs seen, samples (k), the GPUs' min/avg/max of util
+ * and temperature, and the node's power and memory (the sum over its GPUs), b its 15-minute bucket.
+ * Parameters: ctx, from, to.
+ */
+export const NODE_MINUTES = `SELECT ctx, node, at, (at / ${BUCKET_MS}) * ${BUCKET_MS} AS b, count(DISTINCT gpu) AS g,
+    count(*) AS k, min(util) AS util_lo, avg(util) AS util_avg, max(util) AS util_hi,
+    min(temp) AS temp_lo, avg(temp) AS temp_avg, max(temp) AS temp_hi,
+    sum(power) AS power_lo, sum(power) AS power_avg, sum(power) AS power_hi,
+    sum(mem) AS mem_lo, sum(mem) AS mem_avg, sum(mem) AS mem_hi,
+    max(xid) AS xid
+  FROM samples WHERE ctx = ? AND at >= ? AND at < ? GROUP BY node, at`;
+
+/** Up to when (epoch ms, a bucket's start) minute samples have been folded into aggregates; 0: never. */
+export function aggregatedTo(db: DatabaseSync): number {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'aggregated_to'").get() as
+    | { value: string }
+    | undefined;
+  const at = Number(row?.value);
+  return Number.isFinite(at) && at > 0 ? at : 0;
+}
+
+/**
+ * Minute samples of every closed 15-minute bucket not folded yet become aggregates (so a long range reads
+ * aggregates only, read.ts); samples older than RAW_KEEP_MS then go. Returns the samples deleted.
+ */
 export function downsample(db: DatabaseSync, now: number): number {
-  const cutoff = bucketOf(now - RAW_KEEP_MS, BUCKET_MS);
+  const from = aggregatedTo(db);
+  const upto = bucketOf(now, BUCKET_MS);
+  const cutoff = Math.min(bucketOf(now - RAW_KEEP_MS, BUCKET_MS), Math.max(from, upto));
   const stat = (c: string) => `min(${c}), avg(${c}), max(${c})`;
   const fold = db.prepare(
     `INSERT INTO aggregates SELECT ctx, node, gpu, (at / ${BUCKET_MS}) * ${BUCKET_MS} AS b, count(*),
        ${stat('util')}, ${stat('temp')}, ${stat('power')}, ${stat('mem')}, max(xid)
-     FROM samples WHERE ctx = ? AND at < ? GROUP BY ctx, node, gpu, b
+     FROM samples WHERE ctx = ? AND at >= ? AND at < ? GROUP BY ctx, node, gpu, b
      ON CONFLICT (ctx, at, node, gpu) DO UPDATE SET ${['util', 'temp', 'power', 'mem'].map(merge).join(', ')},
        xid = max(coalesce(xid, excluded.xid), coalesce(excluded.xid, xid)), n = n + excluded.n`,
+  );
+  const perNode = db.prepare(
+    `INSERT INTO node_agg SELECT ctx, node, b, max(g), sum(k), min(util_lo), sum(util_avg * k) / sum(CASE WHEN util_avg IS NULL THEN 0 ELSE k END), max(util_hi),
+       min(temp_lo), sum(temp_avg * k) / sum(CASE WHEN temp_avg IS NULL THEN 0 ELSE k END), max(temp_hi),
+       min(power_lo), sum(power_avg * k) / sum(CASE WHEN power_avg IS NULL THEN 0 ELSE k END), max(power_hi),
+       min(mem_lo), sum(mem_avg * k) / sum(CASE WHEN mem_avg IS NULL THEN 0 ELSE k END), max(mem_hi), max(xid)
+     FROM (${NODE_MINUTES}) GROUP BY ctx, node, b
+     ON CONFLICT (ctx, at, node) DO NOTHING`,
   );
   const drop = db.prepare('DELETE FROM samples WHERE ctx = ? AND at < ?');
   let n = 0;
   for (const ctx of contextsOf(db, 'samples')) {
-    fold.run(ctx, cutoff);
+    if (upto > from) {
+      fold.run(ctx, from, upto);
+      perNode.run(ctx, from, upto);
+    }
     n += Number(drop.run(ctx, cutoff).changes);
   }
+  if (upto > from)
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('aggregated_to', ?)").run(String(upto));
   return n;
 }
 

@@ -37,6 +37,8 @@ function statements(db: DatabaseSync) {
     putPower: p(
       'INSERT INTO last_power (ctx, node, gpu, at, watts) VALUES (?, ?, ?, ?, ?) ON CONFLICT (ctx, node, gpu) DO UPDATE SET at = excluded.at, watts = excluded.watts',
     ),
+    free: p('INSERT OR REPLACE INTO free (ctx, at, product, free) VALUES (?, ?, ?, ?)'),
+    alive: p("INSERT OR REPLACE INTO meta (key, value) VALUES ('alive_at', ?)"),
     energy: p(
       'INSERT INTO energy (ctx, node, gpu, at, wh) VALUES (?, ?, ?, ?, ?) ON CONFLICT (ctx, at, node, gpu) DO UPDATE SET wh = wh + excluded.wh',
     ),
@@ -50,6 +52,11 @@ export class TimelineWrites {
 
   constructor(db: DatabaseSync) {
     this.#s = statements(db);
+  }
+
+  /** The writer's sign of life (readers tell from it whether the app is recording). */
+  alive(at: number): void {
+    this.#s.alive.run(String(at));
   }
 
   apply(r: TimelineRecord): void {
@@ -90,6 +97,9 @@ export class TimelineWrites {
       }
       case 'sample':
         this.#sample(r.ctx, r.sample);
+        return;
+      case 'free':
+        run('free', r.ctx, r.at, r.product, r.free);
         return;
     }
   }

@@ -47,13 +47,15 @@ describe('settings', () => {
     await fireEvent.click(input('monitor-workstation'));
     await fireEvent.click(input('writeback-homelab'));
     await fireEvent.click(input('withdrawn-gpus'));
+    expect(input('no-free-gpu').checked).toBe(false);
+    await fireEvent.click(input('no-free-gpu'));
     await fireEvent.input(input('crd-group'), { target: { value: 'gpu.example.com' } });
     await fireEvent.change(screen.getByTestId('theme'), { target: { value: 'dark' } });
     await fireEvent.click(screen.getByTestId('settings-save'));
     await waitFor(() => expect(screen.getByTestId('settings-status').textContent?.trim()).toBe('Saved.'));
     expect(fake.state.settings).toMatchObject({
       monitoredContexts: ['homelab', 'office', 'workstation'],
-      alertRules: { holdDownMs: 45_000, unreachableAfterMs: 120_000, withdrawnGpus: false },
+      alertRules: { holdDownMs: 45_000, unreachableAfterMs: 120_000, withdrawnGpus: false, noFreeGpu: true },
       writeBack: { homelab: true, office: false },
       crdGroup: 'gpu.example.com',
       theme: 'dark',

@@ -3,6 +3,7 @@
  * known figures, the totals (capacity, allocatable, in use, free) and per cluster the nodes that have free
  * slots (the MIG profile or resource named); the clusters whose figures are unknown (never counted as 0);
  * and the Pending GPU pods with the scheduler's reason. Clusters where free GPUs are off are left out.
+ * Figures read from the in-cluster controller are said to be its (they have no per-node detail).
  */
 import type { ContextSnapshot } from '../../common/fleet.ts';
 import type { FreeUnknownReason, PendingGpuPod } from '../../common/free-gpus.ts';
@@ -30,14 +31,25 @@ export interface Capacity {
   rows: CapacityRow[];
   freeTotal: number;
   unknown: { context: string; reason: FreeUnknownReason }[];
-  stale: string[];
+  /** Clusters whose figures are last known: the pods watch reconnecting (`pods`) or the controller's mark old. */
+  stale: { context: string; why: 'pods' | 'controller' }[];
+  /** Clusters whose figures come from the in-cluster controller: per product only, no per-node detail. */
+  fromController: string[];
   pending: { context: string; pod: PendingGpuPod }[];
   pendingCount: number;
 }
 
 export function capacityOf(contexts: readonly ContextSnapshot[]): Capacity {
   const rows = new Map<string, CapacityRow>();
-  const out: Capacity = { rows: [], freeTotal: 0, unknown: [], stale: [], pending: [], pendingCount: 0 };
+  const out: Capacity = {
+    rows: [],
+    freeTotal: 0,
+    unknown: [],
+    stale: [],
+    fromController: [],
+    pending: [],
+    pendingCount: 0,
+  };
   for (const ctx of contexts) {
     const f = ctx.free;
     if (f === undefined || f.reason === 'off') continue;
@@ -45,7 +57,9 @@ export function capacityOf(contexts: readonly ContextSnapshot[]): Capacity {
       out.unknown.push({ context: ctx.context, reason: f.reason ?? 'listing' });
       continue;
     }
-    if (f.stale) out.stale.push(ctx.context);
+    if (f.stale)
+      out.stale.push({ context: ctx.context, why: f.source === 'controller' ? 'controller' : 'pods' });
+    if (f.source === 'controller') out.fromController.push(ctx.context);
     out.freeTotal += f.free_total ?? 0;
     out.pendingCount += f.pending.count;
     out.pending.push(...f.pending.pods.map((pod) => ({ context: ctx.context, pod })));

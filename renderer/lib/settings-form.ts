@@ -20,6 +20,8 @@ export interface SettingsDraft {
   unreachableSec: string;
   withdrawnGpus: boolean;
   gpuHotC: string;
+  /** The optional no-free-GPU alert (AlertRulesView.noFreeGpu). */
+  noFreeGpu: boolean;
   telemetryBackground: TelemetrySettingsView['background'];
   autoMaxGpuNodes: string;
   budgetPerMinute: string;
@@ -68,6 +70,7 @@ export function draftFrom(s: SettingsView): SettingsDraft {
     unreachableSec: String(Math.round(s.alertRules.unreachableAfterMs / 1000)),
     withdrawnGpus: s.alertRules.withdrawnGpus,
     gpuHotC: String(s.alertRules.gpuHotC),
+    noFreeGpu: s.alertRules.noFreeGpu,
     telemetryBackground: s.telemetry.background,
     autoMaxGpuNodes: String(s.telemetry.autoMaxGpuNodes),
     budgetPerMinute: String(s.telemetry.budgetPerMinute),
@@ -162,6 +165,7 @@ export function patchFrom(d: SettingsDraft): SettingsPatch {
       unreachableAfterMs: whole(d.unreachableSec) * 1000,
       withdrawnGpus: d.withdrawnGpus,
       gpuHotC: whole(d.gpuHotC),
+      noFreeGpu: d.noFreeGpu,
     },
     telemetry: {
       background: d.telemetryBackground,

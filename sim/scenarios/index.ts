@@ -1,4 +1,4 @@
-// Scenario seeding: homelab, large:N, flapping (a timer toggling GPU nodes), empty.
+// Scenario seeding: homelab, large:N (and large:N,pods=P,gpu=G), flapping (a timer toggling GPU nodes), empty.
 import type { Core } from '../core.ts';
 import { nowIso, obj } from '../json.ts';
 import { seedRbac } from '../rbac.ts';
@@ -6,6 +6,7 @@ import type { KObj, ResourceDef } from '../types.ts';
 import { HOMELAB_NAMESPACES, seedExtras } from './extras.ts';
 import { homelabNodes } from './homelab.ts';
 import { largeNodes } from './large.ts';
+import { LARGE_POD_NAMESPACES, parseLarge, seedLargePods } from './large-pods.ts';
 import { readyCondition, taintsFor } from './node.ts';
 import { SMALL_LAB_NAMESPACES, seedSmallLab, smallLabNodes, startSmallLabFlap } from './smalllab.ts';
 
@@ -23,12 +24,8 @@ function namespace(name: string): KObj {
 
 export function nodesFor(scenario: string): KObj[] {
   if (scenario === 'empty') return [];
-  if (scenario.startsWith('large:')) {
-    const n = Number(scenario.slice(6));
-    if (!Number.isInteger(n) || n < 0)
-      throw new Error(`invalid scenario ${scenario}: large:N needs a whole number`);
-    return largeNodes(n);
-  }
+  const large = parseLarge(scenario);
+  if (large) return largeNodes(large.nodes);
   if (scenario === 'homelab' || scenario.startsWith('flapping')) return homelabNodes();
   if (scenario === 'smalllab' || scenario.startsWith('smalllab:')) return smallLabNodes();
   throw new Error(`unknown scenario ${scenario} (homelab, smalllab, large:N, flapping, empty)`);
@@ -40,13 +37,22 @@ export function seed(core: Core, scenario: string): void {
   const nodeDef = core.registry.find('', 'v1', 'nodes') as ResourceDef;
   const lab = scenario === 'homelab' || scenario.startsWith('flapping');
   const small = scenario.startsWith('smalllab');
-  const extra = lab ? HOMELAB_NAMESPACES : small ? SMALL_LAB_NAMESPACES : [];
+  const large = parseLarge(scenario);
+  const withPods = large !== null && large.pods > 0;
+  const extra = lab
+    ? HOMELAB_NAMESPACES
+    : small
+      ? SMALL_LAB_NAMESPACES
+      : withPods
+        ? LARGE_POD_NAMESPACES
+        : [];
   const namespaces = [...NAMESPACES, ...extra];
   for (const n of namespaces) core.write(nsDef, namespace(n), undefined);
   for (const n of nodes) core.write(nodeDef, n, undefined);
   seedRbac(core);
   seedExtras(core, scenario, namespaces);
   if (small) seedSmallLab(core);
+  if (large && withPods) seedLargePods(core, large, nodes);
   core.store.compact();
 }
 

@@ -10,6 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { sourceFiles } from './import-graph.ts';
 
 const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
+  [
+    'main/fleet/no-free-alert.test.ts',
+    'the optional no-free-GPU alert through the engine against the simulator',
+  ],
+  [
+    'main/fleet/source/controller-free.test.ts',
+    "free GPUs read from the controller's status, and their stale mark, against the simulator",
+  ],
   ['main/cli/commands/notify-forward.test.ts', '`notify test` and `watch --forward` against the ntfy fake'],
   ['main/cli/commands/scan-watch.test.ts', "the CLI's acceptance checks against the simulator"],
   [
@@ -24,6 +32,10 @@ const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
   ['main/cli/commands/watch-writeback.test.ts', '`crd --install` and `watch --write-back` against the sim'],
   ['main/fleet/app-forwarding.test.ts', 'the app core with a real forwarder: no token leaks anywhere'],
   ['main/fleet/free-gpus.test.ts', 'free GPUs through the engine on the pods watch, against the sim'],
+  [
+    'main/fleet/node-events-watch.test.ts',
+    "events about GPU nodes through the engine's watch, against the sim",
+  ],
   ['main/fleet/kubectl-switch.test.ts', "the app core's kubectl switcher through the contract"],
   ['main/fleet/node-detail.test.ts', 'the node:detail channel through the engine, against the sim'],
   [
@@ -46,6 +58,15 @@ const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
   [
     'renderer/components/problems-i18n.test.ts',
     "GPU problems built by the engine's inventory, worded by the card, table and detail in Korean",
+  ],
+  ['main/timeline/free.test.ts', 'free GPUs by product: written by the recorder, read back as step lines'],
+  [
+    'main/timeline/slices.test.ts',
+    'the recorder writes a large inventory in short timer tasks, then reads it',
+  ],
+  [
+    'main/timeline/telemetry-read.test.ts',
+    'telemetry written by the recorder, aggregated per node and read over every range',
   ],
   ['main/web/kubectl-route.test.ts', "browser mode's kubectl route behind the write guard"],
   ['main/writeback/crd-inventory.property.test.ts', "every built inventory passes the CRD's schema"],

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeBlock, OLDER, readBlock, renderBlock, replaceBlock } from '../../bench/lib/docs-table.ts';
 import { freshnessAt, provenance } from '../../bench/lib/provenance.ts';
 import { type BenchRun, mergeResults, parseResults } from '../../bench/lib/results.ts';
-import { readSoak, readSoakSummary, renderSoak } from '../../bench/lib/soak-summary.ts';
+import { parseSoakSummary, readSoak, readSoakSummary, renderSoak } from '../../bench/lib/soak-summary.ts';
 import type { Row } from '../../bench/lib/table.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -76,6 +76,23 @@ describe('the bench table of docs/performance.md', () => {
     // Freshness moves with later commits, so compare the sentence up to its commit clause.
     const head = (s: string) => s.replace(/commit [^)]*\)/, 'commit …)');
     expect(head(sentence ?? '')).toBe(head(renderSoak(summary, 'current')));
+  });
+
+  it('the soak sentence says how loaded the machine was; a malformed load is refused', () => {
+    const base = {
+      at: '2026-12-04T02:00:00.000Z',
+      commit: 'c'.repeat(40),
+      dirty: false,
+      minutes: 10,
+      alertsSeen: 3,
+      alertsExpected: 3,
+      mismatches: 0,
+      heapSlopeMbPerMin: 0.01,
+    };
+    const s = parseSoakSummary(JSON.stringify({ ...base, loadAvg: [11.24, 9], cores: 2 }));
+    expect(renderSoak(s, 'current')).toContain('10 min, machine load average 11.2 → 9.0 on 2 cores, commit');
+    expect(() => parseSoakSummary(JSON.stringify({ ...base, loadAvg: ['high', 1] }))).toThrow(/not a soak/);
+    expect(() => parseSoakSummary(JSON.stringify({ ...base, loadAvg: [1] }))).toThrow(/not a soak/);
   });
 
   it('every committed row keeps a same-run baseline and names the run that measured it', () => {

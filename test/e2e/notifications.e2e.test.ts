@@ -42,7 +42,13 @@ beforeAll(async () => {
   served = await startServe({ demo: true, port: 0, env: {} }, () => undefined);
   // A real (short) hold-down: the drop must last this long before the policy notifies.
   await served.core.handlers['settings:update']({
-    alertRules: { holdDownMs: 1000, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
+    alertRules: {
+      holdDownMs: 1000,
+      unreachableAfterMs: 60_000,
+      withdrawnGpus: true,
+      gpuHotC: 85,
+      noFreeGpu: false,
+    },
   });
   for (const n of GPU_NODES) served.demo?.sim.control.setNodeReady(n, 'True');
   browser = await launchChromium();

@@ -30,7 +30,13 @@ const kinds = async () => ((await served.core.handlers['alerts:log']()) as Alert
 describe('the timeline in browser mode', () => {
   it('lists an episode for every node of the ready-drop alerts in the alert log', async () => {
     await served.core.handlers['settings:update']({
-      alertRules: { holdDownMs: 0, unreachableAfterMs: 60_000, withdrawnGpus: true, gpuHotC: 85 },
+      alertRules: {
+        holdDownMs: 0,
+        unreachableAfterMs: 60_000,
+        withdrawnGpus: true,
+        gpuHotC: 85,
+        noFreeGpu: false,
+      },
     });
     for (const n of GPU_NODES) served.demo?.sim.control.setNodeReady(n, 'True');
     await expect

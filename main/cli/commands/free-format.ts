@@ -34,15 +34,17 @@ export function formatFree(reads: readonly FreeRead[], wide: boolean): string {
   if (pending.length > 0) {
     const total = reads.reduce((s, r) => s + (r.free?.state === 'known' ? r.free.pending.count : 0), 0);
     out.push('', `PENDING GPU PODS: ${total}`);
+    // -o wide adds what a pod tolerates, where the scheduler's reason names an untolerated taint.
     out.push(
       ...alignColumns([
-        ['CONTEXT', 'POD', 'REQUESTS', 'REASON'],
+        ['CONTEXT', 'POD', 'REQUESTS', ...(wide ? ['TOLERATIONS'] : []), 'REASON'],
         ...pending.map(({ context, pod }) => [
           context,
           `${pod.namespace}/${pod.name}`,
           Object.entries(pod.requests)
             .map(([k, v]) => `${k}=${v}`)
             .join(','),
+          ...(wide ? [tolerationsCell(pod.tolerations)] : []),
           [pod.reason, pod.message].filter((x) => x !== null).join(': ') || '-',
         ]),
       ]),
@@ -74,3 +76,9 @@ function status(node: NodeFree): string {
 }
 
 const n = (v: number) => String(v);
+
+/** `-` where tolerations do not explain the reason; `<none>` (kubectl's word) for a pod that tolerates nothing. */
+function tolerationsCell(tolerations: readonly string[] | undefined): string {
+  if (tolerations === undefined) return '-';
+  return tolerations.length === 0 ? '<none>' : tolerations.join(',');
+}

@@ -132,7 +132,22 @@ describe('gpu-fleet fit', () => {
         taints: [{ key: 'dedicated', value: 'eval', effect: 'NoSchedule' }],
       });
       const t = await cli('fit', '--gpus', '2', '--mig', '1g.6gb');
-      expect(t.stdout).toContain('  - tainted: lab-a30 3 (dedicated=eval:NoSchedule)');
+      expect(t.stdout).toContain(
+        '  - tainted: lab-a30 3 (dedicated=eval:NoSchedule); the job tolerates none',
+      );
+      const other = await cli(
+        'fit',
+        '--gpus',
+        '2',
+        '--mig',
+        '1g.6gb',
+        '--tolerate',
+        'dedicated=train:NoSchedule',
+      );
+      expect(other.code).toBe(1);
+      expect(other.stdout).toContain(
+        '  - tainted: lab-a30 3 (dedicated=eval:NoSchedule); the job tolerates dedicated=train:NoSchedule',
+      );
       const ok = await cli(
         'fit',
         '--gpus',

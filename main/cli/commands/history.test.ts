@@ -48,8 +48,10 @@ describe('gpu-fleet history', () => {
     const { rec } = recorder(t.dir, clock);
     cleanups.push(() => rec.stop());
     rec.inventory('lab', inventory([node({ name: 'nuc1' }), node({ name: 'nuc2' })]));
+    rec.free('lab', [{ label: 'A100 SXM4 40GB', free: 8 }]);
     clock.advance(FLUSH_MS);
     rec.inventory('lab', inventory([notReady('nuc1'), node({ name: 'nuc2' })]));
+    rec.free('lab', [{ label: 'A100 SXM4 40GB', free: 4 }]);
     clock.advance(17 * 60_000);
     rec.inventory('lab', inventory([node({ name: 'nuc1' }), node({ name: 'nuc2' })]));
     clock.advance(FLUSH_MS);
@@ -79,7 +81,12 @@ describe('gpu-fleet history', () => {
       state: 'Unknown',
       to: expect.any(Number),
     });
+    // Both figures fall in one minute's bucket: the fewest free is what the line keeps.
+    expect(view.free).toEqual([
+      { product: 'A100 SXM4 40GB', points: [expect.objectContaining({ free: 4 })] },
+    ]);
     expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^free GPUs, A100 SXM4 40GB: 4 at the end, 4 at the lowest$/m);
     expect(table.stdout).toMatch(
       /^nuc1 Unknown \d{4}-\d\d-\d\d \d\d:\d\d–\d\d:\d\d \(17 min\): Kubelet stopped posting node status\.$/m,
     );

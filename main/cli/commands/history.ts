@@ -57,6 +57,11 @@ function table(v: TimelineView, wide: boolean): string {
     const low = Math.min(...v.counts.map((p) => p.ready));
     lines.push(terminalLine(`ready GPU nodes: ${last.ready}/${last.total} at the end, ${low} at the lowest`));
   }
+  for (const f of v.free) {
+    const end = f.points.at(-1)?.free ?? 0;
+    const low = Math.min(...f.points.map((p) => p.free));
+    lines.push(terminalLine(`free GPUs, ${f.product}: ${end} at the end, ${low} at the lowest`));
+  }
   if (v.energy.kwh > 0) lines.push(terminalLine(`energy: ${v.energy.kwh.toFixed(2)} kWh`));
   const down = v.spans.filter((s) => s.kind === 'not-recording');
   for (const s of down)

@@ -86,3 +86,50 @@ describe('watch: human lines', () => {
     expect(line?.split('\n')[0]?.slice(9)).toBe('lab: 1/1 ready GPU node, 1 GPU');
   });
 });
+
+describe('watch -o json: telemetry and node-events lines', () => {
+  it('print a reading with its time as ISO and its GPUs as read', () => {
+    const gpu = {
+      index: 0,
+      uuid: 'GPU-1',
+      model: 'NVIDIA A100',
+      util: 40,
+      temp: 61,
+      power: 250.5,
+      fbUsed: 1000,
+      fbFree: 39000,
+      xid: null,
+      xidCounts: {},
+    };
+    const reading = { context: 'lab', node: 'nuc1', at: Date.UTC(2026, 11, 1, 2), gpus: [gpu] };
+    expect(JSON.parse(eventLine({ type: 'telemetry', reading }) ?? '')).toEqual({
+      type: 'telemetry',
+      context: 'lab',
+      node: 'nuc1',
+      at: '2026-12-01T02:00:00.000Z',
+      gpus: [gpu],
+    });
+    const failed = eventLine({ type: 'telemetry', reading: { ...reading, gpus: null } });
+    expect(JSON.parse(failed ?? '')).toMatchObject({ type: 'telemetry', gpus: null });
+  });
+
+  it('print the events about one GPU node', () => {
+    const event = {
+      uid: 'u-1',
+      first: '2026-12-01T02:00:00Z',
+      type: 'Warning',
+      reason: 'NodeNotReady',
+      message: 'Node nuc1 status is now: NodeNotReady',
+      count: 3,
+      last: '2026-12-01T02:10:00Z',
+      source: 'node-controller',
+    };
+    const line = eventLine({ type: 'node-events', context: 'lab', node: 'nuc1', events: [event] });
+    expect(JSON.parse(line ?? '')).toEqual({
+      type: 'node-events',
+      context: 'lab',
+      node: 'nuc1',
+      events: [event],
+    });
+  });
+});

@@ -71,9 +71,26 @@ export function eventLine(event: EngineEvent): string | null {
       return JSON.stringify({ ...event.alert, type: 'alert', alert: event.alert.kind });
     case 'ignored':
       return JSON.stringify(event);
-    case 'snapshot':
-    case 'telemetry':
+    case 'telemetry': {
+      // {"type":"telemetry","context","node","at":ISO,"gpus":[{index,uuid,model,util,temp,power,fbUsed,fbFree,xid,xidCounts}] | null}
+      const r = event.reading;
+      return JSON.stringify({
+        type: 'telemetry',
+        context: r.context,
+        node: r.node,
+        at: new Date(r.at).toISOString(),
+        gpus: r.gpus,
+      });
+    }
     case 'node-events':
+      // {"type":"node-events","context","node","events":[{uid,first,type,reason,message,count,last,source}]}
+      return JSON.stringify({
+        type: 'node-events',
+        context: event.context,
+        node: event.node,
+        events: event.events,
+      });
+    case 'snapshot':
       return null;
   }
 }
@@ -206,6 +223,8 @@ export async function watchCommand(args: string[], io: CliIo): Promise<number> {
   const engine = new FleetEngine({
     rules: { ...DEFAULT_ALERT_RULES, holdDownMs },
     source: () => source,
+    // JSON lines carry the events about GPU nodes: they are watched for them.
+    nodeEvents: format === 'json',
     ...(logger
       ? { debug: (context: string, line: string) => logger.debug('telemetry', { context, line }) }
       : {}),

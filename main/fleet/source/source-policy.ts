@@ -98,6 +98,17 @@ export function staleAt(lease: LeaseView): number | null {
   return Math.min(lease.renewedAt, lease.freshAt) + 2 * lease.durationSeconds * 1000;
 }
 
+/**
+ * When the leader's freshness mark gets old for the figures a tray shows from the status (free GPUs):
+ * one lease duration after it last moved (it moves with every renew while the leader knows its status
+ * current; the source itself is given up only at 2 ×). Null: old already (no mark, no holder, no Lease).
+ */
+export function freshMarkOldAt(lease: LeaseView | null): number | null {
+  if (lease === null || lease.seen.kind !== 'present' || lease.holder === null) return null;
+  if (lease.durationSeconds === null || lease.freshAt === null) return null;
+  return lease.freshAt + lease.durationSeconds * 1000;
+}
+
 /** True while the only thing missing is a first answer (the Lease or the GpuInventory not listed yet). */
 function onlyPending(i: PolicyInput, why: string | null): boolean {
   if (why === null) return false;

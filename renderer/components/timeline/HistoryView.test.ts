@@ -89,3 +89,27 @@ it('describes the chart from its first recorded point, not from the start of the
     'From 07:00 to now, ready GPU nodes went from 4 to 3 of 4',
   );
 });
+
+it('draws free GPUs by product over the range, with each one now', async () => {
+  const f = createFakeFleet(fleet([]), {
+    timeline: (context, range: TimelineRangeName) => ({
+      ...emptyTimeline(context, range, TO),
+      free: [
+        {
+          product: 'A100 SXM4 40GB',
+          points: [
+            { at: TO - 3_600_000, free: 3 },
+            { at: at(7, 30), free: 1 },
+          ],
+        },
+      ],
+    }),
+  });
+  const timeline = new TimelineState(f.api);
+  render(HistoryView, { props: { timeline, context: 'home', price: null, currency: '' } });
+  const line = await screen.findByTestId('free-line');
+  expect(line.getAttribute('data-product')).toBe('A100 SXM4 40GB');
+  expect(line.textContent?.replace(/\s+/g, ' ').trim()).toBe('A100 SXM4 40GB 1 free now');
+  expect(screen.getByRole('img', { name: 'A100 SXM4 40GB: free GPUs over the range' })).toBeTruthy();
+  expect(line.querySelector('path')?.getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+H[\d.]+V[\d.]+H[\d.]+$/);
+});

@@ -1,0 +1,133 @@
+/**
+ * Row 12: free GPUs (issue 23) at 5,000 nodes with 100,000 pods, 20,000 of them requesting a GPU, each
+ * beside a baseline measured in the same run:
+ * - 12a initial sync of nodes and pods (first inventory and first known free GPUs) vs a raw paged list of
+ *   both (plain https + JSON.parse, pages of 500, every item kept);
+ * - 12b retained heap per GPU pod and per other pod: the engine with free GPUs on minus the same engine
+ *   with them off, after node flips and pod churn, on the 100,000-pod cluster and on one with only its
+ *   20,000 GPU pods (the difference of the two is what the 80,000 others retain);
+ * - 12c the longest stall of the engine's process (as the engine host runs it) over the sync and the
+ *   churn, free GPUs on vs off;
+ * - 12d `gpu-fleet free --all-contexts -o json` over 3 such clusters (the built CLI, a fresh process)
+ *   vs a fresh process doing the raw paged lists of the 3 clusters: wall time and peak RSS.
+ */
+import { runChild } from '../lib/child.ts';
+import type { FreeChurnProbe, FreeProbeArgs, FreeSyncProbe } from '../lib/free-probe.ts';
+import type { RemoteSim } from '../lib/sim-remote.ts';
+import { bytes, max, median, ms, ratio, seconds } from '../lib/stats.ts';
+import type { Row } from '../lib/table.ts';
+import { type Run, timedNode } from '../lib/timed.ts';
+
+const probe = <T>(a: FreeProbeArgs) => runChild<T>('free-probe.ts', a, ['--expose-gc']);
+
+export interface FreeSizes {
+  nodes: number;
+  pods: number;
+  gpuPods: number;
+}
+
+export const FREE_SIZES: FreeSizes = { nodes: 5000, pods: 100_000, gpuPods: 20_000 };
+
+/** The sim scenarios row 12 needs: 3 full clusters, and one with only the GPU pods. */
+export function freeScenarios(s: FreeSizes = FREE_SIZES): string[] {
+  const full = `large:${s.nodes},pods=${s.pods},gpu=${s.gpuPods}`;
+  return [full, full, full, `large:${s.nodes},pods=${s.gpuPods},gpu=${s.gpuPods}`];
+}
+
+const CHURN = { seconds: 30, flipEveryMs: 500, podsPerSecond: 100 };
+
+export async function freeGpuRows(
+  sims: RemoteSim[],
+  allContexts: string,
+  plainJs: string,
+  cliBin: string,
+  dir: string,
+  log: (s: string) => void,
+  s: FreeSizes = FREE_SIZES,
+): Promise<Row[]> {
+  const [full, , , gpuOnly] = sims;
+  if (!full || !gpuOnly || sims.length < 4) throw new Error('row 12 needs 4 simulators');
+  const sizes = `${s.nodes.toLocaleString('en')} nodes, ${s.pods.toLocaleString('en')} pods (${s.gpuPods.toLocaleString('en')} GPU)`;
+
+  log('row 12a: initial sync of nodes and pods, ours vs a raw paged list (3 runs each, alternating)');
+  const ours: FreeSyncProbe[] = [];
+  const raw: FreeSyncProbe[] = [];
+  for (let i = 0; i < 3; i++) {
+    ours.push(await probe<FreeSyncProbe>({ task: 'sync', side: 'ours', kubeconfig: full.kubeconfigPath }));
+    raw.push(await probe<FreeSyncProbe>({ task: 'sync', side: 'raw', kubeconfig: full.kubeconfigPath }));
+  }
+  const oursMs = ours.flatMap((p) => p.ms);
+  const rawMs = raw.flatMap((p) => p.ms);
+
+  const churn = (sim: RemoteSim, freeGpus: boolean) => {
+    log(`row 12b/c: ${CHURN.seconds} s of flips and pod churn, free GPUs ${freeGpus ? 'on' : 'off'}`);
+    return probe<FreeChurnProbe>({
+      task: 'churn',
+      kubeconfig: sim.kubeconfigPath,
+      sim: sim.info,
+      freeGpus,
+      ...CHURN,
+    });
+  };
+  const fullOn = await churn(full, true);
+  const fullOff = await churn(full, false);
+  const gpuOn = await churn(gpuOnly, true);
+  const gpuOff = await churn(gpuOnly, false);
+  const perGpuPod = (gpuOn.heapBytes - gpuOff.heapBytes) / s.gpuPods;
+  const others = s.pods - s.gpuPods;
+  const perOtherPod = (fullOn.heapBytes - fullOff.heapBytes - (gpuOn.heapBytes - gpuOff.heapBytes)) / others;
+
+  log('row 12d: gpu-fleet free --all-contexts over 3 clusters vs the raw lists in a process (3 runs each)');
+  const free: Run[] = [];
+  const plain: Run[] = [];
+  for (let i = 0; i < 3; i++) {
+    free.push(
+      await timedNode([cliBin, 'free', '--all-contexts', '--kubeconfig', allContexts, '-o', 'json'], dir),
+    );
+    plain.push(await timedNode([plainJs, allContexts], dir));
+  }
+  const [o, p] = [median(oursMs), median(rawMs)];
+  const [fm, pm] = [median(free.map((r) => r.ms)), median(plain.map((r) => r.ms))];
+  const [fr, pr] = [max(free.map((r) => r.rss)), max(plain.map((r) => r.rss))];
+  const stallOn = max([fullOn.stallMs, gpuOn.stallMs]);
+  const stallOff = max([fullOff.stallMs, gpuOff.stallMs]);
+  const churned = `${fullOn.podsChurned} pods replaced (${fullOn.gpuPodsChurned} GPU), ${fullOn.flips} node flips in ${CHURN.seconds} s`;
+  return [
+    {
+      id: '12a',
+      measure: `Free GPUs: initial sync of nodes and pods, ${sizes}: to the first inventory and known free GPUs (median of 3)`,
+      ours: `${seconds(o)} (${ratio(o, p)} the raw list); longest stall ${ms(median(ours.flatMap((x) => x.stallMs)))}`,
+      baseline: `${seconds(p)} (plain https + JSON.parse, nodes and live pods at once, pages of 500, every item kept)`,
+      target: '≤ 1.2× the raw list',
+      met: o <= 1.2 * p,
+      raw: { ours, raw },
+    },
+    {
+      id: '12b',
+      measure: `Free GPUs: retained heap per GPU pod and per other pod, after ${churned}`,
+      ours: `${bytes(perGpuPod)} per GPU pod; ${bytes(perOtherPod)} per other pod (free GPUs on minus off; ${fullOn.gpuPodsKept} GPU pods counted in the figures)`,
+      baseline: `whole engine with free GPUs off: ${bytes(fullOff.heapBytes)} (${s.nodes.toLocaleString('en')} nodes, no pods kept)`,
+      target: '≤ 300 B per GPU pod, ≤ 16 B per other pod',
+      met: perGpuPod <= 300 && perOtherPod <= 16,
+      raw: { fullOn, fullOff, gpuOn, gpuOff },
+    },
+    {
+      id: '12c',
+      measure: `Free GPUs: longest stall of the engine's process over the sync and ${churned}`,
+      ours: `free GPUs on: ${ms(stallOn)} (${ms(max([fullOn.stallCpuMs, gpuOn.stallCpuMs]))} on our CPU)`,
+      baseline: `free GPUs off: ${ms(stallOff)} (${ms(max([fullOff.stallCpuMs, gpuOff.stallCpuMs]))} on our CPU)`,
+      target: 'unchanged within noise',
+      met: null,
+      raw: { on: [fullOn.stallMs, gpuOn.stallMs], off: [fullOff.stallMs, gpuOff.stallMs] },
+    },
+    {
+      id: '12d',
+      measure: `\`gpu-fleet free --all-contexts -o json\` over 3 clusters of ${sizes}: wall time and peak RSS (median of 3)`,
+      ours: `${seconds(fm)} (${ratio(fm, pm)}), ${bytes(fr)}`,
+      baseline: `${seconds(pm)}, ${bytes(pr)} (raw paged lists of the 3 clusters' nodes and live pods in one process, built the same way)`,
+      target: 'beside a plain paged list',
+      met: null,
+      raw: { free, plain },
+    },
+  ];
+}
