@@ -58,18 +58,23 @@ export interface ForwardTarget {
   enabled: boolean;
 }
 
+/** What a target forwards and how, the same in the window's view and in the settings file. */
+const ROUTING_FIELDS = {
+  clusters: Type.Union([
+    Type.Literal('all'),
+    Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: FORWARD_CLUSTERS_MAX }),
+  ]),
+  minSeverity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
+  language: Type.Union(LOCALES.map((l) => Type.Literal(l))),
+  enabled: Type.Boolean(),
+};
+
 export const ForwardTargetSchema = Type.Object(
   {
     id: Type.String({ pattern: TARGET_ID.source }),
     kind: Type.Union(FORWARD_KINDS.map((k) => Type.Literal(k))),
     host: Type.String({ maxLength: 300 }),
-    clusters: Type.Union([
-      Type.Literal('all'),
-      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: FORWARD_CLUSTERS_MAX }),
-    ]),
-    minSeverity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
-    language: Type.Union(LOCALES.map((l) => Type.Literal(l))),
-    enabled: Type.Boolean(),
+    ...ROUTING_FIELDS,
   },
   { additionalProperties: false },
 );
@@ -148,13 +153,7 @@ export const ForwardTargetSettingSchema = Type.Object(
     kind: Type.Union(FORWARD_KINDS.map((k) => Type.Literal(k))),
     url: Type.String({ maxLength: FORWARD_URL_MAX }),
     topic: Type.String({ maxLength: 64 }),
-    clusters: Type.Union([
-      Type.Literal('all'),
-      Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: FORWARD_CLUSTERS_MAX }),
-    ]),
-    minSeverity: Type.Union(SEVERITIES.map((s) => Type.Literal(s))),
-    language: Type.Union(LOCALES.map((l) => Type.Literal(l))),
-    enabled: Type.Boolean(),
+    ...ROUTING_FIELDS,
   },
   { additionalProperties: false },
 );
@@ -177,6 +176,24 @@ export interface ForwardSecretInput {
   user?: string;
   password?: string;
   signingKey?: string;
+}
+
+/** What an ntfy token may hold: an `Authorization: Bearer` header carries visible ASCII only. */
+export const HEADER_TOKEN = /^[\x21-\x7e]+$/;
+
+/**
+ * Pure: why an ntfy secret cannot be kept, as a code (the host words it in English, the window in its
+ * language), or null. One check for the window's form and the host's door (desktop-targets.ts).
+ */
+export type NtfySecretFault = 'tokenOrUser' | 'userNeedsPassword' | 'userColon' | 'tokenChars';
+export function ntfySecretFault(
+  s: Pick<ForwardSecretInput, 'token' | 'user' | 'password'>,
+): NtfySecretFault | null {
+  if (s.token !== undefined && (s.user !== undefined || s.password !== undefined)) return 'tokenOrUser';
+  if ((s.user === undefined) !== (s.password === undefined)) return 'userNeedsPassword';
+  if (s.user?.includes(':')) return 'userColon';
+  if (s.token !== undefined && !HEADER_TOKEN.test(s.token)) return 'tokenChars';
+  return null;
 }
 
 const SecretText = Type.String({ minLength: 1, maxLength: 2048 });

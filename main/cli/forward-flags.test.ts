@@ -35,6 +35,12 @@ describe('forwardTargets', () => {
     ]);
   });
 
+  it('refuses a token no Authorization header can carry, without repeating it', () => {
+    const env = { GPU_FLEET_FORWARD_TOKEN: 'tk_pasted\u200bhalf' };
+    expect(() => forwardTargets(['ntfy=http://127.0.0.1:1/t'], {}, env)).toThrow(/visible ASCII/);
+    expect(() => forwardTargets(['ntfy=http://127.0.0.1:1/t'], {}, env)).not.toThrow(/tk_pasted/);
+  });
+
   it.each([
     [{ 'forward-min-severity': 'loud' }, '--forward-min-severity must be one of low, default, high, urgent'],
     [{ 'forward-language': 'fr' }, '--forward-language must be one of en, zh-CN, ko, ja'],

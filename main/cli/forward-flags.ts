@@ -18,7 +18,7 @@ import {
   type Severity,
 } from '../../common/forwarding.ts';
 import { isLocale, LOCALES } from '../../common/i18n/locales.ts';
-import { parseEndpoint } from '../forward/endpoint.ts';
+import { parseEndpoint, tokenProblem } from '../forward/endpoint.ts';
 import type { ResolvedTarget } from '../forward/forwarder.ts';
 import { readSecretFile } from '../forward/secret-file.ts';
 import { CliError } from './io.ts';
@@ -99,6 +99,8 @@ export function forwardTargets(
     '--forward-signing-key-file',
     env.GPU_FLEET_FORWARD_SIGNING_KEY,
   );
+  const badToken = token === undefined ? null : tokenProblem(token);
+  if (badToken) throw new CliError(`--forward-token-file / GPU_FLEET_FORWARD_TOKEN: ${badToken}`);
   let user: { user: string; password: string } | null = null;
   if (userLine !== undefined) {
     const colon = userLine.indexOf(':');

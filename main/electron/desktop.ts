@@ -1,6 +1,7 @@
 /**
  * The desktop app as a flat list of setup steps (the electron/fiddle style). This folder and
- * main/index.ts are the only places that import 'electron'; the engine they host imports none of it.
+ * preload/ are the only places that import 'electron' (main/index.ts only calls runDesktop); the engine
+ * they host imports none of it.
  */
 import path from 'node:path';
 import { app, powerMonitor, safeStorage, shell } from 'electron';

@@ -9,9 +9,20 @@ import {
   type ForwardSecret,
   type ForwardSecretInput,
   type ForwardTargetSetting,
+  type NtfySecretFault,
+  ntfySecretFault,
   TARGET_ID,
 } from '../../common/forwarding.ts';
-import { NTFY_TOPIC, parseEndpoint } from './endpoint.ts';
+import { NTFY_TOPIC, parseEndpoint, TOKEN_PROBLEM } from './endpoint.ts';
+
+/** The host's English for an ntfy secret's fault (the window words the same codes in its language). */
+const NTFY_FAULT_TEXT: Readonly<Record<NtfySecretFault, string>> = {
+  tokenOrUser: 'An ntfy target takes a token or a user and password, not both.',
+  userNeedsPassword: 'An ntfy user needs its password (and a password its user).',
+  userColon: 'An ntfy user name has no ":".',
+  tokenChars: TOKEN_PROBLEM,
+};
+
 import type { ResolvedTarget } from './forwarder.ts';
 
 /** The endpoint a target sends to: ntfy's server and topic, the webhook's URL, or the secret URL. */
@@ -46,12 +57,8 @@ export function checkSecretInput(kind: ForwardTargetSetting['kind'], s: ForwardS
   if (kind === 'ntfy') {
     if (given.some((k) => k === 'url' || k === 'signingKey'))
       return 'An ntfy target takes a token, or a user and password.';
-    if (s.token !== undefined && (s.user !== undefined || s.password !== undefined))
-      return 'An ntfy target takes a token or a user and password, not both.';
-    if ((s.user === undefined) !== (s.password === undefined))
-      return 'An ntfy user needs its password (and a password its user).';
-    if (s.user?.includes(':')) return 'An ntfy user name has no ":".';
-    return null;
+    const fault = ntfySecretFault(s);
+    return fault === null ? null : NTFY_FAULT_TEXT[fault];
   }
   if (kind === 'webhook')
     return given.every((k) => k === 'signingKey') ? null : 'A webhook target takes a signing key.';
@@ -73,7 +80,12 @@ export function resolveDesktopTargets(
 ): DesktopTargets {
   const targets: ResolvedTarget[] = [];
   const problems: Record<string, string> = {};
+  // One target per id (the window's save keeps them so; a hand-edited file may not): two of one id
+  // would share one queue and secret, every alert queued twice. The first one runs.
+  const seen = new Set<string>();
   for (const t of settings) {
+    if (seen.has(t.id)) continue;
+    seen.add(t.id);
     // A settings file edited by hand gets the window's checks too.
     const refused = checkTargetSetting(t);
     if (refused !== null) {

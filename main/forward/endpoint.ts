@@ -3,7 +3,7 @@
  * delivery needs. Refused with one sentence that never repeats the URL's path (it may be the secret:
  * a Slack or Discord webhook token, an ntfy topic on a public server).
  */
-import type { ForwardKind } from '../../common/forwarding.ts';
+import { type ForwardKind, HEADER_TOKEN } from '../../common/forwarding.ts';
 
 export interface Endpoint {
   kind: ForwardKind;
@@ -61,4 +61,15 @@ export function parseEndpoint(kind: ForwardKind, raw: string): EndpointCheck {
     };
   const base = `${host}${parts.join('/')}`.replace(/\/+$/, '');
   return { ok: true, endpoint: { kind, url, host, ntfy: { base, topic } } };
+}
+
+/**
+ * Why an ntfy token cannot be sent, or null: it goes into an `Authorization: Bearer` header, which
+ * carries visible ASCII only (a token pasted with a space, newline or zero-width space would be refused
+ * by every request). The sentence never repeats the token.
+ */
+export const TOKEN_PROBLEM =
+  'the ntfy token holds a space or a character other than visible ASCII (check what was pasted)';
+export function tokenProblem(token: string): string | null {
+  return HEADER_TOKEN.test(token) ? null : TOKEN_PROBLEM;
 }

@@ -279,3 +279,68 @@ describe('delivery', () => {
     hook = await WebhookFake.start();
   });
 });
+
+describe("a server's words never carry the target's own secret", () => {
+  // A proxy or a misconfigured receiver may echo what it was sent; a plain password or signing key has
+  // no shape the redaction patterns know, so the target's own secret values are struck out by value.
+  const PASSWORD = 'correct-horse-battery';
+  const KEY = 'sk9-plain-signing-words';
+
+  it('a refusal that echoes the ntfy password or the webhook signing key names neither', async () => {
+    hook.script.push(
+      { status: 401, body: `{"error":"user rig with password ${PASSWORD} is not allowed"}` },
+      { status: 503, body: `bad signature for key ${KEY}` },
+      { status: 400, body: `no such hook ${hook.url}/T000/B000/XXXXsecretpath` },
+    );
+    const recorder = new MemoryDeliveryRecorder();
+    const f = forwarder(
+      [
+        target('phone', 'ntfy', `${hook.url}/gpu-alerts`, { user: 'rig', password: PASSWORD }),
+        target('hook', 'webhook', `${hook.url}/gpu`, { signingKey: KEY }),
+        target('chat', 'slack', `${hook.url}/T000/B000/XXXXsecretpath`),
+      ],
+      { recorder },
+    );
+    const results = [await f.test('phone'), await f.test('hook'), await f.test('chat')];
+    expect(results.map((r) => r.ok)).toEqual([false, false, false]);
+    const shown = JSON.stringify(results);
+    expect(shown).toContain('[redacted]');
+    expect(shown).not.toContain(PASSWORD);
+    expect(shown).not.toContain(KEY);
+    expect(shown).not.toContain('XXXXsecretpath');
+    // The queued path words its retry from the same answer.
+    const queued = forwarder([target('hook', 'webhook', `${hook.url}/gpu`, { signingKey: KEY })], {
+      recorder,
+    });
+    hook.script.push({ status: 503, body: `bad signature for key ${KEY}` });
+    const [a] = notified([
+      [0, 'homelab', ALL],
+      [10, 'homelab', { ...ALL, nuc1: false }],
+      [20, 'homelab', { ...ALL, nuc1: false }],
+    ]);
+    if (a) queued.forward(a);
+    await pollUntil(() => queued.status().some((s) => s.problem !== null), 'a retry');
+    expect(JSON.stringify(queued.status())).toContain('[redacted]');
+    expect(JSON.stringify(recorder.events)).not.toContain(KEY);
+    expect(JSON.stringify(queued.status())).not.toContain(KEY);
+  });
+});
+
+describe('a secret no HTTP header can carry', () => {
+  it('a token with a character a header refuses is a failed delivery, never a thrown send', async () => {
+    // Node's http refuses such a header synchronously; a send that threw would reject the queue's run
+    // (an unhandled rejection ends the process, and a restart reads the same secret and queue again).
+    const f = forwarder([target('phone', 'ntfy', `${ntfy.url}/gpu-alerts`, { token: 'tk_a\u200bb' })]);
+    const result = await f.test('phone');
+    expect(result.ok).toBe(false);
+    expect(result.words?.code).toBe('retry');
+    const [a] = notified([
+      [0, 'homelab', ALL],
+      [10, 'homelab', { ...ALL, nuc1: false }],
+      [20, 'homelab', { ...ALL, nuc1: false }],
+    ]);
+    if (a) f.forward(a);
+    await pollUntil(() => f.status().some((s) => s.problem !== null), 'a retry');
+    expect(f.status()[0]?.pending).toBe(1);
+  });
+});

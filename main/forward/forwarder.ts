@@ -71,9 +71,28 @@ function clickOf(base: string | null, m: ForwardMessage): string | null {
   return focusLink(base, { context: m.context, node: m.nodes[0]?.name ?? null });
 }
 
+/** A URL part this long may be a secret (a Slack or Discord webhook's ids and token, an ntfy topic). */
+const SECRET_PART_MIN = 8;
+
+/**
+ * The values a server's words must not repeat: the token, password and signing key, the user:password
+ * pair as Basic sends it, and the URL's path and query (whole and by part) beyond its host.
+ */
+export function secretValues(t: ResolvedTarget): string[] {
+  const { secret, endpoint } = t;
+  const out = [secret.token, secret.password, secret.signingKey].filter(
+    (v): v is string => v !== undefined && v !== '',
+  );
+  if (secret.user !== undefined && secret.password !== undefined)
+    out.push(Buffer.from(`${secret.user}:${secret.password}`).toString('base64'));
+  const tail = `${endpoint.url.pathname}${endpoint.url.search}`;
+  for (const part of [tail, ...tail.split(/[/?&=]/)]) if (part.length >= SECRET_PART_MIN) out.push(part);
+  return out;
+}
+
 function queueTarget(t: ResolvedTarget, clickBase: () => string | null = () => null): QueueTarget {
   const { config, endpoint, secret } = t;
-  const base = { id: config.id, kind: config.kind, host: endpoint.host };
+  const base = { id: config.id, kind: config.kind, host: endpoint.host, secrets: secretValues(t) };
   switch (config.kind) {
     case 'ntfy': {
       const ntfy = endpoint.ntfy ?? { base: endpoint.host, topic: '' };
@@ -181,7 +200,7 @@ export class Forwarder {
     });
     const { kind } = t.config;
     const host = t.endpoint.host;
-    const outcome = judge(kind, host, result, this.#clock.now());
+    const outcome = judge(kind, host, result, this.#clock.now(), target.secrets);
     if (outcome.type === 'delivered')
       return {
         ok: true,

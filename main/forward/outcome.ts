@@ -3,10 +3,12 @@
  * way, are retried (after Retry-After when the server gave one, in seconds or as an HTTP date, capped);
  * any other 4xx is terminal: sending it again cannot help, and the user is told in one sentence
  * ("ntfy: 403 forbidden — check the token"). The sentence names the target's host, never its URL path,
- * and the server's own words pass the text gate (redacted, one line, capped).
+ * and the server's own words pass the text gate (redacted, one line, capped) after the target's own
+ * secret values are struck out of them (a receiver or proxy may echo what it was sent, and a plain
+ * password or signing key has no shape the redaction patterns know).
  */
 import type { ForwardKind } from '../../common/forwarding.ts';
-import { shownText } from '../log/redact.ts';
+import { REDACTED, shownText } from '../log/redact.ts';
 import type { SendResult } from './send.ts';
 
 export type Outcome =
@@ -81,7 +83,22 @@ function hint(kind: ForwardKind, status: number): string {
   return 'the server refused the message';
 }
 
-export function judge(kind: ForwardKind, host: string, result: SendResult, now: number): Outcome {
+/** The text with every occurrence of each secret value replaced, longest first (empty ones skipped). */
+export function strikeSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of [...secrets].sort((a, b) => b.length - a.length))
+    if (s !== '') out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/** `secrets`: the target's own secret values, never repeated from the server's words. */
+export function judge(
+  kind: ForwardKind,
+  host: string,
+  result: SendResult,
+  now: number,
+  secrets: readonly string[] = [],
+): Outcome {
   if (result.type === 'failure')
     return {
       type: 'retry',
@@ -93,7 +110,7 @@ export function judge(kind: ForwardKind, host: string, result: SendResult, now: 
     };
   const { status } = result;
   if (status >= 200 && status < 300) return { type: 'delivered' };
-  const words = shownText(serverWords(result.body), 160);
+  const words = shownText(strikeSecrets(serverWords(result.body), secrets), 160);
   const said = `${status}${words === '' ? '' : ` ${words}`}`;
   if (status === 429 || status === 408 || status >= 500) {
     const wait =

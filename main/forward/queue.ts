@@ -31,6 +31,8 @@ export interface QueueTarget {
   id: string;
   kind: ForwardKind;
   host: string;
+  /** The secret values a server's words must not repeat (outcome.ts strikes them). */
+  secrets?: readonly string[];
   request(m: ForwardMessage): OutboundRequest;
   /** A request whose 200 answer's body contains `found` when the message is already there. */
   check?(item: QueueItem): { request: OutboundRequest; found: string };
@@ -153,7 +155,7 @@ export class DeliveryQueue {
       item.ambiguous = true;
       return;
     }
-    const outcome = judge(this.#t.kind, this.#t.host, result, clock.now());
+    const outcome = judge(this.#t.kind, this.#t.host, result, clock.now(), this.#t.secrets);
     if (outcome.type === 'delivered') return this.#delivered(item);
     if (outcome.type === 'terminal') {
       this.#problem = outcome.why;

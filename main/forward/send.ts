@@ -49,6 +49,7 @@ const CODES: Readonly<Record<string, string>> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connection timed out',
+  ERR_INVALID_CHAR: 'a header holds a character HTTP cannot carry (check the token)',
 };
 
 function phrase(error: unknown): string {
@@ -72,27 +73,35 @@ export const sendRequest: Sender = (req, opts) =>
       opts.clock.clearTimeout(timer);
       resolve(r);
     };
-    const request = lib.request(url, { method: req.method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (size >= opts.maxBytes) return;
-        chunks.push(chunk.subarray(0, opts.maxBytes - size));
-        size += chunk.length;
-        // Enough read: the rest of a huge answer is not waited for.
-        if (size >= opts.maxBytes) res.destroy();
+    let request: http.ClientRequest;
+    try {
+      request = lib.request(url, { method: req.method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size >= opts.maxBytes) return;
+          chunks.push(chunk.subarray(0, opts.maxBytes - size));
+          size += chunk.length;
+          // Enough read: the rest of a huge answer is not waited for.
+          if (size >= opts.maxBytes) res.destroy();
+        });
+        const answer = (): Answer => ({
+          type: 'answer',
+          status: res.statusCode ?? 0,
+          retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null,
+          contentType: res.headers['content-type'] ?? '',
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        res.on('end', () => finish(answer()));
+        res.on('close', () => finish(answer()));
+        res.on('error', () => finish(answer()));
       });
-      const answer = (): Answer => ({
-        type: 'answer',
-        status: res.statusCode ?? 0,
-        retryAfter: typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null,
-        contentType: res.headers['content-type'] ?? '',
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      res.on('end', () => finish(answer()));
-      res.on('close', () => finish(answer()));
-      res.on('error', () => finish(answer()));
-    });
+    } catch (error) {
+      // Node refuses a bad header (a token with a newline or a character past Latin-1) synchronously:
+      // nothing was sent, and a send never rejects (a rejected queue run would end the process).
+      resolve({ type: 'failure', what: phrase(error), sent: false });
+      return;
+    }
     const timer = opts.clock.setTimeout(() => {
       request.destroy();
       finish({ type: 'failure', what: `timed out after ${Math.round(opts.timeoutMs / 1000)} s`, sent });

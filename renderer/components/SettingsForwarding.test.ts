@@ -162,4 +162,47 @@ describe('the desktop form', () => {
       i18n.setLanguage('en');
     }
   });
+
+  it('refuses a secret the host would refuse in the window language, sending nothing', async () => {
+    const fake = createFakeFleet(fleet([]), {
+      forwarding: {
+        targets: [TARGET],
+        status: [],
+        editable: [
+          {
+            id: 'ntfy-1',
+            kind: 'ntfy',
+            url: 'http://127.0.0.1:8090',
+            topic: 'gpu-alerts',
+            clusters: 'all',
+            minSeverity: 'low',
+            language: 'en',
+            enabled: true,
+          },
+        ],
+        secretSet: [],
+      },
+    });
+    i18n.setLanguage('ko');
+    try {
+      render(SettingsForwarding, { forwarding: new ForwardingStore(fake.api) });
+      await fireEvent.input(await screen.findByTestId('forward-token-ntfy-1'), { target: { value: TOKEN } });
+      await fireEvent.input(screen.getByTestId('forward-user-ntfy-1'), { target: { value: 'rig' } });
+      await fireEvent.click(screen.getByTestId('forward-secret-save-ntfy-1'));
+      await waitFor(() =>
+        expect(screen.getByTestId('forward-secret-error-ntfy-1').textContent).toBe(
+          '토큰 또는 사용자와 비밀번호 중 하나만 입력하세요.',
+        ),
+      );
+      await fireEvent.input(screen.getByTestId('forward-user-ntfy-1'), { target: { value: '' } });
+      await fireEvent.input(screen.getByTestId('forward-token-ntfy-1'), { target: { value: 'tk_a\u200bb' } });
+      await fireEvent.click(screen.getByTestId('forward-secret-save-ntfy-1'));
+      await waitFor(() =>
+        expect(screen.getByTestId('forward-secret-error-ntfy-1').textContent).toContain('보이는 ASCII'),
+      );
+      expect(fake.calls.filter((c) => c.channel === 'forward:secret')).toEqual([]);
+    } finally {
+      i18n.setLanguage('en');
+    }
+  });
 });

@@ -7,8 +7,10 @@ import {
   FORWARD_CLUSTERS_MAX,
   type ForwardKind,
   type ForwardResultWords,
+  type ForwardSecretInput,
   type ForwardTargetSetting,
   type ForwardTestResult,
+  ntfySecretFault,
   type Severity,
   TARGET_ID,
 } from '../../common/forwarding.ts';
@@ -95,6 +97,20 @@ export function checkDraft(
       enabled: d.enabled,
     },
   };
+}
+
+/**
+ * Why the host would refuse this secret (main/forward/desktop-targets.ts checkSecretInput, the same
+ * ntfySecretFault), in the window's words, or null. The host checks it again.
+ */
+export function secretProblem(kind: ForwardKind, s: ForwardSecretInput, t: T): string | null {
+  if (kind === 'ntfy') {
+    const fault = ntfySecretFault(s);
+    return fault === null ? null : t(`forwarding.secret.${fault}`);
+  }
+  if ((kind === 'slack' || kind === 'discord') && s.url !== undefined && urlProblem(s.url))
+    return t('forwarding.form.badUrl');
+  return null;
 }
 
 function hint(w: Extract<ForwardResultWords, { code: 'refused' }>, t: T): string {

@@ -732,6 +732,10 @@ export const en = {
       save: 'Set secret',
       clear: 'Clear secret',
       hint: 'Write-only: the app keeps it in the system keychain; it is never shown again.',
+      tokenOrUser: 'Enter a token, or a user and password, not both.',
+      userNeedsPassword: 'A user needs its password, and a password its user.',
+      userColon: 'A user name has no ":".',
+      tokenChars: 'The token holds a space or a character other than visible ASCII; check what was pasted.',
     },
     hint: {
       authNtfy: 'check the token or password, and that it may write to this topic',

@@ -682,6 +682,10 @@ export const zhCN: Catalog = {
       save: '设置密钥',
       clear: '清除密钥',
       hint: '只写：应用将其保存在系统钥匙串中，不会再次显示。',
+      tokenOrUser: '请输入令牌，或用户和密码，不要同时输入。',
+      userNeedsPassword: '用户需要密码，密码也需要用户。',
+      userColon: '用户名不能包含“:”。',
+      tokenChars: '令牌包含空格或可见 ASCII 以外的字符，请检查粘贴的内容。',
     },
     hint: {
       authNtfy: '请检查令牌或密码，以及它是否可以写入此主题',
