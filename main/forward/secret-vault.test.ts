@@ -73,4 +73,33 @@ describe('SecretVault', () => {
     ready = true;
     expect(early.unavailable()).toBeNull();
   });
+  it.each([
+    ['not JSON', '{"version":1,"secrets":{"phone":"AAAA"'],
+    ['too large', `{"version":1,"secrets":{},"pad":"${'x'.repeat(300 * 1024)}"}`],
+    ['another shape', '[1,2,3]'],
+    ['an entry that is no target id', '{"version":1,"secrets":{"__proto__":"AAAA","Bad Id":"AAAA"}}'],
+  ])('moves a vault file that is %s aside, says so once, and a save does not overwrite it', (_what, text) => {
+    fs.writeFileSync(vault.file, text, { mode: 0o600 });
+    const first = vault.load();
+    expect(first.secrets).toEqual({});
+    expect(first.problems).toHaveLength(1);
+    expect(first.problems[0]).toMatch(/moved aside as forward-secrets\.json\.unreadable-/);
+    const aside = fs.readdirSync(dir).filter((f) => f.includes('.unreadable-'));
+    expect(aside).toHaveLength(1);
+    expect(fs.readFileSync(path.join(dir, aside[0] as string), 'utf8')).toBe(text);
+    expect(vault.load().problems).toEqual([]);
+    expect(vault.set('phone', { url: 'http://127.0.0.1:8090/gpu-alerts', token: TOKEN })).toEqual({
+      ok: true,
+    });
+    expect(fs.readFileSync(path.join(dir, aside[0] as string), 'utf8')).toBe(text);
+    expect(vault.load()).toEqual({
+      secrets: { phone: { url: 'http://127.0.0.1:8090/gpu-alerts', token: TOKEN } },
+      problems: [],
+    });
+  });
+
+  it('reads a missing file as no secrets, with no problem', () => {
+    expect(vault.load()).toEqual({ secrets: {}, problems: [] });
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
 });

@@ -34,6 +34,10 @@ function isSecret(v: unknown): v is ForwardSecret {
 }
 
 export class SecretVault {
+  /** What reading the file found wrong since the last load(), reported there once. */
+  #problems: string[] = [];
+  #asides = 0;
+
   constructor(
     readonly file: string,
     private readonly storage: SafeStorageLike,
@@ -51,8 +55,9 @@ export class SecretVault {
   /** Every secret that decrypts; one that does not (another user's, a reset keychain) is left out and named. */
   load(): { secrets: Record<string, ForwardSecret>; problems: string[] } {
     const secrets: Record<string, ForwardSecret> = {};
-    const problems: string[] = [];
     const stored = this.#read();
+    const problems = this.#problems;
+    this.#problems = [];
     if (Object.keys(stored).length === 0) return { secrets, problems };
     const why = this.unavailable();
     if (why) return { secrets, problems: [why] };
@@ -92,21 +97,49 @@ export class SecretVault {
     return this.#write(stored);
   }
 
+  /**
+   * The stored blobs. A file that is there but cannot be read as a vault (too large, not JSON, another
+   * shape, entries that are not a target id and a blob) is moved aside, never overwritten by the next
+   * save, and named in `problems` once: its secrets are lost to this app, the user enters them again.
+   */
   #read(): Record<string, string> {
+    let text: string;
     try {
-      if (fs.statSync(this.file).size > VAULT_BYTES_MAX) return {};
-      const parsed: unknown = JSON.parse(fs.readFileSync(this.file, 'utf8'));
-      if (!parsed || typeof parsed !== 'object') return {};
-      const secrets = (parsed as { secrets?: unknown }).secrets;
-      if (!secrets || typeof secrets !== 'object') return {};
-      const out: Record<string, string> = Object.create(null);
-      for (const [id, blob] of Object.entries(secrets))
-        if (TARGET_ID.test(id) && typeof blob === 'string' && blob.length <= SECRET_TEXT_MAX * 2)
-          out[id] = blob;
-      return out;
-    } catch {
-      return {};
+      if (fs.statSync(this.file).size > VAULT_BYTES_MAX) return this.#moveAside('it is too large');
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return {};
+      return this.#moveAside('it cannot be read');
     }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return this.#moveAside('it is not JSON');
+    }
+    const secrets = parsed && typeof parsed === 'object' ? (parsed as { secrets?: unknown }).secrets : null;
+    if (!secrets || typeof secrets !== 'object' || Array.isArray(secrets))
+      return this.#moveAside('it holds no secrets list');
+    const out: Record<string, string> = Object.create(null);
+    for (const [id, blob] of Object.entries(secrets)) {
+      if (!(TARGET_ID.test(id) && typeof blob === 'string' && blob.length <= SECRET_TEXT_MAX * 2))
+        return this.#moveAside('one of its entries is not a target id and its secret');
+      out[id] = blob;
+    }
+    return out;
+  }
+
+  #moveAside(why: string): Record<string, string> {
+    const aside = `${this.file}.unreadable-${process.pid}-${this.#asides++}`;
+    try {
+      fs.renameSync(this.file, aside);
+      this.#problems.push(
+        `The forwarding secrets file could not be used (${why}); it was moved aside as ${path.basename(aside)}. Enter the secrets again.`,
+      );
+    } catch {
+      this.#problems.push(`The forwarding secrets file could not be used (${why}) nor moved aside.`);
+    }
+    return {};
   }
 
   #write(secrets: Record<string, string>): VaultResult {
