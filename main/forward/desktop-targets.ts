@@ -41,6 +41,10 @@ export function checkTargetSetting(t: ForwardTargetSetting): string | null {
     return null;
   }
   if (t.kind === 'webhook' && t.topic !== '') return 'Only an ntfy target has a topic.';
+  // Settings are plain text and a query often carries a token: the desktop app's webhook authenticates
+  // with its signing key, kept in the vault (the CLI's --forward URL never reaches a file).
+  if (t.kind === 'webhook' && /[?#]/.test(t.url))
+    return `${t.id}: a webhook URL in the settings has no ?query (it would be kept in plain text); use the signing key.`;
   // The URL parser drops tabs and newlines silently: what is stored must be what is sent.
   if (hasControlChars(t.url)) return `${t.id}: the URL has control characters.`;
   if (t.kind === 'ntfy' && !NTFY_TOPIC.test(t.topic))

@@ -56,7 +56,14 @@ export const hasUrl = (kind: ForwardKind): boolean => kind === 'ntfy' || kind ==
 function urlProblem(raw: string): boolean {
   try {
     const u = new URL(raw);
-    return (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '';
+    // A ?query or #fragment is refused too: settings are plain text, and a query often carries a token.
+    return (
+      (u.protocol !== 'http:' && u.protocol !== 'https:') ||
+      u.username !== '' ||
+      u.password !== '' ||
+      u.search !== '' ||
+      u.hash !== ''
+    );
   } catch {
     return true;
   }

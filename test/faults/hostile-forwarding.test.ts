@@ -52,6 +52,10 @@ describe('the window’s target', () => {
       'a Slack URL in the settings',
       target({ kind: 'slack', topic: '', url: `https://hooks.slack.com/${PASSWORD}` }),
     ],
+    [
+      'a webhook URL with a token in its query (settings are plain text)',
+      target({ kind: 'webhook', topic: '', url: `https://h/hook?token=${PASSWORD}` }),
+    ],
     ['a javascript: URL', target({ url: 'javascript:alert(1)' })],
     ['a reserved ntfy topic', target({ topic: 'v1' })],
     ['a topic with a newline', target({ topic: 'gpu\nalerts' })],

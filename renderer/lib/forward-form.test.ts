@@ -1,0 +1,31 @@
+/** The forwarding form's own checks, in the window's words, before the host checks the target again. */
+import { describe, expect, it } from 'vitest';
+import type { MessageKey } from '../../common/i18n/catalog-types.ts';
+import { checkDraft, emptyDraft } from './forward-form.ts';
+
+const t = (key: MessageKey) => key;
+const draft = (over: Partial<ReturnType<typeof emptyDraft>>) => ({
+  ...emptyDraft('en'),
+  id: 'phone',
+  ...over,
+});
+
+describe('checkDraft', () => {
+  it.each([
+    ['ntfy', 'http://127.0.0.1:8090', 'gpu-alerts'],
+    ['webhook', 'https://hooks.example/gpu', ''],
+  ] as const)('takes a plain %s URL', (kind, url, topic) => {
+    expect(checkDraft(draft({ kind, url, topic }), t).ok).toBe(true);
+  });
+
+  it.each([
+    ['a user and password', 'https://rig:pw@hooks.example/gpu'],
+    ['a ?query (often a token; settings are plain text)', 'https://hooks.example/gpu?token=abc'],
+    ['a #fragment', 'https://hooks.example/gpu#x'],
+    ['another scheme', 'javascript:alert(1)'],
+    ['no URL at all', 'hooks.example/gpu'],
+  ])('refuses a webhook URL with %s, in the window’s words', (_what, url) => {
+    const checked = checkDraft(draft({ kind: 'webhook', url }), t);
+    expect(checked).toEqual({ ok: false, errors: { url: 'forwarding.form.badUrl' } });
+  });
+});
