@@ -61,6 +61,19 @@ describe('readInventoryStatus', () => {
     expect(r.ok && r.status.nodes[0]?.problem_words).toEqual(kept);
   });
 
+  it('drops a sentence the text gate empties together with its facts, keeping the other pairs aligned', () => {
+    const other = { code: 'labelEmpty', vars: { label: 'nvidia.com/gpu.product' } };
+    const r = readInventoryStatus(
+      status([
+        entry('a', true, { problems: ['', SENTENCE], problem_words: [other, WORDS] }),
+        entry('b'),
+        entry('c', false),
+      ]),
+    );
+    expect(r.ok && r.status.nodes[0]?.problems).toEqual([SENTENCE]);
+    expect(r.ok && r.status.nodes[0]?.problem_words).toEqual([WORDS]);
+  });
+
   it('cuts a fact value with control characters as any cluster text', () => {
     const words = [{ code: 'labelEmpty', vars: { label: `a\u001b[31m${'x'.repeat(500)}` } }];
     const r = readInventoryStatus(

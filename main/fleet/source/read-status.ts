@@ -151,11 +151,16 @@ function readExtras(v: JsonRecord, e: GpuNodeEntry): void {
     Array.isArray(v.problems) &&
     v.problems.length <= MAX_PROBLEMS &&
     v.problems.every((p) => typeof p === 'string')
-  )
-    e.problems = v.problems.map((p) => text(p, 200) ?? '').filter((p) => p !== '');
-  const words = readProblemWords(v.problem_words);
-  // Kept only beside their sentences, one each (the window words them; unknown codes fall back to those).
-  if (words !== null && words.length === e.problems?.length && words.length > 0) e.problem_words = words;
+  ) {
+    const sentences = v.problems.map((p) => text(p, 200) ?? '');
+    const words = readProblemWords(v.problem_words);
+    // Facts are kept only beside their sentences, one each (the window words them; unknown codes fall
+    // back to the sentence); a sentence the text gate empties goes with its facts, so the pairs stay aligned.
+    const paired = words !== null && words.length === sentences.length;
+    const kept = sentences.flatMap((p, i) => (p === '' ? [] : [i]));
+    e.problems = kept.map((i) => sentences[i] as string);
+    if (paired && kept.length > 0) e.problem_words = kept.map((i) => words[i] as GpuProblemWords);
+  }
 }
 
 /** Problem facts as the controller wrote them: at most MAX_PROBLEMS, 8 values each, all text capped. */
