@@ -33,6 +33,8 @@ const BAD_REQUEST = '400 Bad Request';
 const TOO_LARGE = '431 Request Header Fields Too Large';
 const MAX_HEADER_BYTES = 1 << 20;
 const PLAIN_CLOSE = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n';
+/** How long Go's server lingers after answering 431 before it closes (net/http rstAvoidanceDelay). */
+const RST_AVOIDANCE_MS = 500;
 
 /** The path and query of an origin-form target (`/…`), or null when Go's url.ParseRequestURI would refuse it. */
 function requestUrl(target: string | undefined): URL | null {
@@ -128,6 +130,14 @@ export class SimServer {
       if (!socket.writable || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.destroy();
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? TOO_LARGE : BAD_REQUEST;
       socket.end(`HTTP/1.1 ${status}${PLAIN_CLOSE}${status}`);
+      if (status !== TOO_LARGE) return;
+      // Go's server answers a too-large header, half-closes and waits 500 ms before the hard close
+      // (closeWriteAndWait, its rstAvoidanceDelay), so a client still sending reads the answer rather than
+      // a reset; what the client sends meanwhile is read and dropped here.
+      socket.on('data', () => undefined);
+      socket.resume();
+      const linger = setTimeout(() => socket.destroy(), RST_AVOIDANCE_MS);
+      socket.once('close', () => clearTimeout(linger));
     });
     this.server.on('secureConnection', (s: Socket) => {
       this.sockets.add(s);
