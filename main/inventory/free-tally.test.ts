@@ -114,7 +114,7 @@ describe('FreeTally', () => {
     );
   });
 
-  it('an unchanged node keeps the same sums object (a change elsewhere does not touch it)', () => {
+  it('equal sums are one object; a node whose last pod goes has none', () => {
     const tally = new FreeTally();
     const a = gpuPod({
       name: 'a',
@@ -138,6 +138,8 @@ describe('FreeTally', () => {
     const n0 = tally.requestedOn('n0');
     tally.change('x/b', undefined, b);
     expect(tally.requestedOn('n0')).toBe(n0);
+    tally.change('x/a2', undefined, { ...a, name: 'a2', node: 'n2' });
+    expect(tally.requestedOn('n2')).toBe(n0);
     expect(tally.requestedOn('n1')).toEqual({ 'nvidia.com/gpu': 2 });
     tally.change('x/b', b, undefined);
     expect(tally.requestedOn('n1')).toBeUndefined();

@@ -21,7 +21,7 @@ export function isPending(pod: GpuPod): boolean {
 }
 
 export interface PodTally {
-  /** The summed requests of the live pods on a node: a new object whenever they change, else the same. */
+  /** The summed requests of the live pods on a node (a shared frozen object: equal sums are one object). */
   requestedOn(node: string): Quantities | undefined;
   /** The unbound Pending pods, by cache key. */
   readonly pending: ReadonlyMap<string, GpuPod>;
@@ -59,7 +59,7 @@ export class FreeTally implements PodTally {
         for (const r in pod.requests) s[r] = (s[r] ?? 0) + (pod.requests[r] ?? 0);
       } else if (isPending(pod)) this.#pending.set(key, pod);
     }
-    for (const [node, s] of sums) this.#requested.set(node, Object.freeze(s));
+    for (const [node, s] of sums) this.#requested.set(node, pooledSums(s));
   }
 
   /** One pod changed under `key`: `before` is what was kept (undefined if new), `after` what is now (undefined if gone). */
@@ -75,14 +75,31 @@ export class FreeTally implements PodTally {
 
   #add(node: string, pod: GpuPod, sign: 1 | -1): void {
     const next: Record<string, number> = { ...this.#requested.get(node) };
-    for (const r in pod.requests) {
-      const n = (next[r] ?? 0) + sign * (pod.requests[r] ?? 0);
-      if (n > 0) next[r] = n;
-      else delete next[r];
-    }
-    if (Object.keys(next).length === 0) this.#requested.delete(node);
-    else this.#requested.set(node, Object.freeze(next));
+    for (const r in pod.requests) next[r] = (next[r] ?? 0) + sign * (pod.requests[r] ?? 0);
+    const sums = pooledSums(next);
+    if (Object.keys(sums).length === 0) this.#requested.delete(node);
+    else this.#requested.set(node, sums);
   }
+}
+
+/**
+ * Equal per-node sums are one frozen object (most nodes of a cluster hold the same few): at 5,000 nodes
+ * a sums object per node would cost the heap more than the pods' own fields saved. Bounded; a miss
+ * costs memory only. Keys in order and zero sums left out, so equal sums make equal pool keys.
+ */
+const SUMS_POOL_MAX = 1000;
+const sumsPool = new Map<string, Quantities>();
+
+function pooledSums(raw: Record<string, number>): Quantities {
+  const clean: Record<string, number> = {};
+  for (const r of Object.keys(raw).sort()) if ((raw[r] ?? 0) > 0) clean[r] = raw[r] ?? 0;
+  const id = JSON.stringify(clean);
+  const known = sumsPool.get(id);
+  if (known !== undefined) return known;
+  if (sumsPool.size >= SUMS_POOL_MAX) sumsPool.clear();
+  const frozen = Object.freeze(clean);
+  sumsPool.set(id, frozen);
+  return frozen;
 }
 
 /** The tally of a whole pod set at once (keyed as the pod cache keys them). */
