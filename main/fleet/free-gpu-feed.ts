@@ -8,8 +8,9 @@
  */
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ClusterFree } from '../../common/free-gpus.ts';
-import { clusterFree, forSnapshot, unknownFree } from '../inventory/free-gpus.ts';
-import type { GpuPod } from '../inventory/gpu-pod.ts';
+import { forSnapshot, freeFromTally, unknownFree } from '../inventory/free-gpus.ts';
+import { FreeTally } from '../inventory/free-tally.ts';
+import { type GpuPod, podKey } from '../inventory/gpu-pod.ts';
 import type { NodeFacts } from '../inventory/node-facts.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
@@ -27,6 +28,8 @@ const FRESH: ReadonlySet<ConnectionState['phase']> = new Set(['live', 'connectin
 
 export class FreeGpuFeed {
   readonly #cache = new ObjectCache(GPU_PODS);
+  /** Per-node request sums and Pending pods, kept with the cache pod by pod (never a pass over all pods). */
+  readonly #tally = new FreeTally();
   readonly #watcher: ListWatcher<GpuPod>;
   #synced = false;
   #memo: {
@@ -92,7 +95,7 @@ export class FreeGpuFeed {
       const failed = phase === 'unreachable' || phase === 'unauthorized' || phase === 'config-error';
       return unknownFree(failed ? 'unreachable' : 'listing');
     }
-    const free = forSnapshot(clusterFree(nodes.values(), this.#cache.view.values()));
+    const free = forSnapshot(freeFromTally(nodes.values(), this.#tally));
     return FRESH.has(phase) ? free : { ...free, stale: true };
   }
 
@@ -102,7 +105,12 @@ export class FreeGpuFeed {
       return;
     }
     if (e.type === 'refused') return;
+    const view = this.#cache.view;
+    const key = e.type === 'upsert' ? podKey(e.object) : e.type === 'delete' ? e.name : null;
+    const before = key === null ? undefined : view.get(key);
     const changed = this.#cache.apply(e);
+    if (key !== null) this.#tally.change(key, before, view.get(key));
+    else this.#tally.reset(this.#cache.entries());
     if (e.type === 'replace' && !this.#synced) {
       this.#synced = true;
       this.onChange();

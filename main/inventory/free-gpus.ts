@@ -16,51 +16,31 @@ import {
   type ProductFree,
   SNAPSHOT_NODES_MAX,
 } from '../../common/free-gpus.ts';
+import { type PodTally, tallyOf } from './free-tally.ts';
 import type { GpuPod } from './gpu-pod.ts';
 import type { NodeFacts } from './node-facts.ts';
 import { nodeSlots, productKey, productLabel } from './node-slots.ts';
 import { blockingTaints, namesUntoleratedTaint, tolerationText } from './tolerations.ts';
 
-const TERMINAL = new Set(['Succeeded', 'Failed']);
-
-/** A pod that holds its node's resources: bound and not terminated. */
-export function isLive(pod: GpuPod): boolean {
-  return pod.node !== null && !TERMINAL.has(pod.phase);
+/** From the pods at once (the CLI, tests): the same figures the engine keeps up pod by pod (FreeTally). */
+export function clusterFree(nodes: Iterable<NodeFacts>, pods: Iterable<GpuPod>): ClusterFree {
+  return freeFromTally(nodes, tallyOf(pods));
 }
 
-export function clusterFree(nodes: Iterable<NodeFacts>, pods: Iterable<GpuPod>): ClusterFree {
-  const requested = new Map<string, Map<string, number>>();
-  const pending: PendingGpuPod[] = [];
-  const pendingPods = new Map<PendingGpuPod, GpuPod>();
-  let pendingCount = 0;
-  for (const pod of pods) {
-    if (isLive(pod) && pod.node !== null) {
-      const perNode = requested.get(pod.node) ?? new Map<string, number>();
-      requested.set(pod.node, perNode);
-      for (const [resource, n] of Object.entries(pod.requests))
-        perNode.set(resource, (perNode.get(resource) ?? 0) + n);
-    } else if (pod.node === null && pod.phase === 'Pending') {
-      pendingCount++;
-      const shown: PendingGpuPod = {
-        namespace: pod.namespace,
-        name: pod.name,
-        requests: { ...pod.requests },
-        reason: pod.unscheduled?.reason ?? null,
-        message: pod.unscheduled?.message ?? null,
-      };
-      pending.push(shown);
-      pendingPods.set(shown, pod);
-    }
-  }
+/**
+ * The figures from the nodes and the pods' tally: O(nodes + slots), whatever the number of pods (the
+ * per-node sums are kept as pods change); the Pending pods shown are picked in one pass, not sorted.
+ */
+export function freeFromTally(nodes: Iterable<NodeFacts>, tally: PodTally): ClusterFree {
   const out: NodeFree[] = [];
   const overcommitted: string[] = [];
   for (const facts of nodes) {
     const { product, slots } = nodeSlots(facts);
     if (slots.length === 0) continue;
-    const asked = requested.get(facts.name);
+    const asked = tally.requestedOn(facts.name);
     let over = false;
     const withFree = slots.map((s) => {
-      const req = asked?.get(s.resource) ?? 0;
+      const req = asked?.[s.resource] ?? 0;
       if (req > s.allocatable) over = true;
       return {
         ...s,
@@ -82,7 +62,6 @@ export function clusterFree(nodes: Iterable<NodeFacts>, pods: Iterable<GpuPod>):
   out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   overcommitted.sort();
   const products = byProduct(out);
-  pending.sort((a, b) => (podOrder(a) < podOrder(b) ? -1 : podOrder(a) > podOrder(b) ? 1 : 0));
   return {
     state: 'known',
     reason: null,
@@ -91,20 +70,40 @@ export function clusterFree(nodes: Iterable<NodeFacts>, pods: Iterable<GpuPod>):
     products,
     nodes: out,
     free_total: products.reduce((sum, p) => sum + p.free, 0),
-    pending: {
-      count: pendingCount,
-      pods: pending.slice(0, PENDING_SHOWN).map((p) => withTolerations(p, pendingPods.get(p))),
-    },
+    pending: { count: tally.pending.size, pods: shownPending(tally.pending.values()) },
     overcommitted,
   };
 }
 
-const podOrder = (p: PendingGpuPod) => `${p.namespace}/${p.name}`;
+/** The first PENDING_SHOWN Pending pods by namespace/name, kept sorted as they are met (no full sort). */
+function shownPending(pods: Iterable<GpuPod>): PendingGpuPod[] {
+  const first: { order: string; pod: GpuPod }[] = [];
+  for (const pod of pods) {
+    const order = `${pod.namespace}/${pod.name}`;
+    if (first.length === PENDING_SHOWN && order >= (first.at(-1)?.order ?? '')) continue;
+    let i = first.length;
+    while (i > 0 && (first[i - 1]?.order ?? '') > order) i--;
+    first.splice(i, 0, { order, pod });
+    if (first.length > PENDING_SHOWN) first.pop();
+  }
+  return first.map(({ pod }) =>
+    withTolerations(
+      {
+        namespace: pod.namespace,
+        name: pod.name,
+        requests: { ...pod.requests },
+        reason: pod.unscheduled?.reason ?? null,
+        message: pod.unscheduled?.message ?? null,
+      },
+      pod,
+    ),
+  );
+}
 
 /** What a shown Pending pod tolerates, where it explains an untolerated taint (elsewhere it is noise). */
-function withTolerations(p: PendingGpuPod, pod: GpuPod | undefined): PendingGpuPod {
-  if (pod === undefined || !namesUntoleratedTaint(p.message)) return p;
-  return { ...p, tolerations: pod.tolerations.map(tolerationText) };
+function withTolerations(p: PendingGpuPod, pod: GpuPod): PendingGpuPod {
+  if (!namesUntoleratedTaint(p.message)) return p;
+  return { ...p, tolerations: (pod.tolerations ?? []).map(tolerationText) };
 }
 
 /** A node a new pod can be placed on now, taints aside (they depend on the pod). */
@@ -112,16 +111,31 @@ export function isUsable(node: Pick<NodeFree, 'ready' | 'cordoned'>): boolean {
   return node.ready && !node.cordoned;
 }
 
+/** Product key and label per (product, slot kind): a few distinct ones per cluster, so a bounded memo. */
+const PRODUCT_MEMO_MAX = 512;
+const productMemo = new Map<string, { key: string; label: string }>();
+
+function productOf(product: string | null, slot: NodeFree['slots'][number]): { key: string; label: string } {
+  const id = `${product ?? '\u0000'}\u0000${slot.kind}\u0000${slot.profile ?? ''}\u0000${slot.resource}`;
+  let hit = productMemo.get(id);
+  if (hit === undefined) {
+    if (productMemo.size >= PRODUCT_MEMO_MAX) productMemo.clear();
+    hit = { key: productKey(product, slot), label: productLabel(product, slot) };
+    productMemo.set(id, hit);
+  }
+  return hit;
+}
+
 function byProduct(nodes: readonly NodeFree[]): ProductFree[] {
   const groups = new Map<string, ProductFree>();
   for (const node of nodes) {
     for (const slot of node.slots) {
-      const key = productKey(node.product, slot);
+      const { key, label } = productOf(node.product, slot);
       let g = groups.get(key);
       if (g === undefined) {
         g = {
           key,
-          label: productLabel(node.product, slot),
+          label,
           product: node.product,
           kind: slot.kind,
           profile: slot.profile,

@@ -4,7 +4,7 @@ import { gpuPodSpec, rawPod } from '../../test/fixtures/pods.ts';
 import { podKey, trimGpuPod, wantsGpu } from './gpu-pod.ts';
 
 describe('trimGpuPod', () => {
-  it('keeps the transcript pod (shared/real-api/12 §25): node, phase, request, tolerations', () => {
+  it('keeps the transcript pod (shared/real-api/12 §25): node, phase, request; tolerations only while unbound', () => {
     const raw = rawPod({
       name: 'rec-gpu-pod',
       namespace: 'rec-ns',
@@ -19,13 +19,29 @@ describe('trimGpuPod', () => {
       node: 'rec-gpu-node-1',
       phase: 'Pending',
       requests: { 'nvidia.com/gpu': 1 },
+    });
+    expect(podKey(p!)).toBe('rec-ns/rec-gpu-pod');
+    // The same pod before the scheduler bound it: what explains its wait is kept.
+    const unbound = trimGpuPod(
+      rawPod({
+        name: 'rec-gpu-pod',
+        namespace: 'rec-ns',
+        phase: 'Pending',
+        containers: [gpuPodSpec('nvidia.com/gpu', 1)],
+      }),
+    );
+    expect(unbound).toEqual({
+      namespace: 'rec-ns',
+      name: 'rec-gpu-pod',
+      node: null,
+      phase: 'Pending',
+      requests: { 'nvidia.com/gpu': 1 },
       tolerations: [
         { key: 'node.kubernetes.io/not-ready', operator: 'Exists', value: null, effect: 'NoExecute' },
         { key: 'node.kubernetes.io/unreachable', operator: 'Exists', value: null, effect: 'NoExecute' },
       ],
       unscheduled: null,
     });
-    expect(podKey(p!)).toBe('rec-ns/rec-gpu-pod');
   });
 
   it('a pod that requests no GPU is not kept (and wantsGpu says so before anything is copied)', () => {
@@ -61,8 +77,8 @@ describe('trimGpuPod', () => {
   });
 
   it('equal requests and tolerations are one shared object between pods', () => {
-    const a = trimGpuPod(rawPod({ name: 'a', node: 'n', containers: [gpuPodSpec('nvidia.com/gpu', 1)] }));
-    const b = trimGpuPod(rawPod({ name: 'b', node: 'n', containers: [gpuPodSpec('nvidia.com/gpu', 1)] }));
+    const a = trimGpuPod(rawPod({ name: 'a', containers: [gpuPodSpec('nvidia.com/gpu', 1)] }));
+    const b = trimGpuPod(rawPod({ name: 'b', containers: [gpuPodSpec('nvidia.com/gpu', 1)] }));
     expect(a?.requests).toBe(b?.requests);
     expect(a?.tolerations).toBe(b?.tolerations);
   });

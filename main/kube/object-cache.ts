@@ -47,6 +47,11 @@ export class ObjectCache<T> {
     };
   }
 
+  /** The kept objects with their keys (for what is built alongside the cache, e.g. after a replace). */
+  entries(): IterableIterator<[string, T]> {
+    return this.#objects.entries();
+  }
+
   /** Applies one watcher event; true when it changed what the cache holds (beyond what `same` ignores). */
   apply(ev: CacheEvent<T>): boolean {
     switch (ev.type) {
