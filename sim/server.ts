@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ANONYMOUS } from './auth.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './dispatch.ts';
@@ -95,6 +96,8 @@ export class SimServer {
   private readonly held = new Map<Socket, string>();
   /** Connections made half-open by freezeConnections(): open, but nothing goes either way. */
   private readonly frozen = new WeakSet<Socket>();
+  /** Connections answered 431 and waiting out the linger before their hard close. */
+  private readonly lingering = new WeakSet<Duplex>();
   /** Who is sending the request in flight on each connection (credential and user name): watches, mostly. */
   private readonly inflight = new Map<Socket, [string, string]>();
 
@@ -126,6 +129,9 @@ export class SimServer {
       },
     );
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      // Node's parser may report the same connection again for the bytes that follow (a 2 MiB header
+      // arrives in many chunks): it was answered once, and the linger below owns its close.
+      if (this.lingering.has(socket)) return;
       // Go answers nothing to a client too slow with its headers: it just closes the connection.
       if (!socket.writable || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return socket.destroy();
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? TOO_LARGE : BAD_REQUEST;
@@ -134,6 +140,7 @@ export class SimServer {
       // Go's server answers a too-large header, half-closes and waits 500 ms before the hard close
       // (closeWriteAndWait, its rstAvoidanceDelay), so a client still sending reads the answer rather than
       // a reset; what the client sends meanwhile is read and dropped here.
+      this.lingering.add(socket);
       socket.on('data', () => undefined);
       socket.resume();
       const linger = setTimeout(() => socket.destroy(), RST_AVOIDANCE_MS);

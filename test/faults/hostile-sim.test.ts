@@ -6,6 +6,7 @@
  * answer, as a kube-apiserver (Go's net/http) does; the tests shorten those timeouts, the sim's defaults
  * are a kube-apiserver's.
  */
+import tls from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import type { SimOptions } from '../../sim/index.ts';
 import { KUBE_APISERVER_TIMEOUTS } from '../../sim/server.ts';
@@ -71,6 +72,28 @@ describe('hostile request lines to the simulator', () => {
     const answer = await rawExchange({ port: port(s), tls: true }, bytes(s));
     expect(statusOf(answer)).toBe(status);
     expect(answer).toMatch(body);
+    await stillServes(s);
+  });
+
+  it('a 2 MiB header: the 431 ends in a clean close, never a reset while the client still sends', async () => {
+    // Node's parser reports such a header once per chunk that follows; closing the connection then
+    // (instead of lingering as Go does) reset it, and under load the answer was lost to the reset.
+    const s = await sim();
+    const ended = await new Promise<{ answer: string; reset: boolean }>((resolve) => {
+      const socket = tls.connect({ host: '127.0.0.1', port: port(s), rejectUnauthorized: false });
+      const chunks: Buffer[] = [];
+      let reset = false;
+      socket.once('secureConnect', () =>
+        socket.write(`GET /version HTTP/1.1\r\n${auth(s)}X-Big: ${'a'.repeat(2 << 20)}\r\n\r\n`),
+      );
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', () => {
+        reset = true;
+      });
+      socket.on('close', () => resolve({ answer: Buffer.concat(chunks).toString('latin1'), reset }));
+    });
+    expect(statusOf(ended.answer)).toBe(431);
+    expect(ended.reset).toBe(false);
     await stillServes(s);
   });
 
