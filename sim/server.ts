@@ -6,7 +6,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { ANONYMOUS } from './auth.ts';
 import type { Core } from './core.ts';
 import { dispatch } from './dispatch.ts';
@@ -97,7 +96,7 @@ export class SimServer {
   /** Connections made half-open by freezeConnections(): open, but nothing goes either way. */
   private readonly frozen = new WeakSet<Socket>();
   /** Connections answered 431 and waiting out the linger before their hard close. */
-  private readonly lingering = new WeakSet<Duplex>();
+  private readonly lingering = new WeakSet<object>();
   /** Who is sending the request in flight on each connection (credential and user name): watches, mostly. */
   private readonly inflight = new Map<Socket, [string, string]>();
 
