@@ -112,7 +112,9 @@ describe('the desktop form', () => {
     });
     await fireEvent.input(screen.getByTestId('forward-topic'), { target: { value: 'no spaces' } });
     await fireEvent.click(screen.getByTestId('forward-save'));
-    expect(screen.getByTestId('forward-url-error').textContent).toContain('without a user, password or ?query');
+    expect(screen.getByTestId('forward-url-error').textContent).toContain(
+      'without a user, password or ?query',
+    );
     expect(screen.getByTestId('forward-topic-error').textContent).toContain('1 to 64 letters');
     expect(fake.calls.filter((c) => c.channel === 'forward:save')).toEqual([]);
   });
