@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
+import { Checkpointer } from './checkpointer.ts';
 import { FLUSH_MS } from './recorder.ts';
 import { inventory, node, recorder, tempDir } from './timeline.testkit.ts';
 
@@ -37,5 +38,16 @@ describe('WAL checkpoints in a worker thread', () => {
     expect(done?.log).toBeGreaterThan(1000);
     expect(done?.checkpointed).toBe(done?.log);
     expect(fs.statSync(file).size).toBeGreaterThan(before);
+  });
+
+  it('a checkpoint asked of a worker that has ended answers null instead of waiting for ever', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    recorder(dir, new ManualClock()).rec.stop();
+    const c = new Checkpointer(path.join(dir, 'timeline.db'));
+    c.stop();
+    const late = c.now();
+    expect(await late).toBeNull();
+    expect(await c.now()).toBeNull();
   });
 });

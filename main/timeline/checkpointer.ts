@@ -54,21 +54,35 @@ export class Checkpointer {
     this.#worker = new Worker(CODE, { eval: true, workerData: { file, everyMs } });
     // The app leaving must not wait for it.
     this.#worker.unref();
-    this.#worker.on('message', (m: unknown) => {
-      const r = checkpointResult(m);
-      for (const l of this.#listeners.splice(0)) l(r);
-    });
+    this.#worker.on('message', (m: unknown) => this.#answer(checkpointResult(m)));
     // A worker that cannot start (no threads left) leaves SQLite's WAL growing until the next open:
-    // nothing is lost, and the writer still works.
+    // nothing is lost, and the writer still works; a checkpoint asked of it answers null.
     this.#worker.on('error', () => {});
+    this.#worker.on('exit', () => {
+      this.#gone = true;
+      this.#answer(null);
+    });
   }
 
-  /** Checkpoints now; resolves with what it did (tests, and the host before it exits). */
+  #gone = false;
+
+  /**
+   * Checkpoints now; resolves with what it did (tests, and the host before it exits). The worker is
+   * unref'd, so while an answer is awaited it is held (ref) — else a caller with nothing else pending
+   * would see the process exit before the answer.
+   */
   now(): Promise<CheckpointResult | null> {
+    if (this.#gone) return Promise.resolve(null);
     return new Promise((resolve) => {
       this.#listeners.push(resolve);
+      this.#worker.ref();
       this.#worker.postMessage('now');
     });
+  }
+
+  #answer(r: CheckpointResult | null): void {
+    for (const l of this.#listeners.splice(0)) l(r);
+    this.#worker.unref();
   }
 
   stop(): void {
