@@ -143,7 +143,7 @@ export const SettingsSchema = Type.Object(
     alertsPaused: SnoozeSchema,
     /**
      * The desktop app's alert forwarding targets (issue 25), without their secrets (those are kept by
-     * Electron main with safeStorage, main/forward/secret-vault.ts). Changed through forward:save and
+     * Electron main with safeStorage, main/electron/secret-vault.ts). Changed through forward:save and
      * forward:remove, not the settings patch. Added within version 2: files without it get [].
      */
     forwarding: Type.Array(ForwardTargetSettingSchema, { maxItems: FORWARD_TARGETS_MAX }),

@@ -8,7 +8,7 @@ import { app, powerMonitor, safeStorage, shell } from 'electron';
 import type { ShellSettings } from '../../common/host-protocol.ts';
 import type { PushChannel } from '../../common/ipc.ts';
 import type { TrayAction } from '../../common/tray-menu.ts';
-import { SecretVault, VAULT_FILE } from '../forward/secret-vault.ts';
+import { SecretVault, VAULT_FILE } from './secret-vault.ts';
 import { systemClock } from '../kube/clock.ts';
 import { injectedClock } from '../kube/injected-clock.ts';
 import { Logger } from '../log/logger.ts';

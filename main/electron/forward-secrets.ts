@@ -10,7 +10,7 @@ import type { HostReply } from '../../common/host-protocol.ts';
 import { ARG_SCHEMAS, type InvokeReply } from '../../common/ipc.ts';
 import { check } from '../../common/validate.ts';
 import { checkSecretInput } from '../forward/desktop-targets.ts';
-import type { SecretVault } from '../forward/secret-vault.ts';
+import type { SecretVault } from './secret-vault.ts';
 
 export interface SecretsHost {
   invoke(channel: string, args: unknown[]): Promise<HostReply>;

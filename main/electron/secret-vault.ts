@@ -2,7 +2,7 @@
  * The desktop app's forwarding secrets (target URLs, tokens, passwords, signing keys), kept encrypted by
  * the OS keychain through Electron's safeStorage: a small JSON file in the data folder (mode 0600,
  * replaced atomically) that holds, per target id, the base64 of `encryptString(JSON of the secret)`.
- * Electron-free: main/electron/ hands in safeStorage; tests hand in the Electron double's. The main
+ * It takes safeStorage as handed in (Electron main's; tests hand in the Electron double's). The main
  * process decrypts and passes the secrets to the engine host over the host protocol; they never enter
  * the settings file, a window push, a log line or a sentence (refusals here name the target id only).
  * A Linux desktop without a secret store (`basic_text`: a hard-coded password) is refused, not trusted.
