@@ -67,7 +67,7 @@ export function isQualifiedName(key: unknown): key is string {
 export const MAX_LABEL_VALUE = 63;
 const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
-export function isLabelValue(value: unknown): value is string {
+export function isLabelValue(value: unknown): boolean {
   return typeof value === 'string' && value.length <= MAX_LABEL_VALUE && LABEL_VALUE.test(value);
 }
 
