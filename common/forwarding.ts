@@ -7,6 +7,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { AlertKind } from './alerts.ts';
+import type { ForwardWords } from './forward-words.ts';
 import type { Locale } from './i18n/locales.ts';
 import { LOCALES } from './i18n/locales.ts';
 
@@ -115,8 +116,13 @@ export interface ForwardView {
   editable?: ForwardTargetSetting[];
   /** The desktop app only: the ids whose secret is set (the window sees "set" or "not set", never it). */
   secretSet?: string[];
-  /** Why a target does not run (its secret is missing, its URL is refused), per id. */
-  problems?: Record<string, string>;
+  /** Why a target does not run (its secret is missing, its URL is refused), per id, as facts. */
+  problems?: Record<string, ForwardWords>;
+  /**
+   * The desktop app only (Electron main adds it): why secrets cannot be kept here (no keychain), shown
+   * before anyone types one, and what its vault found wrong when it last read its file.
+   */
+  vault?: { unavailable: ForwardWords | null; problems: ForwardWords[] };
 }
 
 /** How a "Send test" went, in one sentence (English, the host's words; it names the host only). */
@@ -217,5 +223,6 @@ export type ForwardResultWords =
   | { code: 'delivered'; kind: ForwardKind; host: string }
   | { code: 'refused'; kind: ForwardKind; host: string; status: number; said: string }
   | { code: 'retry'; kind: ForwardKind; host: string; status: number | null; said: string }
-  | { code: 'no-secret'; kind: ForwardKind; id: string }
+  /** The target is set up but cannot run: why. */
+  | { code: 'cannot-run'; why: ForwardWords }
   | { code: 'no-target'; id: string };
