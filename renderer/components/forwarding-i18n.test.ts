@@ -77,10 +77,10 @@ describe('forwarding in a Korean window', () => {
     // Up front, before anything is typed: no keychain, so no secret can be set.
     expectKorean((await screen.findByTestId('forward-keychain')).textContent);
     expect(screen.getByTestId('forward-keychain').textContent).toContain('gnome-keyring');
-    for (const id of ids) {
-      expectKorean(screen.getByTestId(`forward-problem-${id}`).textContent);
-      expect(screen.getByTestId(`forward-secret-save-${id}`)).toHaveProperty('disabled', true);
-    }
+    for (const id of ids) expectKorean(screen.getByTestId(`forward-problem-${id}`).textContent);
+    // A token typed all the same cannot be sent to a vault that could not keep it.
+    await fireEvent.input(screen.getByTestId('forward-token-t0'), { target: { value: 'tk_x' } });
+    expect(screen.getByTestId('forward-secret-save-t0')).toHaveProperty('disabled', true);
     const vault = screen.getAllByTestId('forward-vault-problem');
     expect(vault).toHaveLength(words.length);
     for (const p of vault) expectKorean(p.textContent);
