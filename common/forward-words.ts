@@ -1,57 +1,12 @@
 /**
- * Why the desktop app refuses a forwarding target or its secret, why a target cannot run, or why its
- * secrets cannot be kept: as facts (a code and its values) that the window words in its language and
- * main words in English for logs (both from `forwarding.words.*`, common/i18n/forward-words-text.ts).
- * The values name a target id, its kind, a URL's scheme and host, a file's base name: never a secret.
+ * The check of forwarding refusals as facts (`ForwardWords`, declared in common/forwarding.ts beside the
+ * view that carries them) where they arrive from another process: `asErrorInfo` keeps only well-formed
+ * ones. The window words them in its language, main in English (common/i18n/forward-words-text.ts).
  */
-import type { ForwardKind, NtfySecretFault } from './forwarding.ts';
+import type { ForwardWords, ForwardWordsCode } from './forwarding.ts';
 
-/** Why a target's URL was refused (main/forward/endpoint.ts parseEndpoint). */
-export type EndpointFault =
-  | 'tooLong'
-  | 'notUrl'
-  | 'scheme'
-  | 'credentials'
-  | 'fragment'
-  | 'ntfyQuery'
-  | 'ntfyTopic';
-
-/** Why the vault file could not be used (main/electron/secret-vault.ts). */
-export type VaultFileFault = 'tooLarge' | 'unreadable' | 'notJson' | 'noList' | 'badEntry';
-
-export type ForwardWords =
-  /** safeStorage says encryption is not available. */
-  | { code: 'keychainMissing' }
-  /** Linux without a secret service: Electron would encrypt with a hard-coded password. */
-  | { code: 'keychainBasicText' }
-  | { code: 'secretUnreadable'; id: string }
-  | { code: 'secretUndecryptable'; id: string }
-  | { code: 'vaultMovedAside'; why: VaultFileFault; aside: string }
-  | { code: 'vaultUnusable'; why: VaultFileFault }
-  /** `errno`: the file system's code (EACCES, ENOSPC …). */
-  | { code: 'vaultSaveFailed'; errno: string }
-  | { code: 'badId' }
-  | { code: 'tooMany'; max: number }
-  | { code: 'noTarget'; id: string }
-  | { code: 'secretTooLong'; id: string }
-  /** The secret's parts did not pass the contract's schema (a part longer than it takes). */
-  | { code: 'secretInvalid' }
-  | { code: 'secretEmpty'; id: string }
-  /** Parts this kind does not take (ntfy: a URL; a webhook: anything but its signing key …). */
-  | { code: 'secretParts'; id: string; kind: ForwardKind }
-  | { code: 'ntfySecret'; id: string; fault: NtfySecretFault }
-  /** A Slack or Discord URL given in the settings rather than as the secret. */
-  | { code: 'urlIsSecret'; id: string; kind: ForwardKind }
-  | { code: 'topicNotNtfy'; id: string }
-  | { code: 'webhookQuery'; id: string }
-  | { code: 'controlChars'; id: string }
-  | { code: 'badTopic'; id: string }
-  /** A Slack or Discord target whose secret (its URL) is not set. */
-  | { code: 'urlNotSet'; id: string; kind: ForwardKind }
-  /** `host`: the URL's scheme and host ('' when it is no URL). */
-  | { code: 'badUrl'; id: string; kind: ForwardKind; fault: EndpointFault; host: string };
-
-export type ForwardWordsCode = ForwardWords['code'];
+// The union lives in forwarding.ts beside the view that carries it (one-way imports); named here too.
+export type { EndpointFault, ForwardWords, ForwardWordsCode, VaultFileFault } from './forwarding.ts';
 
 /** Each code's values, for the check where words arrive from another process. */
 const VALUES: Readonly<Record<ForwardWordsCode, readonly string[]>> = {
