@@ -3,9 +3,10 @@
  * simulators run in sim-host.ts): sync time and event-loop stalls, ours vs client-node's plain list, and
  * retained heap per node, ours vs client-node's informer. Prints one JSON line with the result.
  *
- * argv[2]: JSON ProbeArgs. Run with --expose-gc for the heap tasks.
+ * argv[2]: JSON ProbeArgs. Run with --expose-gc (and --no-flush-bytecode: see heap()) for the heap tasks.
  */
 import type { EngineOptions } from '../../main/fleet/engine.ts';
+import { resetInternPool } from '../../main/inventory/intern.ts';
 import { findContext, loadKubeconfig } from '../../main/kube/kubeconfig.ts';
 import type { ResolvedContext } from '../../main/kube/kubeconfig-types.ts';
 import { kubeConfigFor, plainList } from '../baselines/plain-list.ts';
@@ -81,33 +82,73 @@ function syncPlain(a: ProbeArgs): Promise<SyncProbe> {
   });
 }
 
-function heapUsed(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with --expose-gc');
-  for (let i = 0; i < 4; i++) gc();
-  return process.memoryUsage().heapUsed;
+const gc = (): void => {
+  const f = (globalThis as { gc?: () => void }).gc;
+  if (!f) throw new Error('run with --expose-gc');
+  f();
+};
+
+/** Heap used once full collections stop changing it (within 16 KiB), or after 10 rounds. */
+function settledHeap(): number {
+  let last = Number.NaN;
+  for (let i = 0; i < 10; i++) {
+    gc();
+    gc();
+    const now = process.memoryUsage().heapUsed;
+    if (Math.abs(now - last) < 16 * 1024) return now;
+    last = now;
+  }
+  return last;
 }
 
-/** Retained heap with the small, then the large cluster held; the difference cancels fixed costs. */
+/**
+ * Waits until a stopped holder's nodes are collected: a holder still reachable after stop() would be
+ * counted in the next measurement's "before" and freed in the middle of it (a negative slope).
+ */
+async function released(ref: WeakRef<object>, what: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    gc();
+    if (ref.deref() === undefined) return;
+    await settle(100);
+  }
+  throw new Error(`bench: the ${what} still holds its nodes 5 s after stop()`);
+}
+
+/**
+ * Retained heap with the small, then the large cluster held; the difference cancels fixed costs. Each
+ * measurement starts from the same state: the previous holder collected, the intern pool (process-wide,
+ * bounded: main/inventory/intern.ts) emptied, so strings pooled by the previous cluster neither count as
+ * already there nor get freed when the pool fills and starts over during the next. The child runs with
+ * --no-flush-bytecode: V8 otherwise drops the bytecode of functions idle over a few collections, and the
+ * forced collections here freed up to 2 MB of start-up code between "before" and "after".
+ */
 async function heap(a: ProbeArgs): Promise<HeapProbe> {
   const [small, large] = a.kubeconfigs;
   if (!small || !large || !a.nodes) throw new Error('heap needs two kubeconfigs and their node counts');
+  const what = a.holder ?? 'engine';
   const hold = (file: string): Promise<Holder> => {
-    if (a.holder === 'informer') return informerHolder(kubeConfigFor(file));
-    if (a.holder === 'watcher') return watcherHolder(contextOf(file, 'c0'));
+    if (what === 'informer') return informerHolder(kubeConfigFor(file));
+    if (what === 'watcher') return watcherHolder(contextOf(file, 'c0'));
     return engineHolder([contextOf(file, 'c0')], true);
   };
-  // A warm-up first, so code compiled on first use is not counted as cache.
-  (await hold(small)).stop();
-  const measure = async (file: string) => {
-    await settle(200);
-    const before = heapUsed();
+  /** Holds the cluster, measures, stops; the holder is reachable only through the WeakRef returned. */
+  const holdAndMeasure = async (file: string, before: number) => {
     const h = await hold(file);
     await settle(500);
-    const after = heapUsed();
+    const bytes = settledHeap() - before;
     h.stop();
-    return after - before;
+    return { bytes, ref: new WeakRef(h.held) };
   };
+  const measure = async (file: string) => {
+    await settle(200);
+    resetInternPool();
+    const before = settledHeap();
+    const { bytes, ref } = await holdAndMeasure(file, before);
+    await released(ref, what);
+    return bytes;
+  };
+  // A warm-up first, so code compiled on first use is not counted as cache.
+  await measure(small);
   const bytesSmall = await measure(small);
   const bytesLarge = await measure(large);
   return { bytes: [bytesSmall, bytesLarge], nodes: a.nodes };
