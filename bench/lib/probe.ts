@@ -6,7 +6,6 @@
  * argv[2]: JSON ProbeArgs. Run with --expose-gc (and --no-flush-bytecode: see heap()) for the heap tasks.
  */
 import type { EngineOptions } from '../../main/fleet/engine.ts';
-import { resetInternPool } from '../../main/inventory/intern.ts';
 import { findContext, loadKubeconfig } from '../../main/kube/kubeconfig.ts';
 import type { ResolvedContext } from '../../main/kube/kubeconfig-types.ts';
 import { kubeConfigFor, plainList } from '../baselines/plain-list.ts';
@@ -115,12 +114,11 @@ async function released(ref: WeakRef<object>, what: string): Promise<void> {
 }
 
 /**
- * Retained heap with the small, then the large cluster held; the difference cancels fixed costs. Each
- * measurement starts from the same state: the previous holder collected, the intern pool (process-wide,
- * bounded: main/inventory/intern.ts) emptied, so strings pooled by the previous cluster neither count as
- * already there nor get freed when the pool fills and starts over during the next. The child runs with
- * --no-flush-bytecode: V8 otherwise drops the bytecode of functions idle over a few collections, and the
- * forced collections here freed up to 2 MB of start-up code between "before" and "after".
+ * Retained heap with the small, then the large cluster held; the difference cancels fixed costs. The
+ * child runs with --no-flush-bytecode: V8 otherwise drops the bytecode of functions left idle over a few
+ * collections, and the forced collections here aged the start-up code enough that ~2 MB of it was freed
+ * between the large cluster's "before" and "after" (the watcher read −81 B/node; 480 B/node without the
+ * flushing, same probe). Each size starts with the previous holder collected and the heap settled.
  */
 async function heap(a: ProbeArgs): Promise<HeapProbe> {
   const [small, large] = a.kubeconfigs;
@@ -141,7 +139,6 @@ async function heap(a: ProbeArgs): Promise<HeapProbe> {
   };
   const measure = async (file: string) => {
     await settle(200);
-    resetInternPool();
     const before = settledHeap();
     const { bytes, ref } = await holdAndMeasure(file, before);
     await released(ref, what);

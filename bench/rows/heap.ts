@@ -2,7 +2,7 @@
  * Row 3: retained heap per cached node — our whole engine, and our watcher + node cache alone, vs
  * client-node's informer, which caches whole Node objects. Each figure is the slope between a 1,000- and a
  * 5,000-node cluster, measured in a fresh process with --expose-gc, so fixed costs (TLS, agents) cancel;
- * each size starts with the previous holder collected and the intern pool empty (probe.ts, heap()).
+ * V8's bytecode flushing is off there, and each size starts with the previous holder collected (probe.ts).
  */
 import { runChild } from '../lib/child.ts';
 import type { HeapProbe, ProbeArgs } from '../lib/probe.ts';

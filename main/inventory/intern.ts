@@ -24,15 +24,6 @@ export function intern(value: string): string {
   return value;
 }
 
-/**
- * Empties the pool. For the heap bench only (bench/lib/probe.ts): strings pooled by a cluster held
- * before would otherwise count as memory already there, and be freed in the middle of the next one.
- */
-export function resetInternPool(): void {
-  pool.clear();
-  chars = 0;
-}
-
 /** The characters the pool holds (what bounds its memory), for tests and diagnostics. */
 export function internedChars(): number {
   return chars;
