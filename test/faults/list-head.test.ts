@@ -2,7 +2,7 @@
  * Fault matrix, eager paging (list-pages.ts with eagerNext, as `gpu-fleet scan` lists): a server whose
  * page head names another continue token than the whole page does (a second "metadata" key after the
  * items, which JSON.parse takes). The request sent early with the head's token is dropped: it is
- * cancelled, and not one of its items is kept.
+ * cancelled, and not one of its items is kept. A list cancelled between pages cancels it too.
  */
 import fs from 'node:fs';
 import type http from 'node:http';
@@ -29,9 +29,11 @@ const answer = (res: http.ServerResponse, body: string): void => {
 
 describe('eager paging: a head that names another token than its page', () => {
   it.each([
-    ['a second metadata after the items names another token', '"real"'],
-    ['a second metadata after the items names no next page', null],
-  ])('%s: the early request is cancelled and its items never kept', async (_what, realToken) => {
+    ['a second metadata after the items names another token', '"real"', false],
+    ['a second metadata after the items names no next page', null, false],
+    // Not hostile: the head tells the truth, and the list is cancelled after its first page.
+    ['the list is cancelled after the first page', '"decoy"', true],
+  ])('%s: the early request is cancelled and its items never kept', async (_what, realToken, cancel) => {
     const items = (prefix: string) => JSON.stringify(nodes(prefix)).slice(1, -1);
     const head = '{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"decoy"}';
     const tail = `"metadata":{"resourceVersion":"7"${realToken ? `,"continue":${realToken}` : ''}}}`;
@@ -79,14 +81,15 @@ describe('eager paging: a head that names another token than its page', () => {
       pageSize: 10,
       requestTimeoutMs: 60_000,
       clock: systemClock,
-      isCancelled: () => false,
+      isCancelled: () => cancel,
       eagerNext: true,
     });
-    const names = r?.items.map((n) => n.name) ?? [];
-    expect(names).toEqual([
-      ...nodes('real1').map((n) => n.metadata.name),
-      ...(realToken ? nodes('real2').map((n) => n.metadata.name) : []),
-    ]);
+    if (cancel) expect(r).toBeNull();
+    else
+      expect(r?.items.map((n) => n.name)).toEqual([
+        ...nodes('real1').map((n) => n.metadata.name),
+        ...(realToken ? nodes('real2').map((n) => n.metadata.name) : []),
+      ]);
     // The head's token was tried early (the eager path ran) and then cancelled, before close().
     expect(api.requests.filter((p) => p.includes('continue=decoy'))).toHaveLength(1);
     expect(decoyClosed).not.toBeNull();
