@@ -46,6 +46,8 @@ export class FreeGpuFeed {
   ) {
     this.#watcher = new ListWatcher(GPU_PODS, opts.makeClient, (e) => this.#onEvent(e), {
       pageSize: POD_PAGE_SIZE,
+      // 100,000 pods are 200 pages: the server prepares the next while this one is parsed.
+      eagerNext: true,
       ...opts.watcher,
       clock: opts.clock,
     });

@@ -30,8 +30,9 @@ export interface ListOptions {
   isCancelled: () => boolean;
   /**
    * Ask for the next page as soon as this page's first bytes name its continue token (list-head.ts),
-   * not after the whole page is parsed. For one-shot lists (the CLI), where pages are large and the
-   * round trips are what a list waits for; the engine's watchers keep the default (off).
+   * not after the whole page is parsed. For lists whose round trips are what they wait for: the CLI's,
+   * and the engine's GPU pods (a page of 500 pods costs the server more than our parse); the node
+   * watcher keeps the default (off).
    */
   eagerNext?: boolean;
 }
