@@ -51,6 +51,55 @@ describe('primeFirstBuild', () => {
     expect(buildInventory(nodes, seen, 'x').total_gpus).toBe(8 * nodes.length);
   });
 
+  it('runs `finish` in a turn of its own after the last slice, and resolves in a turn after it', async () => {
+    const nodes = Array.from({ length: BUILD_SLICE + 10 }, (_, i) => gpuNode(i));
+    let turnNo = 0;
+    let counting = true;
+    const bump = () => {
+      turnNo++;
+      if (counting) setImmediate(bump);
+    };
+    setImmediate(bump);
+    const at: string[] = [];
+    const done = await primeFirstBuild(nodes, {
+      current: (slice) => [...slice],
+      remember: () => {
+        at.push(`slice@${turnNo}`);
+        return new Map();
+      },
+      slots: false,
+      finish: () => at.push(`finish@${turnNo}`),
+      cancelled: () => false,
+    });
+    at.push(`done@${turnNo}`);
+    counting = false;
+    expect(done).toBe(true);
+    const turns = at.map((s) => Number(s.split('@')[1]));
+    expect(at.map((s) => s.split('@')[0])).toEqual(['slice', 'slice', 'finish', 'done']);
+    // Each in a later turn than the one before it.
+    expect(turns.every((t, i) => i === 0 || t > (turns[i - 1] ?? t))).toBe(true);
+  });
+
+  it('does not run `finish` once cancelled', async () => {
+    const nodes = Array.from({ length: 10 }, (_, i) => gpuNode(i));
+    let stop = false;
+    let finished = false;
+    const done = await primeFirstBuild(nodes, {
+      current: (slice) => [...slice],
+      remember: () => {
+        stop = true;
+        return new Map();
+      },
+      slots: false,
+      finish: () => {
+        finished = true;
+      },
+      cancelled: () => stop,
+    });
+    expect(done).toBe(false);
+    expect(finished).toBe(false);
+  });
+
   it('skips nodes no longer current and stops when cancelled', async () => {
     const nodes = Array.from({ length: BUILD_SLICE * 3 }, (_, i) => gpuNode(i));
     const remembered: string[] = [];

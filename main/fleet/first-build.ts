@@ -2,7 +2,8 @@
  * The first inventory of a large cluster, built across turns. Deriving every node at once (entries,
  * free-GPU slots, last-seen labels) after a 5,000-node list held the event loop for 60–110 ms in one
  * task; here a slice of nodes is derived per turn, filling the per-facts memos (inventory/aggregate.ts,
- * inventory/node-slots.ts), so the build that follows mostly reads them. Small clusters are built at once.
+ * inventory/node-slots.ts), then (optionally) the figures over all nodes in a turn of their own, so the
+ * build that follows mostly reads them. Small clusters are built at once.
  */
 import type { LastSeenLabels } from '../../common/inventory.ts';
 import { buildInventory } from '../inventory/index.ts';
@@ -23,6 +24,11 @@ export interface FirstBuildStep {
   remember(nodes: readonly NodeFacts[]): ReadonlyMap<string, LastSeenLabels>;
   /** Derive the free-GPU slots too (the free-GPU figures are on). */
   slots: boolean;
+  /**
+   * Work over every node once all are derived, in a turn of its own before the build (the free-GPU
+   * figures of 5,000 nodes: 12–26 ms cold), so the build's own task only reads what it made.
+   */
+  finish?: () => void;
   cancelled(): boolean;
 }
 
@@ -35,6 +41,11 @@ export async function primeFirstBuild(nodes: readonly NodeFacts[], step: FirstBu
     // The entries are memoized per facts and last-seen labels: the full build finds them.
     buildInventory(slice, step.remember(slice), '');
     if (step.slots) for (const facts of slice) nodeSlots(facts);
+  }
+  if (step.finish) {
+    await nextTurn();
+    if (step.cancelled()) return false;
+    step.finish();
   }
   await nextTurn();
   return !step.cancelled();
