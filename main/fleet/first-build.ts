@@ -9,13 +9,15 @@ import type { LastSeenLabels } from '../../common/inventory.ts';
 import { buildInventory } from '../inventory/index.ts';
 import type { NodeFacts } from '../inventory/node-facts.ts';
 import { nodeSlots } from '../inventory/node-slots.ts';
+import { sharedTurn } from '../kube/turns.ts';
 
 /** Below this many nodes the first build runs in one task, as every later one does. */
 export const SLICED_BUILD_MIN = 1000;
 /** Nodes derived per turn: a few ms of work on one slow core, cold. */
 export const BUILD_SLICE = 250;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** A turn of its own: the slices of several contexts' first builds never share one (kube/turns.ts). */
+const nextTurn = sharedTurn;
 
 export interface FirstBuildStep {
   /** The slice's nodes still in the cache as they were (a node changed or deleted since is skipped). */

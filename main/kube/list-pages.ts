@@ -11,6 +11,7 @@ import { isObj } from '../../common/json-guards.ts';
 import type { Clock } from './clock.ts';
 import type { ContextClient } from './context-client.ts';
 import { KubeError } from './errors.ts';
+import { sharedTurn } from './turns.ts';
 import type { WatchedResource } from './watched-resource.ts';
 
 export interface ListResult<T> {
@@ -119,6 +120,10 @@ export async function listObjects<T>(
       // Awaited at the top of the loop; a trim that throws first must not leave it unhandled.
       ahead.catch(() => undefined);
     }
+    // A page's trim in a turn of its own: pages of several lists that arrive together are not all
+    // parsed and trimmed in one turn (turns.ts).
+    await sharedTurn();
+    if (o.isCancelled()) return null;
     for (const r of raw) {
       const item = trim(r);
       if (item !== null) kept.push(item);
