@@ -11,7 +11,7 @@ import { type NodeFacts, trimNode } from '../inventory/node-facts.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { ContextMonitor } from './context-monitor.ts';
 import { FleetEngine } from './engine.ts';
-import { BUILD_SLICE, primeFirstBuild, SLICED_BUILD_MIN } from './first-build.ts';
+import { BUILD_SLICE, FIRST_SLICE, primeFirstBuild, SLICED_BUILD_MIN } from './first-build.ts';
 
 const gpuNode = (i: number): NodeFacts => {
   const f = trimNode(
@@ -27,8 +27,8 @@ const gpuNode = (i: number): NodeFacts => {
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
 describe('primeFirstBuild', () => {
-  it('derives one slice per turn, never in the caller’s own task', async () => {
-    const nodes = Array.from({ length: BUILD_SLICE * 2 + 10 }, (_, i) => gpuNode(i));
+  it('derives one slice per turn (a small one first), never in the caller’s own task', async () => {
+    const nodes = Array.from({ length: FIRST_SLICE + BUILD_SLICE * 2 + 10 }, (_, i) => gpuNode(i));
     const slices: number[] = [];
     let seen: ReadonlyMap<string, LastSeenLabels> = new Map();
     const done = primeFirstBuild(nodes, {
@@ -43,9 +43,9 @@ describe('primeFirstBuild', () => {
     });
     expect(slices).toEqual([]);
     await turn();
-    expect(slices).toEqual([BUILD_SLICE]);
+    expect(slices).toEqual([FIRST_SLICE]);
     expect(await done).toBe(true);
-    expect(slices).toEqual([BUILD_SLICE, BUILD_SLICE, 10]);
+    expect(slices).toEqual([FIRST_SLICE, BUILD_SLICE, BUILD_SLICE, 10]);
     // Every node's labels are remembered, as one rememberAllLabels over all of them would.
     expect([...seen.keys()]).toEqual([...rememberAllLabels(new Map(), nodes).keys()]);
     expect(buildInventory(nodes, seen, 'x').total_gpus).toBe(8 * nodes.length);
@@ -115,7 +115,7 @@ describe('primeFirstBuild', () => {
       cancelled: () => stop,
     });
     expect(done).toBe(false);
-    expect(remembered).toHaveLength(BUILD_SLICE - BUILD_SLICE / 10);
+    expect(remembered).toHaveLength(FIRST_SLICE - FIRST_SLICE / 10);
     expect(remembered.some((n) => n.endsWith('7'))).toBe(false);
   });
 });
