@@ -12,6 +12,7 @@ import { classifyNetworkError, errorFromResponse, markProxied } from './error-cl
 import { KubeError } from './errors.ts';
 import type { ResolvedContext } from './kubeconfig-types.ts';
 import { openStream, type StreamHandle, type StreamHandlers, type Transport } from './stream-request.ts';
+import { sharedTurn } from './turns.ts';
 
 export type { StreamHandle, StreamHandlers } from './stream-request.ts';
 
@@ -26,6 +27,8 @@ export interface ContextClientOptions {
 
 /** Of a non-2xx answer only this much is read: a Status is small, and the rest is a hostile server's. */
 const ERROR_BODY_BYTES = 64 << 10;
+/** Answers longer than this parse in a turn of their own (a few ms of JSON.parse and more). */
+const PARSE_ALONE_CHARS = 256 << 10;
 
 export interface KubeResponse {
   status: number;
@@ -193,6 +196,8 @@ export class ContextClient {
     });
     if (res.status < 200 || res.status > 299)
       throw errorFromResponse(res.status, res.body, res.headers, what, this.server);
+    // A large answer (a 1.3 MB page of nodes) parses in a turn of its own, one at a time (turns.ts).
+    if (res.body.length > PARSE_ALONE_CHARS) await sharedTurn();
     try {
       return JSON.parse(res.body);
     } catch {

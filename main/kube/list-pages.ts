@@ -12,6 +12,7 @@ import type { Clock } from './clock.ts';
 import type { ContextClient } from './context-client.ts';
 import { KubeError } from './errors.ts';
 import { continueInHead, LIST_HEAD_BYTES } from './list-head.ts';
+import { sharedTurn } from './turns.ts';
 import type { WatchedResource } from './watched-resource.ts';
 
 export interface ListResult<T> {
@@ -170,6 +171,10 @@ export async function listObjects<T>(
         ahead?.abort();
         ahead = null;
       }
+      // A page's trim in a turn of its own: pages of several lists that arrive together are not all
+      // parsed and trimmed in one turn (turns.ts).
+      await sharedTurn();
+      if (o.isCancelled()) return null;
       for (const r of raw) {
         const item = trim(r);
         if (item !== null) kept.push(item);
