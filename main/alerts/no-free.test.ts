@@ -42,7 +42,7 @@ function known(free: Record<string, number>, stale = false): ClusterFree {
     stale,
     products,
     nodes: [],
-    free_total: products.reduce((s, p) => s + p.free, 0),
+    free_total: products.reduce((s, p) => s + (p.free ?? 0), 0),
     pending: { count: 3, pods: [] },
     overcommitted: [],
   };

@@ -35,9 +35,12 @@ export function freeFromTally(nodes: Iterable<NodeFacts>, tally: PodTally): Clus
   const out: NodeFree[] = [];
   const overcommitted: string[] = [];
   for (const facts of nodes) {
-    const { product, slots } = nodeSlots(facts);
-    if (slots.length === 0) continue;
+    const { product, slots: all } = nodeSlots(facts);
+    if (all.length === 0) continue;
     const asked = tally.requestedOn(facts.name);
+    // A 0/0 slot counts only while pods hold it (then it is overcommitted), else it is no GPU resource.
+    const slots = all.filter((s) => s.capacity > 0 || s.allocatable > 0 || (asked?.[s.resource] ?? 0) > 0);
+    if (slots.length === 0) continue;
     let over = false;
     const withFree = slots.map((s) => {
       const req = asked?.[s.resource] ?? 0;
@@ -69,7 +72,7 @@ export function freeFromTally(nodes: Iterable<NodeFacts>, tally: PodTally): Clus
     stale: false,
     products,
     nodes: out,
-    free_total: products.reduce((sum, p) => sum + p.free, 0),
+    free_total: products.reduce((sum, p) => sum + (p.free ?? 0), 0),
     pending: { count: tally.pending.size, pods: shownPending(tally.pending.values()) },
     overcommitted,
   };
@@ -126,8 +129,12 @@ function productOf(product: string | null, slot: NodeFree['slots'][number]): { k
   return hit;
 }
 
-function byProduct(nodes: readonly NodeFree[]): ProductFree[] {
-  const groups = new Map<string, ProductFree>();
+/** Per product; `known` false (the pods unknown): capacity and allocatable only, in use and free null. */
+function byProduct(nodes: readonly NodeFree[], known = true): ProductFree[] {
+  const groups = new Map<
+    string,
+    ProductFree & { in_use: number; free: number; max_free_on_one_node: number }
+  >();
   for (const node of nodes) {
     for (const slot of node.slots) {
       const { key, label } = productOf(node.product, slot);
@@ -145,9 +152,13 @@ function byProduct(nodes: readonly NodeFree[]): ProductFree[] {
           in_use: 0,
           free: 0,
           max_free_on_one_node: 0,
+          ...(slot.kind === 'shared' ? { physical: 0 } : {}),
         };
         groups.set(key, g);
       }
+      // Shared replicas: the physical GPUs behind them, known only while every node says (gpu.count).
+      if (g.physical !== undefined && g.physical !== null)
+        g.physical = slot.physical === null ? null : g.physical + slot.physical;
       g.nodes++;
       g.capacity += slot.capacity;
       g.allocatable += slot.allocatable;
@@ -158,9 +169,12 @@ function byProduct(nodes: readonly NodeFree[]): ProductFree[] {
       }
     }
   }
-  return [...groups.values()].sort(
-    (a, b) => b.free - a.free || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
+  const sorted = [...groups.values()].sort(
+    (a, b) =>
+      (known ? b.free - a.free : b.allocatable - a.allocatable) ||
+      (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
   );
+  return known ? sorted : sorted.map((p) => ({ ...p, in_use: null, free: null, max_free_on_one_node: null }));
 }
 
 const UNKNOWN_WORDS: Record<FreeUnknownReason, string> = {
@@ -171,8 +185,16 @@ const UNKNOWN_WORDS: Record<FreeUnknownReason, string> = {
   error: 'free GPUs unknown: the pods could not be read',
 };
 
-/** Free GPUs that cannot be told, and the one sentence why (English; `detail` is the server's words). */
-export function unknownFree(reason: FreeUnknownReason, detail: string | null = null): ClusterFree {
+/**
+ * Free GPUs that cannot be told, and the one sentence why (English; `detail` is the server's words). With
+ * the cluster's nodes (when they were read), the products still say their capacity and allocatable, with
+ * in use and free null; the Pending pods are null (unknown, not none).
+ */
+export function unknownFree(
+  reason: FreeUnknownReason,
+  detail: string | null = null,
+  nodes: Iterable<NodeFacts> = [],
+): ClusterFree {
   const base = UNKNOWN_WORDS[reason];
   return {
     state: 'unknown',
@@ -182,10 +204,10 @@ export function unknownFree(reason: FreeUnknownReason, detail: string | null = n
         ? `${base} (${detail})`
         : base,
     stale: false,
-    products: [],
+    products: byProduct(freeFromTally(nodes, tallyOf([])).nodes, false),
     nodes: [],
     free_total: null,
-    pending: { count: 0, pods: [] },
+    pending: null,
     overcommitted: [],
   };
 }
