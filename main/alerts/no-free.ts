@@ -56,6 +56,7 @@ export function judgeNoFree(
     const w = own(prev.products, p.key);
     const facts = {
       label: p.label,
+      item: { product: p.product, kind: p.kind, profile: p.profile },
       free: p.free,
       allocatable: p.allocatable,
       pending: news.pending?.count ?? 0,
@@ -105,12 +106,13 @@ function decideAll(state: NoFreeState, context: string, at: number, rules: Alert
             allocatable: w.allocatable,
             pending: w.pending,
             forMs: at - w.since,
+            item: w.item,
           };
           alerts.push(facts(context, at, key, 'no-free-gpu', null, 0, noFreeText(context, words)));
           w = { ...w, alertedSince: w.since };
         }
       } else if (w.free > 0 && w.alertedSince !== null) {
-        const text = freeBackText(context, w.label, w.free, at - w.alertedSince);
+        const text = freeBackText(context, w.label, w.free, at - w.alertedSince, w.item);
         alerts.push(facts(context, at, key, 'free-gpu-back', 0, w.free, text));
         w = { ...w, alertedSince: null };
       }
