@@ -131,9 +131,13 @@ describe('fitCluster', () => {
       { kind: 'no-product', offeredAs: { mig: ['1g.5gb', '2g.10gb'], shared: false } },
     ]);
     expect(reasonSentence(r.reasons[0] as FitReason, req)).toBe(
-      'no node offers whole A100 GPUs (nvidia.com/gpu); it is offered as MIG profiles 1g.5gb, 2g.10gb (ask with --mig 1g.5gb)',
+      'no node offers whole A100 GPUs (nvidia.com/gpu); offered instead as MIG profiles 1g.5gb, 2g.10gb (ask with --mig 1g.5gb)',
     );
     expect(fitCluster(f.nodes, { ...req, product: 'H100' }, null).reasons).toEqual([{ kind: 'no-product' }]);
+    // Any product: the hint names what the nodes offer instead.
+    expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([
+      { kind: 'no-product', offeredAs: { mig: ['1g.5gb', '2g.10gb'], shared: false } },
+    ]);
   });
 
   it('MIG profile and shared replicas are asked for by kind; whole GPUs never land on them', () => {
@@ -158,7 +162,9 @@ describe('fitCluster', () => {
     expect(fitCluster(f.nodes, ask(3, { want: { kind: 'shared' } }), null).fits.map((x) => x.node)).toEqual([
       's',
     ]);
-    expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([{ kind: 'no-product' }]);
+    expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([
+      { kind: 'no-product', offeredAs: { mig: ['1g.5gb'], shared: true } },
+    ]);
     // A pod file asks by resource: the scheduler would place nvidia.com/gpu on the unrenamed shared node.
     expect(
       fitCluster(f.nodes, ask(1, { want: { kind: 'resource', resource: 'nvidia.com/gpu' } }), null).fits.map(

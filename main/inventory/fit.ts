@@ -122,11 +122,11 @@ export function fitCluster(
 
 /** No node offers what was asked; when the product is offered as MIG profiles or shared replicas, say so. */
 function noProduct(nodes: readonly NodeFree[], request: FitRequest): FitReason {
-  if (request.product === null || request.want.kind === 'resource') return { kind: 'no-product' };
+  if (request.want.kind === 'resource') return { kind: 'no-product' };
   const mig = new Set<string>();
   let shared = false;
   for (const node of nodes) {
-    if (!matchesProduct(node.product, request.product)) continue;
+    if (request.product !== null && !matchesProduct(node.product, request.product)) continue;
     for (const slot of node.slots) {
       if (slot.kind === 'mig' && slot.profile !== null) mig.add(slot.profile);
       if (slot.kind === 'shared') shared = true;
@@ -200,7 +200,7 @@ function offeredText(o: { mig: string[]; shared: boolean } | undefined): string 
       `as MIG ${o.mig.length === 1 ? 'profile' : 'profiles'} ${o.mig.join(', ')} (ask with --mig ${o.mig[0]})`,
     );
   if (o.shared) ways.push('as shared replicas (ask with --shared)');
-  return `; it is offered ${ways.join(' and ')}`;
+  return `; offered instead ${ways.join(' and ')}`;
 }
 
 /** What the job asks for, with its count: `1 whole GPU (nvidia.com/gpu)`, `2 MIG 1g.5gb instances`. */
