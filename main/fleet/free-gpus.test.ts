@@ -134,6 +134,25 @@ describe('free GPUs in the engine', () => {
     expect(products.every((p) => p.free === null && p.in_use === null && p.allocatable > 0)).toBe(true);
   });
 
+  it('one cluster merged from a nodes-only context listed first: watched through the one that may list pods', async () => {
+    const env = await startSimContext({ scenario: 'smalllab:3600000' });
+    sims.push(env);
+    const clock = new ManualClock();
+    const e = new FleetEngine({ clock });
+    engine = e;
+    e.setContexts([env.context('sim-nodesonly'), env.context('sim-admin')]);
+    await pollUntil(
+      () => e.snapshot().contexts[0]?.free?.state === 'known',
+      'known free GPUs through sim-admin',
+      { each: () => clock.advance(0) },
+    );
+    const cards = e.snapshot().contexts;
+    expect(cards.map((c) => [c.context, c.sameCluster, c.free?.free_total])).toEqual([
+      ['sim-admin', ['sim-nodesonly'], 7],
+    ]);
+    expect(e.watchedAs('sim-nodesonly')).toBe('sim-admin');
+  });
+
   it('off for a context: no pods watch, and free GPUs say they are off', async () => {
     const { env, e, free, until } = await start('sim-admin', { freeGpus: false });
     await until(() => e.snapshot().contexts[0]?.inventory !== null, 'the node list');
