@@ -276,7 +276,7 @@ export class FleetEngine {
   #tryOtherContext(monitor: ContextMonitor): void {
     if (monitor.free?.reason !== 'forbidden' || this.#podsForbidden.has(monitor.context)) return;
     const entry = this.#entries.get(monitor.context);
-    if (!entry || !entry.also.some((c) => !this.#podsForbidden.has(c.name))) return;
+    if (!entry?.also.some((c) => !this.#podsForbidden.has(c.name))) return;
     this.#podsForbidden.add(monitor.context);
     // Not from within the monitor's own callback: it is stopped by the regrouping.
     queueMicrotask(() => {
