@@ -7,15 +7,13 @@
  * alert was wrong or missing.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ALERT_RULES } from '../common/alert-rules.ts';
 import type { ConnectionPhase } from '../common/connection.ts';
 import { syncEngine } from './lib/engine-sync.ts';
-import { provenance } from './lib/provenance.ts';
 import { startSimHost } from './lib/sim-remote.ts';
-import { SOAK_FILE, type SoakSummary } from './lib/soak-summary.ts';
+import { SOAK_FILE, soakStart, soakSummary } from './lib/soak-summary.ts';
 import { linearFit, ms } from './lib/stats.ts';
 import { HeapSampler } from './soak/heap-sampler.ts';
 import { injectUntil, prng, readyGpuNodes } from './soak/inject.ts';
@@ -33,7 +31,9 @@ if (!(minutes > 0 && minutes <= 24 * 60) || !Number.isInteger(seed) || !(holdDow
 const NODES = 5000;
 const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`);
 
-const loadAtStart = os.loadavg()[0] ?? 0;
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+// The commit and dirtiness are read now: a commit made while a long soak runs is not what it measured.
+const start = soakStart(ROOT);
 log('starting 3 × large:5000 simulators in a child process');
 const host = await startSimHost({ scenarios: ['large:5000', 'large:5000', 'large:5000'] });
 const contexts = host.sims.map((s, i) => s.context('sim-admin', `c${i + 1}`));
@@ -123,18 +123,14 @@ const result = {
 };
 fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 // The committed summary docs/performance.md quotes (`npm run bench:table` rewrites the sentence).
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const summary: SoakSummary = {
+const summary = soakSummary(start, {
   at: result.at,
-  ...provenance(ROOT),
   minutes,
   alertsSeen: verdict.seen,
   alertsExpected: verdict.expected,
   mismatches: verdict.mismatches.length,
   heapSlopeMbPerMin: heap.slope,
-  loadAvg: [loadAtStart, os.loadavg()[0] ?? 0],
-  cores: os.availableParallelism(),
-};
+});
 fs.writeFileSync(path.join(ROOT, SOAK_FILE), `${JSON.stringify(summary, null, 2)}\n`);
 writeDocsTable(ROOT);
 process.exit(verdict.ok ? 0 : 1);

@@ -4,6 +4,7 @@
  * write-back WriteError carry one of these kinds; the renderer reads a rejected invoke back into
  * this shape with `invokeError` (renderer/lib/invoke-error.ts), never by stripping a prefix.
  */
+import { type ForwardWords, isForwardWords } from './forward-words.ts';
 
 /** Failures of a Kubernetes API request (main/kube/errors.ts maps each to a ConnectionPhase). */
 export type ApiErrorKind =
@@ -66,19 +67,39 @@ export function isErrorKind(v: unknown): v is ErrorKind {
   return typeof v === 'string' && KINDS.has(v);
 }
 
-/** A failure as it crosses a process: its kind and its one sentence. */
+/**
+ * A failure as it crosses a process: its kind and its one sentence (English, for logs and the CLI),
+ * and where the host has them, the same as facts for the window to word in its language.
+ */
 export interface ErrorInfo {
   kind: ErrorKind;
   message: string;
+  /** A forwarding refusal (common/forward-words.ts), worded by forwardWordsText. */
+  words?: ForwardWords;
 }
 
-/** `{kind, message}` when `v` has that shape (a KubeError, a WriteError, a reply's error), else null. */
+/**
+ * `{kind, message, words?}` when `v` has that shape (a KubeError, a WriteError, a reply's error), else
+ * null. Words that are not well-formed are left out (the sentence stays).
+ */
 export function asErrorInfo(v: unknown): ErrorInfo | null {
   if (typeof v !== 'object' || v === null) return null;
   const kind: unknown = 'kind' in v ? v.kind : undefined;
   const message: unknown = 'message' in v ? v.message : undefined;
   if (!isErrorKind(kind) || typeof message !== 'string') return null;
-  return { kind, message };
+  const words: unknown = 'words' in v ? v.words : undefined;
+  return isForwardWords(words) ? { kind, message, words } : { kind, message };
+}
+
+/** A refusal with its facts: its message is their English, its kind 'bad-request'. */
+export class WordedError extends Error {
+  readonly kind: ErrorKind = 'bad-request';
+  constructor(
+    readonly words: ForwardWords,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Any thrown value as `{kind, message}`: its own kind when it has one, else `fallback`. */

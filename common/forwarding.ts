@@ -115,8 +115,13 @@ export interface ForwardView {
   editable?: ForwardTargetSetting[];
   /** The desktop app only: the ids whose secret is set (the window sees "set" or "not set", never it). */
   secretSet?: string[];
-  /** Why a target does not run (its secret is missing, its URL is refused), per id. */
-  problems?: Record<string, string>;
+  /** Why a target does not run (its secret is missing, its URL is refused), per id, as facts. */
+  problems?: Record<string, ForwardWords>;
+  /**
+   * The desktop app only (Electron main adds it): why secrets cannot be kept here (no keychain), shown
+   * before anyone types one, and what its vault found wrong when it last read its file.
+   */
+  vault?: { unavailable: ForwardWords | null; problems: ForwardWords[] };
 }
 
 /** How a "Send test" went, in one sentence (English, the host's words; it names the host only). */
@@ -217,5 +222,59 @@ export type ForwardResultWords =
   | { code: 'delivered'; kind: ForwardKind; host: string }
   | { code: 'refused'; kind: ForwardKind; host: string; status: number; said: string }
   | { code: 'retry'; kind: ForwardKind; host: string; status: number | null; said: string }
-  | { code: 'no-secret'; kind: ForwardKind; id: string }
+  /** The target is set up but cannot run: why. */
+  | { code: 'cannot-run'; why: ForwardWords }
   | { code: 'no-target'; id: string };
+
+/**
+ * Why the desktop app refuses a forwarding target or its secret, why a target cannot run, or why its
+ * secrets cannot be kept, as facts the window words in its language and main in English for logs
+ * (common/i18n/forward-words-text.ts; checked where they arrive by common/forward-words.ts). The values
+ * name a target id, its kind, a URL's scheme and host, a file's base name: never a secret.
+ */
+/** Why a target's URL was refused (main/forward/endpoint.ts parseEndpoint). */
+export type EndpointFault =
+  | 'tooLong'
+  | 'notUrl'
+  | 'scheme'
+  | 'credentials'
+  | 'fragment'
+  | 'ntfyQuery'
+  | 'ntfyTopic';
+
+/** Why the vault file could not be used (main/electron/secret-vault.ts). */
+export type VaultFileFault = 'tooLarge' | 'unreadable' | 'notJson' | 'noList' | 'badEntry';
+
+export type ForwardWords =
+  /** safeStorage says encryption is not available. */
+  | { code: 'keychainMissing' }
+  /** Linux without a secret service: Electron would encrypt with a hard-coded password. */
+  | { code: 'keychainBasicText' }
+  | { code: 'secretUnreadable'; id: string }
+  | { code: 'secretUndecryptable'; id: string }
+  | { code: 'vaultMovedAside'; why: VaultFileFault; aside: string }
+  | { code: 'vaultUnusable'; why: VaultFileFault }
+  /** `errno`: the file system's code (EACCES, ENOSPC …). */
+  | { code: 'vaultSaveFailed'; errno: string }
+  | { code: 'badId' }
+  | { code: 'tooMany'; max: number }
+  | { code: 'noTarget'; id: string }
+  | { code: 'secretTooLong'; id: string }
+  /** The secret's parts did not pass the contract's schema (a part longer than it takes). */
+  | { code: 'secretInvalid' }
+  | { code: 'secretEmpty'; id: string }
+  /** Parts this kind does not take (ntfy: a URL; a webhook: anything but its signing key …). */
+  | { code: 'secretParts'; id: string; kind: ForwardKind }
+  | { code: 'ntfySecret'; id: string; fault: NtfySecretFault }
+  /** A Slack or Discord URL given in the settings rather than as the secret. */
+  | { code: 'urlIsSecret'; id: string; kind: ForwardKind }
+  | { code: 'topicNotNtfy'; id: string }
+  | { code: 'webhookQuery'; id: string }
+  | { code: 'controlChars'; id: string }
+  | { code: 'badTopic'; id: string }
+  /** A Slack or Discord target whose secret (its URL) is not set. */
+  | { code: 'urlNotSet'; id: string; kind: ForwardKind }
+  /** `host`: the URL's scheme and host ('' when it is no URL). */
+  | { code: 'badUrl'; id: string; kind: ForwardKind; fault: EndpointFault; host: string };
+
+export type ForwardWordsCode = ForwardWords['code'];

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ApiGroupNameSchema,
   isApiGroupName,
+  isLabelValue,
   isNamespaceName,
   isNodeName,
   isQualifiedName,
@@ -75,5 +76,22 @@ describe('qualified names (label and taint keys)', () => {
     ['', false],
   ])('%j: %s', (key, ok) => {
     expect(isQualifiedName(key)).toBe(ok);
+  });
+});
+
+describe('label values (also taint and toleration values)', () => {
+  it.each([
+    ['', true],
+    ['present', true],
+    ['A100_80GB.v2-x', true],
+    ['v'.repeat(63), true],
+    ['v'.repeat(64), false],
+    ['-gpu', false],
+    ['gpu-', false],
+    ['.gpu', false],
+    ['a b', false],
+    ['a/b', false],
+  ])('%j: %s', (value, ok) => {
+    expect(isLabelValue(value)).toBe(ok);
   });
 });

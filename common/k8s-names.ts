@@ -63,6 +63,14 @@ export function isQualifiedName(key: unknown): key is string {
   );
 }
 
+/** A label value (also a taint's or a toleration's value): empty, or at most 63 characters, alphanumeric at both ends. */
+export const MAX_LABEL_VALUE = 63;
+const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+export function isLabelValue(value: unknown): boolean {
+  return typeof value === 'string' && value.length <= MAX_LABEL_VALUE && LABEL_VALUE.test(value);
+}
+
 /**
  * The JSON schema of a namespace name (settings file, IPC patch): the same rule as isNamespaceName.
  * `errorMessage` is the sentence our checkers (common/validate.ts `errorText`) say instead of the pattern.

@@ -33,6 +33,8 @@ export async function plainList(kc: KubeConfig, limit = 500): Promise<V1Node[]> 
 export interface RunningInformer {
   size(): number;
   stop(): Promise<void>;
+  /** The informer itself (what caches the Nodes). */
+  readonly held: object;
 }
 
 /** client-node's informer on /api/v1/nodes; start() resolves once the list is cached and the watch opened. */
@@ -41,5 +43,5 @@ export async function startInformer(kc: KubeConfig): Promise<RunningInformer> {
   const informer = makeInformer<KubernetesObject>(kc, '/api/v1/nodes', () => api.listNode());
   await informer.start();
   if (informer.list().length === 0) throw new Error('the informer cached no nodes');
-  return { size: () => informer.list().length, stop: () => informer.stop() };
+  return { size: () => informer.list().length, stop: () => informer.stop(), held: informer };
 }

@@ -12,6 +12,8 @@ import { syncEngine } from './engine-sync.ts';
 
 export interface Holder {
   stop(): void;
+  /** The object that keeps the nodes (engine, cache, informer): the heap probe checks stop() let it go. */
+  readonly held: object;
 }
 
 export async function engineHolder(
@@ -20,7 +22,7 @@ export async function engineHolder(
   opts: EngineOptions = {},
 ): Promise<Holder> {
   const { engine } = await syncEngine(contexts, opts, waitLive);
-  return { stop: () => engine.stop() };
+  return { stop: () => engine.stop(), held: engine };
 }
 
 export function watcherHolder(ctx: ResolvedContext): Promise<Holder> {
@@ -31,13 +33,7 @@ export function watcherHolder(ctx: ResolvedContext): Promise<Holder> {
       if (e.type !== 'connection' && e.type !== 'refused') cache.apply(e);
       else if (e.type === 'connection' && e.state.phase === 'live') {
         clearTimeout(timer);
-        resolve({
-          stop: () => {
-            w.stop();
-            // Keeps the cache reachable until the measurement is over.
-            if (cache.view.size < 0) throw new Error('unreachable');
-          },
-        });
+        resolve({ stop: () => w.stop(), held: cache });
       }
     });
     w.start();
@@ -46,5 +42,5 @@ export function watcherHolder(ctx: ResolvedContext): Promise<Holder> {
 
 export async function informerHolder(kc: KubeConfig): Promise<Holder> {
   const informer = await startInformer(kc);
-  return { stop: () => void informer.stop() };
+  return { stop: () => void informer.stop(), held: informer.held };
 }

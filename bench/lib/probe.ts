@@ -3,7 +3,7 @@
  * simulators run in sim-host.ts): sync time and event-loop stalls, ours vs client-node's plain list, and
  * retained heap per node, ours vs client-node's informer. Prints one JSON line with the result.
  *
- * argv[2]: JSON ProbeArgs. Run with --expose-gc for the heap tasks.
+ * argv[2]: JSON ProbeArgs. Run with --expose-gc (and --no-flush-bytecode: see heap()) for the heap tasks.
  */
 import type { EngineOptions } from '../../main/fleet/engine.ts';
 import { findContext, loadKubeconfig } from '../../main/kube/kubeconfig.ts';
@@ -81,33 +81,71 @@ function syncPlain(a: ProbeArgs): Promise<SyncProbe> {
   });
 }
 
-function heapUsed(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with --expose-gc');
-  for (let i = 0; i < 4; i++) gc();
-  return process.memoryUsage().heapUsed;
+const gc = (): void => {
+  const f = (globalThis as { gc?: () => void }).gc;
+  if (!f) throw new Error('run with --expose-gc');
+  f();
+};
+
+/** Heap used once full collections stop changing it (within 16 KiB), or after 10 rounds. */
+function settledHeap(): number {
+  let last = Number.NaN;
+  for (let i = 0; i < 10; i++) {
+    gc();
+    gc();
+    const now = process.memoryUsage().heapUsed;
+    if (Math.abs(now - last) < 16 * 1024) return now;
+    last = now;
+  }
+  return last;
 }
 
-/** Retained heap with the small, then the large cluster held; the difference cancels fixed costs. */
+/**
+ * Waits until a stopped holder's nodes are collected: a holder still reachable after stop() would be
+ * counted in the next measurement's "before" and freed in the middle of it (a negative slope).
+ */
+async function released(ref: WeakRef<object>, what: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    gc();
+    if (ref.deref() === undefined) return;
+    await settle(100);
+  }
+  throw new Error(`bench: the ${what} still holds its nodes 5 s after stop()`);
+}
+
+/**
+ * Retained heap with the small, then the large cluster held; the difference cancels fixed costs. The
+ * child runs with --no-flush-bytecode: V8 otherwise drops the bytecode of functions left idle over a few
+ * collections, and the forced collections here aged the start-up code enough that ~2 MB of it was freed
+ * between the large cluster's "before" and "after" (the watcher read −81 B/node; 480 B/node without the
+ * flushing, same probe). Each size starts with the previous holder collected and the heap settled.
+ */
 async function heap(a: ProbeArgs): Promise<HeapProbe> {
   const [small, large] = a.kubeconfigs;
   if (!small || !large || !a.nodes) throw new Error('heap needs two kubeconfigs and their node counts');
+  const what = a.holder ?? 'engine';
   const hold = (file: string): Promise<Holder> => {
-    if (a.holder === 'informer') return informerHolder(kubeConfigFor(file));
-    if (a.holder === 'watcher') return watcherHolder(contextOf(file, 'c0'));
+    if (what === 'informer') return informerHolder(kubeConfigFor(file));
+    if (what === 'watcher') return watcherHolder(contextOf(file, 'c0'));
     return engineHolder([contextOf(file, 'c0')], true);
   };
-  // A warm-up first, so code compiled on first use is not counted as cache.
-  (await hold(small)).stop();
-  const measure = async (file: string) => {
-    await settle(200);
-    const before = heapUsed();
+  /** Holds the cluster, measures, stops; the holder is reachable only through the WeakRef returned. */
+  const holdAndMeasure = async (file: string, before: number) => {
     const h = await hold(file);
     await settle(500);
-    const after = heapUsed();
+    const bytes = settledHeap() - before;
     h.stop();
-    return after - before;
+    return { bytes, ref: new WeakRef(h.held) };
   };
+  const measure = async (file: string) => {
+    await settle(200);
+    const before = settledHeap();
+    const { bytes, ref } = await holdAndMeasure(file, before);
+    await released(ref, what);
+    return bytes;
+  };
+  // A warm-up first, so code compiled on first use is not counted as cache.
+  await measure(small);
   const bytesSmall = await measure(small);
   const bytesLarge = await measure(large);
   return { bytes: [bytesSmall, bytesLarge], nodes: a.nodes };

@@ -4,8 +4,9 @@
  * never quotes a soak older than the one recorded.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { Freshness, Provenance } from './provenance.ts';
+import { type Freshness, type Provenance, provenance } from './provenance.ts';
 
 export const SOAK_FILE = 'bench/results/soak.json';
 export const SOAK_START =
@@ -23,6 +24,30 @@ export interface SoakSummary extends Provenance {
   loadAvg?: [number, number];
   /** Cores of the machine. */
   cores?: number;
+}
+
+/** What a soak notes before it starts: the code it measures (a commit made during a long soak is not it). */
+export interface SoakStart extends Provenance {
+  /** The machine's 1-minute load average at the start. */
+  load: number;
+}
+
+export function soakStart(root: string): SoakStart {
+  return { ...provenance(root), load: os.loadavg()[0] ?? 0 };
+}
+
+/** The summary of a finished soak: commit and dirtiness as they were at its start, the load at both ends. */
+export function soakSummary(
+  start: SoakStart,
+  figures: Omit<SoakSummary, keyof Provenance | 'loadAvg' | 'cores'>,
+): SoakSummary {
+  return {
+    ...figures,
+    commit: start.commit,
+    dirty: start.dirty,
+    loadAvg: [start.load, os.loadavg()[0] ?? 0],
+    cores: os.availableParallelism(),
+  };
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;

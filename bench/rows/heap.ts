@@ -1,14 +1,15 @@
 /**
  * Row 3: retained heap per cached node — our whole engine, and our watcher + node cache alone, vs
  * client-node's informer, which caches whole Node objects. Each figure is the slope between a 1,000- and a
- * 5,000-node cluster, measured in a fresh process with --expose-gc, so fixed costs (TLS, agents) cancel.
+ * 5,000-node cluster, measured in a fresh process with --expose-gc, so fixed costs (TLS, agents) cancel;
+ * V8's bytecode flushing is off there, and each size starts with the previous holder collected (probe.ts).
  */
 import { runChild } from '../lib/child.ts';
 import type { HeapProbe, ProbeArgs } from '../lib/probe.ts';
 import { bytes } from '../lib/stats.ts';
 import type { Row } from '../lib/table.ts';
 
-const probe = (a: ProbeArgs) => runChild<HeapProbe>('probe.ts', a, ['--expose-gc']);
+const probe = (a: ProbeArgs) => runChild<HeapProbe>('probe.ts', a, ['--expose-gc', '--no-flush-bytecode']);
 
 const perNode = (p: HeapProbe) => (p.bytes[1] - p.bytes[0]) / (p.nodes[1] - p.nodes[0]);
 

@@ -2,11 +2,21 @@
  * The desktop shell's side of forwarding secrets (Electron-free; main/electron hands in safeStorage's
  * vault): it answers `forward:secret` itself, so a secret goes from the window's form into the vault and
  * on to the engine host, and never through the host's settings or a reply. The window hears back only
- * the view, which says whether a secret is set. `forward:remove` also drops the target's secret.
- * Refusals are sentences that name the target id, never the secret.
+ * the view, which says whether a secret is set. `forward:remove` also drops the target's secret. Every
+ * view it passes on (`forward:list`, `forward:save`, `forward:remove`, `forward:secret`) gets `vault`:
+ * whether secrets can be kept here at all (said before anyone types one) and what the vault's last read
+ * found wrong. Refusals carry their facts (`ForwardWords`, for the window's language) and their English,
+ * naming the target id, never the secret.
  */
-import type { ForwardSecretInput, ForwardTargetSetting, ForwardView } from '../../common/forwarding.ts';
+import type { ForwardWords } from '../../common/forward-words.ts';
+import {
+  type ForwardSecretInput,
+  type ForwardTargetSetting,
+  type ForwardView,
+  TARGET_ID,
+} from '../../common/forwarding.ts';
 import type { HostReply } from '../../common/host-protocol.ts';
+import { forwardWordsEnglish } from '../../common/i18n/forward-words-text.ts';
 import { ARG_SCHEMAS, type InvokeReply } from '../../common/ipc.ts';
 import { check } from '../../common/validate.ts';
 import { checkSecretInput } from '../forward/desktop-targets.ts';
@@ -17,10 +27,21 @@ export interface SecretsHost {
   setSecrets(secrets: Record<string, ForwardSecretInput>): void;
 }
 
-type Vault = Pick<SecretVault, 'load' | 'set' | 'remove'>;
+type Vault = Pick<SecretVault, 'load' | 'set' | 'remove' | 'unavailable'>;
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
-const refuse = (message: string): InvokeReply => ({ ok: false, error: { kind: 'bad-request', message } });
+const refuse = (words: ForwardWords, message = forwardWordsEnglish(words)): InvokeReply => ({
+  ok: false,
+  error: { kind: 'bad-request', message, words },
+});
+
+/** The channels whose answer is the forwarding view. */
+const VIEWS: ReadonlySet<string> = new Set([
+  'forward:list',
+  'forward:save',
+  'forward:remove',
+  'forward:secret',
+]);
 
 /** What the host needs of a vault entry: empty parts left out (the vault keeps `url` '' for ntfy). */
 function forHost(s: ForwardSecretInput): ForwardSecretInput {
@@ -33,6 +54,9 @@ function forHost(s: ForwardSecretInput): ForwardSecretInput {
 }
 
 export class ShellSecrets {
+  /** What the vault's last read found wrong (a file moved aside is named there once, and kept here). */
+  #problems: ForwardWords[] = [];
+
   constructor(
     private readonly vault: Vault,
     private readonly host: SecretsHost,
@@ -43,36 +67,61 @@ export class ShellSecrets {
   load(): void {
     const { secrets, problems } = this.vault.load();
     // The problems name target ids only (secret-vault.ts).
-    for (const p of problems) this.log('forwarding secret', { problem: p });
+    for (const p of problems) this.log('forwarding secret', { problem: forwardWordsEnglish(p) });
+    this.#problems = problems;
     this.host.setSecrets(Object.fromEntries(Object.entries(secrets).map(([id, s]) => [id, forHost(s)])));
   }
 
-  /** Whether this process answers the channel itself (`forward:secret`) or adds to it (`forward:remove`). */
+  /**
+   * Whether this process answers the channel itself (`forward:secret`), adds to it (`forward:remove`)
+   * or adds to its answer (every view).
+   */
   handles(channel: string): boolean {
-    return channel === 'forward:secret' || channel === 'forward:remove';
+    return VIEWS.has(channel);
   }
 
   async invoke(channel: string, args: unknown[]): Promise<InvokeReply> {
-    if (channel === 'forward:remove') return this.#remove(args);
+    if (channel === 'forward:remove') return this.#withVault(await this.#remove(args));
+    if (channel !== 'forward:secret') return this.#withVault(await this.host.invoke(channel, args));
     const parsed = check(ARG_SCHEMAS['forward:secret'], args);
     // The check's words name the field that failed, never its value.
-    if (!parsed.ok) return refuse(`forward:secret: ${parsed.error}`);
+    if (!parsed.ok)
+      return refuse(
+        typeof args[0] === 'string' && TARGET_ID.test(args[0])
+          ? { code: 'secretInvalid' }
+          : { code: 'badId' },
+        `forward:secret: ${parsed.error}`,
+      );
     const [id, secret] = parsed.value;
     const view = await this.#view();
     if (!view.ok) return view.reply;
     const target = view.value.editable?.find((t: ForwardTargetSetting) => t.id === id);
-    if (!target) return refuse(`There is no forwarding target "${id}".`);
+    if (!target) return refuse({ code: 'noTarget', id });
     if (secret === null) {
       const removed = this.vault.remove(id);
-      if (!removed.ok) return refuse(removed.error);
+      if (!removed.ok) return refuse(removed.words);
     } else {
-      const problem = checkSecretInput(target.kind, secret);
-      if (problem) return refuse(`${id}: ${problem}`);
+      const problem = checkSecretInput(id, target.kind, secret);
+      if (problem) return refuse(problem);
       const stored = this.vault.set(id, { url: '', ...secret });
-      if (!stored.ok) return refuse(stored.error);
+      if (!stored.ok) return refuse(stored.words);
     }
     this.load();
-    return this.host.invoke('forward:list', []);
+    return this.#withVault(await this.host.invoke('forward:list', []));
+  }
+
+  /** A view answer with the vault's state added; any other answer as it is. */
+  #withVault(reply: InvokeReply): InvokeReply {
+    if (!reply.ok || !('json' in reply)) return reply;
+    let view: unknown;
+    try {
+      view = JSON.parse(reply.json);
+    } catch {
+      return reply;
+    }
+    if (typeof view !== 'object' || view === null || Array.isArray(view)) return reply;
+    const vault: ForwardView['vault'] = { unavailable: this.vault.unavailable(), problems: this.#problems };
+    return { ok: true, json: JSON.stringify({ ...view, vault }) };
   }
 
   async #remove(args: unknown[]): Promise<InvokeReply> {
@@ -80,7 +129,7 @@ export class ShellSecrets {
     const id = args[0];
     if (reply.ok && typeof id === 'string') {
       const removed = this.vault.remove(id);
-      if (!removed.ok) this.log('forwarding secret', { problem: removed.error });
+      if (!removed.ok) this.log('forwarding secret', { problem: forwardWordsEnglish(removed.words) });
       this.load();
     }
     return reply;

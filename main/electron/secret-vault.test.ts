@@ -43,14 +43,11 @@ describe('SecretVault', () => {
   it('refuses to store while encryption is unavailable, or on a Linux desktop without a secret store', () => {
     storage.available = false;
     const off = vault.set('phone', { url: 'http://127.0.0.1:1/t', token: TOKEN });
-    expect(off).toEqual({
-      ok: false,
-      error: 'The OS keychain is not available, so forwarding secrets cannot be stored safely.',
-    });
+    expect(off).toEqual({ ok: false, words: { code: 'keychainMissing' } });
     storage.available = true;
     storage.backend = 'basic_text';
     const basic = vault.set('phone', { url: 'http://127.0.0.1:1/t', token: TOKEN });
-    expect(basic.ok).toBe(false);
+    expect(basic).toEqual({ ok: false, words: { code: 'keychainBasicText' } });
     expect(JSON.stringify(basic)).not.toContain(TOKEN);
     expect(fs.existsSync(vault.file)).toBe(false);
   });
@@ -61,42 +58,51 @@ describe('SecretVault', () => {
     other.set('chat', { url: 'http://127.0.0.1:1/hook' });
     const loaded = vault.load();
     expect(Object.keys(loaded.secrets)).toEqual(['phone']);
-    expect(loaded.problems).toEqual([
-      'The secret of forwarding target "chat" cannot be decrypted (the keychain changed?); enter it again.',
-    ]);
+    expect(loaded.problems).toEqual([{ code: 'secretUndecryptable', id: 'chat' }]);
   });
 
   it('is not available before the app is ready, as on Linux and Windows', () => {
     let ready = false;
     const early = new SecretVault(vault.file, new SafeStorageDouble(() => ready));
-    expect(early.unavailable()).toMatch(/not available/);
+    expect(early.unavailable()).toEqual({ code: 'keychainMissing' });
     ready = true;
     expect(early.unavailable()).toBeNull();
   });
   it.each([
-    ['not JSON', '{"version":1,"secrets":{"phone":"AAAA"'],
-    ['too large', `{"version":1,"secrets":{},"pad":"${'x'.repeat(300 * 1024)}"}`],
-    ['another shape', '[1,2,3]'],
-    ['an entry that is no target id', '{"version":1,"secrets":{"__proto__":"AAAA","Bad Id":"AAAA"}}'],
-  ])('moves a vault file that is %s aside, says so once, and a save does not overwrite it', (_what, text) => {
-    fs.writeFileSync(vault.file, text, { mode: 0o600 });
-    const first = vault.load();
-    expect(first.secrets).toEqual({});
-    expect(first.problems).toHaveLength(1);
-    expect(first.problems[0]).toMatch(/moved aside as forward-secrets\.json\.unreadable-/);
-    const aside = fs.readdirSync(dir).filter((f) => f.includes('.unreadable-'));
-    expect(aside).toHaveLength(1);
-    expect(fs.readFileSync(path.join(dir, aside[0] as string), 'utf8')).toBe(text);
-    expect(vault.load().problems).toEqual([]);
-    expect(vault.set('phone', { url: 'http://127.0.0.1:8090/gpu-alerts', token: TOKEN })).toEqual({
-      ok: true,
-    });
-    expect(fs.readFileSync(path.join(dir, aside[0] as string), 'utf8')).toBe(text);
-    expect(vault.load()).toEqual({
-      secrets: { phone: { url: 'http://127.0.0.1:8090/gpu-alerts', token: TOKEN } },
-      problems: [],
-    });
-  });
+    ['not JSON', '{"version":1,"secrets":{"phone":"AAAA"', 'notJson'],
+    ['too large', `{"version":1,"secrets":{},"pad":"${'x'.repeat(300 * 1024)}"}`, 'tooLarge'],
+    ['another shape', '[1,2,3]', 'noList'],
+    [
+      'an entry that is no target id',
+      '{"version":1,"secrets":{"__proto__":"AAAA","Bad Id":"AAAA"}}',
+      'badEntry',
+    ],
+  ])(
+    'moves a vault file that is %s aside, says so once, and a save does not overwrite it',
+    (_what, text, why) => {
+      fs.writeFileSync(vault.file, text, { mode: 0o600 });
+      const first = vault.load();
+      expect(first.secrets).toEqual({});
+      expect(first.problems).toHaveLength(1);
+      expect(first.problems[0]).toEqual({
+        code: 'vaultMovedAside',
+        why,
+        aside: expect.stringMatching(/^forward-secrets\.json\.unreadable-\d+-0$/),
+      });
+      const aside = fs.readdirSync(dir).filter((f) => f.includes('.unreadable-'));
+      expect(aside).toHaveLength(1);
+      expect(fs.readFileSync(path.join(dir, aside[0] as string), 'utf8')).toBe(text);
+      expect(vault.load().problems).toEqual([]);
+      expect(vault.set('phone', { url: 'http://127.0.0.1:8090/gpu-alerts', token: TOKEN })).toEqual({
+        ok: true,
+      });
+      expect(fs.readFileSync(path.join(dir, aside[0] as string), 'utf8')).toBe(text);
+      expect(vault.load()).toEqual({
+        secrets: { phone: { url: 'http://127.0.0.1:8090/gpu-alerts', token: TOKEN } },
+        problems: [],
+      });
+    },
+  );
 
   it('reads a missing file as no secrets, with no problem', () => {
     expect(vault.load()).toEqual({ secrets: {}, problems: [] });

@@ -4,11 +4,14 @@
  * replaced atomically) that holds, per target id, the base64 of `encryptString(JSON of the secret)`.
  * It takes safeStorage as handed in (Electron main's; tests hand in the Electron double's). The main
  * process decrypts and passes the secrets to the engine host over the host protocol; they never enter
- * the settings file, a window push, a log line or a sentence (refusals here name the target id only).
+ * the settings file, a window push, a log line or a sentence. Refusals and problems are facts
+ * (`ForwardWords`: the window words them, forwardWordsEnglish gives the log's English) naming the target
+ * id only.
  * A Linux desktop without a secret store (`basic_text`: a hard-coded password) is refused, not trusted.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ForwardWords, VaultFileFault } from '../../common/forward-words.ts';
 import { FORWARD_TARGETS_MAX, type ForwardSecret, TARGET_ID } from '../../common/forwarding.ts';
 
 export interface SafeStorageLike {
@@ -22,7 +25,7 @@ export const VAULT_FILE = 'forward-secrets.json';
 const VAULT_BYTES_MAX = 256 * 1024;
 const SECRET_TEXT_MAX = 8192;
 
-export type VaultResult = { ok: true } | { ok: false; error: string };
+export type VaultResult = { ok: true } | { ok: false; words: ForwardWords };
 
 function isSecret(v: unknown): v is ForwardSecret {
   if (!v || typeof v !== 'object') return false;
@@ -35,7 +38,7 @@ function isSecret(v: unknown): v is ForwardSecret {
 
 export class SecretVault {
   /** What reading the file found wrong since the last load(), reported there once. */
-  #problems: string[] = [];
+  #problems: ForwardWords[] = [];
   #asides = 0;
 
   constructor(
@@ -44,16 +47,14 @@ export class SecretVault {
   ) {}
 
   /** Why secrets cannot be kept safely here, or null when they can. */
-  unavailable(): string | null {
-    if (!this.storage.isEncryptionAvailable())
-      return 'The OS keychain is not available, so forwarding secrets cannot be stored safely.';
-    if (this.storage.getSelectedStorageBackend?.() === 'basic_text')
-      return 'No OS keychain (secret service) was found, so forwarding secrets cannot be stored safely; install gnome-keyring or KWallet.';
+  unavailable(): ForwardWords | null {
+    if (!this.storage.isEncryptionAvailable()) return { code: 'keychainMissing' };
+    if (this.storage.getSelectedStorageBackend?.() === 'basic_text') return { code: 'keychainBasicText' };
     return null;
   }
 
   /** Every secret that decrypts; one that does not (another user's, a reset keychain) is left out and named. */
-  load(): { secrets: Record<string, ForwardSecret>; problems: string[] } {
+  load(): { secrets: Record<string, ForwardSecret>; problems: ForwardWords[] } {
     const secrets: Record<string, ForwardSecret> = {};
     const stored = this.#read();
     const problems = this.#problems;
@@ -65,27 +66,23 @@ export class SecretVault {
       try {
         const parsed: unknown = JSON.parse(this.storage.decryptString(Buffer.from(blob, 'base64')));
         if (isSecret(parsed)) secrets[id] = parsed;
-        else problems.push(`The secret of forwarding target "${id}" is not readable; enter it again.`);
+        else problems.push({ code: 'secretUnreadable', id });
       } catch {
-        problems.push(
-          `The secret of forwarding target "${id}" cannot be decrypted (the keychain changed?); enter it again.`,
-        );
+        problems.push({ code: 'secretUndecryptable', id });
       }
     }
     return { secrets, problems };
   }
 
   set(id: string, secret: ForwardSecret): VaultResult {
-    if (!TARGET_ID.test(id))
-      return { ok: false, error: 'A forwarding target id is 1 to 32 lower-case letters, digits or "-".' };
+    if (!TARGET_ID.test(id)) return { ok: false, words: { code: 'badId' } };
     const why = this.unavailable();
-    if (why) return { ok: false, error: why };
+    if (why) return { ok: false, words: why };
     const text = JSON.stringify(secret);
-    if (text.length > SECRET_TEXT_MAX)
-      return { ok: false, error: `The secret of forwarding target "${id}" is too long.` };
+    if (text.length > SECRET_TEXT_MAX) return { ok: false, words: { code: 'secretTooLong', id } };
     const stored = this.#read();
     if (!Object.hasOwn(stored, id) && Object.keys(stored).length >= FORWARD_TARGETS_MAX)
-      return { ok: false, error: `At most ${FORWARD_TARGETS_MAX} forwarding targets.` };
+      return { ok: false, words: { code: 'tooMany', max: FORWARD_TARGETS_MAX } };
     stored[id] = this.storage.encryptString(text).toString('base64');
     return this.#write(stored);
   }
@@ -105,39 +102,36 @@ export class SecretVault {
   #read(): Record<string, string> {
     let text: string;
     try {
-      if (fs.statSync(this.file).size > VAULT_BYTES_MAX) return this.#moveAside('it is too large');
+      if (fs.statSync(this.file).size > VAULT_BYTES_MAX) return this.#moveAside('tooLarge');
       text = fs.readFileSync(this.file, 'utf8');
     } catch (error) {
       if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return {};
-      return this.#moveAside('it cannot be read');
+      return this.#moveAside('unreadable');
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return this.#moveAside('it is not JSON');
+      return this.#moveAside('notJson');
     }
     const secrets = parsed && typeof parsed === 'object' ? (parsed as { secrets?: unknown }).secrets : null;
-    if (!secrets || typeof secrets !== 'object' || Array.isArray(secrets))
-      return this.#moveAside('it holds no secrets list');
+    if (!secrets || typeof secrets !== 'object' || Array.isArray(secrets)) return this.#moveAside('noList');
     const out: Record<string, string> = Object.create(null);
     for (const [id, blob] of Object.entries(secrets)) {
       if (!(TARGET_ID.test(id) && typeof blob === 'string' && blob.length <= SECRET_TEXT_MAX * 2))
-        return this.#moveAside('one of its entries is not a target id and its secret');
+        return this.#moveAside('badEntry');
       out[id] = blob;
     }
     return out;
   }
 
-  #moveAside(why: string): Record<string, string> {
+  #moveAside(why: VaultFileFault): Record<string, string> {
     const aside = `${this.file}.unreadable-${process.pid}-${this.#asides++}`;
     try {
       fs.renameSync(this.file, aside);
-      this.#problems.push(
-        `The forwarding secrets file could not be used (${why}); it was moved aside as ${path.basename(aside)}. Enter the secrets again.`,
-      );
+      this.#problems.push({ code: 'vaultMovedAside', why, aside: path.basename(aside) });
     } catch {
-      this.#problems.push(`The forwarding secrets file could not be used (${why}) nor moved aside.`);
+      this.#problems.push({ code: 'vaultUnusable', why });
     }
     return {};
   }
@@ -151,7 +145,7 @@ export class SecretVault {
       return { ok: true };
     } catch (error) {
       const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
-      return { ok: false, error: `Forwarding secrets could not be saved (${code}).` };
+      return { ok: false, words: { code: 'vaultSaveFailed', errno: code.slice(0, 40) } };
     }
   }
 }

@@ -5,6 +5,7 @@
  */
 
 import { type ErrorKind, toErrorInfo } from '../../common/errors.ts';
+import type { ForwardWords } from '../../common/forward-words.ts';
 import type { HostReply } from '../../common/host-protocol.ts';
 import {
   ARG_SCHEMAS,
@@ -31,7 +32,7 @@ export interface FleetHost {
 export type DispatchResult =
   | { ok: true; value: unknown }
   /** `kind` names the failure for the window: a handler's own (a KubeError's, a WriteError's) or the contract's. */
-  | { ok: false; status: 400 | 404 | 500; kind: ErrorKind; error: string };
+  | { ok: false; status: 400 | 404 | 500; kind: ErrorKind; error: string; words?: ForwardWords };
 
 function isChannel(name: string): name is InvokeChannel {
   return Object.hasOwn(ARG_SCHEMAS, name);
@@ -51,8 +52,9 @@ export async function dispatchInvoke(
   try {
     return { ok: true, value: await handler(...(parsed.value as unknown[])) };
   } catch (error) {
-    const { kind, message } = toErrorInfo(error);
-    return { ok: false, status: 500, kind, error: message };
+    // A refusal's facts go along, for the window's language (common/errors.ts WordedError).
+    const { kind, message, words } = toErrorInfo(error);
+    return { ok: false, status: 500, kind, error: message, ...(words && { words }) };
   }
 }
 
@@ -65,7 +67,10 @@ export async function answerInvoke(
   const result = await dispatchInvoke(handlers, channel, args);
   return result.ok
     ? { ok: true, json: JSON.stringify(result.value ?? null) }
-    : { ok: false, error: { kind: result.kind, message: result.error } };
+    : {
+        ok: false,
+        error: { kind: result.kind, message: result.error, ...(result.words && { words: result.words }) },
+      };
 }
 
 /** A tiny push hub the engine uses to fan events out to every connected window. */

@@ -7,6 +7,7 @@
  * count). Keyed `namespace/name`; at most MAX_NODE_EVENTS, as the node list is capped.
  */
 import { isObj } from '../../common/json-guards.ts';
+import { isNodeName } from '../../common/k8s-names.ts';
 import type { NodeEventView } from '../../common/node-detail.ts';
 import { readEvents } from '../diagnosis/events-pods.ts';
 import { jsonEqual } from '../inventory/json-equal.ts';
@@ -26,8 +27,6 @@ export interface NodeEventFact {
   event: NodeEventView & { uid: string };
 }
 
-const NODE_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-
 function keyOf(meta: Record<string, unknown>): string | null {
   const ns = meta.namespace;
   const name = meta.name;
@@ -39,7 +38,7 @@ export function trimNodeEvent(raw: unknown): NodeEventFact | null {
   if (!isObj(raw) || !isObj(raw.metadata) || !isObj(raw.involvedObject)) return null;
   const key = keyOf(raw.metadata);
   const ref = raw.involvedObject;
-  if (key === null || ref.kind !== 'Node' || typeof ref.name !== 'string' || !NODE_NAME.test(ref.name))
+  if (key === null || ref.kind !== 'Node' || typeof ref.name !== 'string' || !isNodeName(ref.name))
     return null;
   const [event] = readEvents({ items: [raw] });
   if (event?.uid === undefined || event.last === null) return null;

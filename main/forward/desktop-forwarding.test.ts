@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ForwardTargetSetting } from '../../common/forwarding.ts';
+import { toErrorInfo } from '../../common/errors.ts';
+import { FORWARD_TARGETS_MAX, type ForwardTargetSetting } from '../../common/forwarding.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { at, play } from '../alerts/scenario.testkit.ts';
 import { DesktopForwarding } from './desktop-forwarding.ts';
@@ -90,7 +91,7 @@ it('keeps the messages of a target whose secret is cleared, and drops them with 
   expect(queued().chat).toHaveLength(1);
   // The secret is cleared: the target cannot run, its message waits in the file.
   f.setSecrets({});
-  expect(f.view().problems?.chat).toContain('not set');
+  expect(f.view().problems?.chat).toEqual({ code: 'urlNotSet', id: 'chat', kind: 'slack' });
   expect(queued().chat).toHaveLength(1);
   // A change of another target rebuilds the forwarder again: still kept.
   f.save({ ...slack, id: 'chat2' });
@@ -100,11 +101,33 @@ it('keeps the messages of a target whose secret is cleared, and drops them with 
   expect(settings.map((t) => t.id)).toEqual(['chat2']);
 });
 
-it('refuses a target the window should not have sent, in one sentence', () => {
+it('refuses a target the window should not have sent, in facts and one English sentence', () => {
   const f = open();
   f.setSecrets({});
-  expect(() => f.save({ ...slack, url: 'https://hooks.slack.com/services/T0/B0/secret' })).toThrow(
-    "A slack webhook URL is a secret: enter it as the target's secret, not in its settings.",
-  );
+  const refused = (() => {
+    try {
+      f.save({ ...slack, url: 'https://hooks.slack.com/services/T0/B0/secret' });
+    } catch (e) {
+      return toErrorInfo(e);
+    }
+    return null;
+  })();
+  expect(refused).toEqual({
+    kind: 'bad-request',
+    message: "chat: a slack webhook URL is a secret: enter it as the target's secret, not in its settings.",
+    words: { code: 'urlIsSecret', id: 'chat', kind: 'slack' },
+  });
   expect(settings).toEqual([slack]);
+});
+
+it('refuses a 17th target with its facts', () => {
+  const f = open();
+  f.setSecrets({});
+  for (let i = settings.length; i < FORWARD_TARGETS_MAX; i++) f.save({ ...slack, id: `chat-${i}` });
+  expect(() => f.save({ ...slack, id: 'one-more' })).toThrow(
+    expect.objectContaining({
+      words: { code: 'tooMany', max: 16 },
+      message: 'At most 16 forwarding targets.',
+    }),
+  );
 });

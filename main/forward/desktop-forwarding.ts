@@ -6,14 +6,15 @@
  * and only removing the target drops them.
  */
 import type { Alert } from '../../common/alerts.ts';
+import type { ForwardWords } from '../../common/forward-words.ts';
 import {
   FORWARD_TARGETS_MAX,
-  type ForwardResultWords,
   type ForwardSecretInput,
   type ForwardTargetSetting,
   type ForwardTestResult,
   type ForwardView,
 } from '../../common/forwarding.ts';
+import { forwardWordsEnglish, refusal } from '../../common/i18n/forward-words-text.ts';
 import { checkTargetSetting, resolveDesktopTargets } from './desktop-targets.ts';
 import { Forwarder, type ForwarderOptions } from './forwarder.ts';
 import type { PendingStore } from './pending-store.ts';
@@ -62,7 +63,7 @@ export class DesktopForwarding {
   readonly #recorders = new Set<DeliveryRecorder>();
   #secrets: Record<string, ForwardSecretInput> | null = null;
   #forwarder: Forwarder | null = null;
-  #problems: Record<string, string> = {};
+  #problems: Record<string, ForwardWords> = {};
   #early: Alert[] = [];
   #stopped = false;
 
@@ -83,14 +84,14 @@ export class DesktopForwarding {
     for (const alert of this.#early.splice(0)) this.#forwarder?.forward(alert);
   }
 
-  /** Adds or replaces a target (the window's form); a refusal throws one sentence. */
+  /** Adds or replaces a target (the window's form); a refusal throws its facts and their English. */
   save(target: ForwardTargetSetting): ForwardView {
     const problem = checkTargetSetting(target);
-    if (problem) throw new Error(problem);
+    if (problem) throw refusal(problem);
     const targets = this.#opts.read();
     const i = targets.findIndex((t) => t.id === target.id);
     if (i < 0 && targets.length >= FORWARD_TARGETS_MAX)
-      throw new Error(`At most ${FORWARD_TARGETS_MAX} forwarding targets.`);
+      throw refusal({ code: 'tooMany', max: FORWARD_TARGETS_MAX });
     const next = i < 0 ? [...targets, target] : targets.map((t, j) => (j === i ? target : t));
     this.#opts.write(next);
     this.#rebuild();
@@ -113,14 +114,16 @@ export class DesktopForwarding {
   async test(id: string): Promise<ForwardTestResult> {
     const problem = Object.hasOwn(this.#problems, id) ? this.#problems[id] : undefined;
     const setting = this.#opts.read().find((t) => t.id === id);
-    if (problem !== undefined && setting) {
-      const words: ForwardResultWords = { code: 'no-secret', kind: setting.kind, id };
-      return { ok: false, message: problem, words };
-    }
+    if (problem !== undefined && setting)
+      return {
+        ok: false,
+        message: forwardWordsEnglish(problem),
+        words: { code: 'cannot-run', why: problem },
+      };
     if (!this.#forwarder || !setting)
       return {
         ok: false,
-        message: `There is no forwarding target "${id}".`,
+        message: forwardWordsEnglish({ code: 'noTarget', id }),
         words: { code: 'no-target', id },
       };
     return this.#forwarder.test(id);

@@ -33,12 +33,16 @@ describe('resolveDesktopTargets', () => {
   it('a Slack target without its secret URL does not run and says why, naming no URL', () => {
     const { targets, problems } = resolveDesktopTargets([setting('chat', '', { kind: 'slack' })], {});
     expect(targets).toEqual([]);
-    expect(problems.chat).toContain('not set');
+    expect(problems.chat).toEqual({ code: 'urlNotSet', id: 'chat', kind: 'slack' });
   });
 
   it('refuses at the door an ntfy token a header cannot carry (it would fail every delivery)', () => {
-    expect(checkSecretInput('ntfy', { token: 'tk_ok-1.2' })).toBeNull();
+    expect(checkSecretInput('phone', 'ntfy', { token: 'tk_ok-1.2' })).toBeNull();
     for (const token of ['tk a', 'tk\nb', 'tk\u200bc', 'tké'])
-      expect(checkSecretInput('ntfy', { token })).toContain('visible ASCII');
+      expect(checkSecretInput('phone', 'ntfy', { token })).toEqual({
+        code: 'ntfySecret',
+        id: 'phone',
+        fault: 'tokenChars',
+      });
   });
 });

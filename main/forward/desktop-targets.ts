@@ -1,27 +1,20 @@
 /**
  * Pure: the desktop app's targets (settings, no secret) and their secrets (from Electron main's vault)
- * joined into targets that can send, or a sentence per target saying why one cannot. The settings part
- * is checked where it enters (`checkTargetSetting`, for the window's save) and again here, since a
- * settings file may have been edited by hand. Sentences name the target id and host only.
+ * joined into targets that can send, or the facts per target of why one cannot (`ForwardWords`, worded
+ * in English by forwardWordsEnglish, in the window's language by the window). The settings part is
+ * checked where it enters (`checkTargetSetting`, for the window's save) and again here, since a
+ * settings file may have been edited by hand. The facts name the target id, kind and host only.
  */
 import { hasControlChars } from '../../common/cluster-text.ts';
+import type { ForwardWords } from '../../common/forward-words.ts';
 import {
   type ForwardSecret,
   type ForwardSecretInput,
   type ForwardTargetSetting,
-  type NtfySecretFault,
   ntfySecretFault,
   TARGET_ID,
 } from '../../common/forwarding.ts';
-import { NTFY_TOPIC, parseEndpoint, TOKEN_PROBLEM } from './endpoint.ts';
-
-/** The host's English for an ntfy secret's fault (the window words the same codes in its language). */
-const NTFY_FAULT_TEXT: Readonly<Record<NtfySecretFault, string>> = {
-  tokenOrUser: 'An ntfy target takes a token or a user and password, not both.',
-  userNeedsPassword: 'An ntfy user needs its password (and a password its user).',
-  userColon: 'An ntfy user name has no ":".',
-  tokenChars: TOKEN_PROBLEM,
-};
+import { type EndpointCheck, NTFY_TOPIC, parseEndpoint } from './endpoint.ts';
 
 import type { ResolvedTarget } from './forwarder.ts';
 
@@ -32,50 +25,52 @@ function endpointUrl(t: ForwardTargetSetting, secret: ForwardSecretInput | undef
   return secret?.url ?? null;
 }
 
-/** Why the window's target cannot be saved, or null. */
-export function checkTargetSetting(t: ForwardTargetSetting): string | null {
-  if (!TARGET_ID.test(t.id)) return 'A forwarding target id is 1 to 32 lower-case letters, digits or "-".';
-  if (t.kind === 'slack' || t.kind === 'discord') {
-    if (t.url !== '' || t.topic !== '')
-      return `A ${t.kind} webhook URL is a secret: enter it as the target's secret, not in its settings.`;
-    return null;
-  }
-  if (t.kind === 'webhook' && t.topic !== '') return 'Only an ntfy target has a topic.';
-  // Settings are plain text and a query often carries a token: the desktop app's webhook authenticates
-  // with its signing key, kept in the vault (the CLI's --forward URL never reaches a file).
-  if (t.kind === 'webhook' && /[?#]/.test(t.url))
-    return `${t.id}: a webhook URL in the settings has no ?query (it would be kept in plain text); use the signing key.`;
-  // The URL parser drops tabs and newlines silently: what is stored must be what is sent.
-  if (hasControlChars(t.url)) return `${t.id}: the URL has control characters.`;
-  if (t.kind === 'ntfy' && !NTFY_TOPIC.test(t.topic))
-    return `${t.id}: an ntfy topic is 1 to 64 letters, digits, "-" or "_".`;
-  const url = endpointUrl(t, undefined);
-  const checked = parseEndpoint(t.kind, url ?? '');
-  return checked.ok ? null : `${t.id}: ${checked.error}`;
+/** A refused endpoint as facts (the CLI keeps parseEndpoint's sentence). */
+function badUrl(t: Pick<ForwardTargetSetting, 'id' | 'kind'>, c: EndpointCheck): ForwardWords | null {
+  return c.ok ? null : { code: 'badUrl', id: t.id, kind: t.kind, fault: c.fault, host: c.host };
 }
 
-/** Why a secret the window entered cannot be kept for this kind, or null. */
-export function checkSecretInput(kind: ForwardTargetSetting['kind'], s: ForwardSecretInput): string | null {
+/** Why the window's target cannot be saved, or null. */
+export function checkTargetSetting(t: ForwardTargetSetting): ForwardWords | null {
+  if (!TARGET_ID.test(t.id)) return { code: 'badId' };
+  const id = t.id;
+  if (t.kind === 'slack' || t.kind === 'discord') {
+    if (t.url !== '' || t.topic !== '') return { code: 'urlIsSecret', id, kind: t.kind };
+    return null;
+  }
+  if (t.kind === 'webhook' && t.topic !== '') return { code: 'topicNotNtfy', id };
+  // Settings are plain text and a query often carries a token: the desktop app's webhook authenticates
+  // with its signing key, kept in the vault (the CLI's --forward URL never reaches a file).
+  if (t.kind === 'webhook' && /[?#]/.test(t.url)) return { code: 'webhookQuery', id };
+  // The URL parser drops tabs and newlines silently: what is stored must be what is sent.
+  if (hasControlChars(t.url)) return { code: 'controlChars', id };
+  if (t.kind === 'ntfy' && !NTFY_TOPIC.test(t.topic)) return { code: 'badTopic', id };
+  return badUrl(t, parseEndpoint(t.kind, endpointUrl(t, undefined) ?? ''));
+}
+
+/** Why a secret the window entered for target `id` cannot be kept for this kind, or null. */
+export function checkSecretInput(
+  id: string,
+  kind: ForwardTargetSetting['kind'],
+  s: ForwardSecretInput,
+): ForwardWords | null {
   const given = (Object.keys(s) as (keyof ForwardSecretInput)[]).filter((k) => s[k] !== undefined);
-  if (given.length === 0) return 'The secret is empty.';
+  if (given.length === 0) return { code: 'secretEmpty', id };
   if (kind === 'ntfy') {
-    if (given.some((k) => k === 'url' || k === 'signingKey'))
-      return 'An ntfy target takes a token, or a user and password.';
+    if (given.some((k) => k === 'url' || k === 'signingKey')) return { code: 'secretParts', id, kind };
     const fault = ntfySecretFault(s);
-    return fault === null ? null : NTFY_FAULT_TEXT[fault];
+    return fault === null ? null : { code: 'ntfySecret', id, fault };
   }
   if (kind === 'webhook')
-    return given.every((k) => k === 'signingKey') ? null : 'A webhook target takes a signing key.';
-  if (!given.every((k) => k === 'url') || s.url === undefined)
-    return `A ${kind} target's secret is its webhook URL.`;
-  const checked = parseEndpoint(kind, s.url);
-  return checked.ok ? null : checked.error;
+    return given.every((k) => k === 'signingKey') ? null : { code: 'secretParts', id, kind };
+  if (!given.every((k) => k === 'url') || s.url === undefined) return { code: 'secretParts', id, kind };
+  return badUrl({ id, kind }, parseEndpoint(kind, s.url));
 }
 
 export interface DesktopTargets {
   targets: ResolvedTarget[];
   /** Target id → why it does not run. */
-  problems: Record<string, string>;
+  problems: Record<string, ForwardWords>;
 }
 
 export function resolveDesktopTargets(
@@ -83,7 +78,7 @@ export function resolveDesktopTargets(
   secrets: Readonly<Record<string, ForwardSecretInput>>,
 ): DesktopTargets {
   const targets: ResolvedTarget[] = [];
-  const problems: Record<string, string> = {};
+  const problems: Record<string, ForwardWords> = {};
   // One target per id (the window's save keeps them so; a hand-edited file may not): two of one id
   // would share one queue and secret, every alert queued twice. The first one runs.
   const seen = new Set<string>();
@@ -99,12 +94,12 @@ export function resolveDesktopTargets(
     const secret = Object.hasOwn(secrets, t.id) ? secrets[t.id] : undefined;
     const url = endpointUrl(t, secret);
     if (url === null) {
-      problems[t.id] = `${t.id}: the ${t.kind} webhook URL is not set; enter it as the target's secret.`;
+      problems[t.id] = { code: 'urlNotSet', id: t.id, kind: t.kind };
       continue;
     }
     const checked = parseEndpoint(t.kind, url);
     if (!checked.ok) {
-      problems[t.id] = `${t.id}: ${checked.error}`;
+      problems[t.id] = { code: 'badUrl', id: t.id, kind: t.kind, fault: checked.fault, host: checked.host };
       continue;
     }
     const full: ForwardSecret = { url };

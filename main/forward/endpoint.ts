@@ -3,6 +3,7 @@
  * delivery needs. Refused with one sentence that never repeats the URL's path (it may be the secret:
  * a Slack or Discord webhook token, an ntfy topic on a public server).
  */
+import type { EndpointFault } from '../../common/forward-words.ts';
 import { type ForwardKind, HEADER_TOKEN } from '../../common/forwarding.ts';
 
 export interface Endpoint {
@@ -14,7 +15,10 @@ export interface Endpoint {
   ntfy?: { base: string; topic: string };
 }
 
-export type EndpointCheck = { ok: true; endpoint: Endpoint } | { ok: false; error: string };
+/** A refusal: the CLI's English sentence, and its fault for the window's words (`host`: '' before it is known). */
+export type EndpointCheck =
+  | { ok: true; endpoint: Endpoint }
+  | { ok: false; error: string; fault: EndpointFault; host: string };
 
 /** ntfy's topic rule (a topic outside it is a 404 "page not found"), and names its router keeps. */
 export const NTFY_TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
@@ -33,31 +37,61 @@ export const URL_MAX = 2048;
 
 export function parseEndpoint(kind: ForwardKind, raw: string): EndpointCheck {
   if (raw.length > URL_MAX)
-    return { ok: false, error: `the ${kind} URL is longer than ${URL_MAX} characters` };
+    return {
+      ok: false,
+      error: `the ${kind} URL is longer than ${URL_MAX} characters`,
+      fault: 'tooLong',
+      host: '',
+    };
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { ok: false, error: `the ${kind} URL is not a URL (write it as http://host:port/path)` };
+    return {
+      ok: false,
+      error: `the ${kind} URL is not a URL (write it as http://host:port/path)`,
+      fault: 'notUrl',
+      host: '',
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return { ok: false, error: `the ${kind} URL must start with http:// or https://` };
+    return {
+      ok: false,
+      error: `the ${kind} URL must start with http:// or https://`,
+      fault: 'scheme',
+      host: '',
+    };
   const host = `${url.protocol}//${url.host}`;
   if (url.username !== '' || url.password !== '')
     return {
       ok: false,
       error: `the ${kind} URL for ${host} carries a user or password; give it as a secret instead (--forward-user-file)`,
+      fault: 'credentials',
+      host,
     };
-  if (url.hash !== '') return { ok: false, error: `the ${kind} URL for ${host} must not have a #fragment` };
+  if (url.hash !== '')
+    return {
+      ok: false,
+      error: `the ${kind} URL for ${host} must not have a #fragment`,
+      fault: 'fragment',
+      host,
+    };
   if (kind !== 'ntfy') return { ok: true, endpoint: { kind, url, host } };
   if (url.search !== '')
-    return { ok: false, error: `the ntfy URL for ${host} must be the server and topic, without a ?query` };
+    return {
+      ok: false,
+      error: `the ntfy URL for ${host} must be the server and topic, without a ?query`,
+      fault: 'ntfyQuery',
+      host,
+    };
   const parts = url.pathname.split('/');
   const topic = parts.pop() ?? '';
   if (!NTFY_TOPIC.test(topic) || NTFY_RESERVED.has(topic))
     return {
       ok: false,
       error: `the ntfy URL for ${host} must end in a topic of 1 to 64 letters, digits, "-" or "_" (e.g. ${host}/gpu-alerts)`,
+      fault: 'ntfyTopic',
+      host,
     };
   const base = `${host}${parts.join('/')}`.replace(/\/+$/, '');
   return { ok: true, endpoint: { kind, url, host, ntfy: { base, topic } } };

@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ErrorInfo, ErrorKind } from '../../common/errors.ts';
+import type { ForwardWords } from '../../common/forward-words.ts';
 import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { FleetFrames } from './fleet-frames.ts';
@@ -34,8 +35,8 @@ const SECURITY_HEADERS = {
 const TEXT = 'text/plain; charset=utf-8';
 
 /** A failed invoke's body: the failure keeps its kind across HTTP, as it does across Electron's IPC. */
-function failure(kind: ErrorKind, message: string): string {
-  return JSON.stringify({ error: { kind, message } satisfies ErrorInfo });
+function failure(kind: ErrorKind, message: string, words?: ForwardWords): string {
+  return JSON.stringify({ error: { kind, message, ...(words && { words }) } satisfies ErrorInfo });
 }
 
 export interface WebBridgeOptions {
@@ -168,7 +169,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       );
       if (result.ok)
         return send(res, 200, 'application/json', JSON.stringify({ value: result.value ?? null }));
-      return send(res, result.status, 'application/json', failure(result.kind, result.error));
+      return send(res, result.status, 'application/json', failure(result.kind, result.error, result.words));
     }
     if (url.pathname === '/api/events' && req.method === 'GET') {
       res.writeHead(200, {

@@ -3,6 +3,9 @@
  * from its facts. The host checks the same target again where it enters (its sentence is shown when it
  * refuses what passed here); a secret is never part of the draft the window keeps.
  */
+
+import type { ErrorInfo } from '../../common/errors.ts';
+import type { ForwardWords } from '../../common/forward-words.ts';
 import {
   FORWARD_CLUSTERS_MAX,
   type ForwardKind,
@@ -15,6 +18,7 @@ import {
   TARGET_ID,
 } from '../../common/forwarding.ts';
 import type { MessageKey, MessageVars } from '../../common/i18n/catalog-types.ts';
+import { forwardWordsText } from '../../common/i18n/forward-words-text.ts';
 import type { Locale } from '../../common/i18n/locales.ts';
 
 type T = (key: MessageKey, vars?: MessageVars) => string;
@@ -147,9 +151,19 @@ export function resultText(result: ForwardTestResult, t: T): string {
       return w.status === null
         ? t('forwarding.result.noAnswer', { kind: w.kind, host: w.host, what: w.said })
         : t('forwarding.result.busy', { kind: w.kind, host: w.host, status: String(w.status), said: w.said });
-    case 'no-secret':
-      return t('forwarding.result.noSecret', { id: w.id });
+    case 'cannot-run':
+      return forwardWordsText(w.why, t) ?? result.message;
     case 'no-target':
       return t('forwarding.result.noTarget', { id: w.id });
   }
+}
+
+/** A refused invoke in the window's language: from its facts when the host gave them, else its sentence. */
+export function refusalText(e: ErrorInfo, t: T): string {
+  return (e.words && forwardWordsText(e.words, t)) ?? e.message;
+}
+
+/** Why a target does not run (or what the vault found), in the window's language. */
+export function problemText(w: ForwardWords, id: string, t: T): string {
+  return forwardWordsText(w, t) ?? t('forwarding.words.cannotRun', { id });
 }

@@ -3,6 +3,8 @@
  * state, and the "Send test" the user asks for, one at a time per target. In the desktop app it also
  * saves and removes targets and sets or clears a secret: write-only, the answer says only "set".
  */
+import type { ErrorInfo } from '../../common/errors.ts';
+import type { ForwardWords } from '../../common/forward-words.ts';
 import type {
   ForwardSecretInput,
   ForwardTargetSetting,
@@ -10,12 +12,12 @@ import type {
   ForwardView,
 } from '../../common/forwarding.ts';
 import type { FleetApi } from '../../common/ipc.ts';
-import { invokeErrorText } from '../lib/invoke-error.ts';
+import { invokeError, invokeErrorText } from '../lib/invoke-error.ts';
 
 export class ForwardingStore {
   #api: FleetApi | undefined;
   #view = $state.raw<ForwardView | null>(null);
-  #error = $state<string | null>(null);
+  #error = $state.raw<ErrorInfo | null>(null);
   #testing = $state<string | null>(null);
   #results = $state.raw<Record<string, ForwardTestResult>>({});
 
@@ -26,7 +28,8 @@ export class ForwardingStore {
   get view(): ForwardView | null {
     return this.#view;
   }
-  get error(): string | null {
+  /** Why the view could not be read (worded by the component: refusalText). */
+  get error(): ErrorInfo | null {
     return this.#error;
   }
   get testing(): string | null {
@@ -41,31 +44,39 @@ export class ForwardingStore {
     return this.#view?.editable !== undefined;
   }
 
+  /** Why secrets cannot be kept here (the desktop app without a keychain), known before one is typed. */
+  get secretsUnavailable(): ForwardWords | null {
+    return this.#view?.vault?.unavailable ?? null;
+  }
+
   secretSet(id: string): boolean {
     return this.#view?.secretSet?.includes(id) ?? false;
   }
 
-  /** Runs one change; its refusal (the host's sentence) is returned for the form to show, else null. */
-  async #change(run: (api: FleetApi) => Promise<ForwardView>): Promise<string | null> {
+  /**
+   * Runs one change; its refusal (the host's sentence, and its facts when it gave them) is returned for
+   * the form to word (refusalText), else null.
+   */
+  async #change(run: (api: FleetApi) => Promise<ForwardView>): Promise<ErrorInfo | null> {
     if (!this.#api) return null;
     try {
       this.#view = await run(this.#api);
       return null;
     } catch (e) {
-      return invokeErrorText(e);
+      return invokeError(e);
     }
   }
 
-  save(target: ForwardTargetSetting): Promise<string | null> {
+  save(target: ForwardTargetSetting): Promise<ErrorInfo | null> {
     return this.#change((api) => api.invoke('forward:save', target));
   }
 
-  remove(id: string): Promise<string | null> {
+  remove(id: string): Promise<ErrorInfo | null> {
     return this.#change((api) => api.invoke('forward:remove', id));
   }
 
   /** Sets (or, with null, clears) a target's secret; the window keeps no copy of it. */
-  setSecret(id: string, secret: ForwardSecretInput | null): Promise<string | null> {
+  setSecret(id: string, secret: ForwardSecretInput | null): Promise<ErrorInfo | null> {
     return this.#change((api) => api.invoke('forward:secret', id, secret));
   }
 
@@ -75,7 +86,7 @@ export class ForwardingStore {
       this.#view = await this.#api.invoke('forward:list');
       this.#error = null;
     } catch (e) {
-      this.#error = invokeErrorText(e);
+      this.#error = invokeError(e);
     }
   }
 

@@ -1,12 +1,12 @@
 /**
- * The README's Layout is the one the layer ranks generate, and every folder of main/ has a rank and a
+ * The README's Layout and docs/architecture.md's import order are the ones the layer ranks generate, and every folder of main/ has a rank and a
  * purpose, so a new room cannot be added without saying where it sits and what it holds.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PURPOSES, RANKS } from './layers.ts';
-import { readLayout, renderLayout } from './layout.ts';
+import { readLayers, readLayout, renderLayers, renderLayout } from './layout.ts';
 
 const ROOT = process.cwd();
 
@@ -26,5 +26,10 @@ describe('the layout', () => {
   it("is the README's Layout block (`npm run layout` regenerates it when a room changes)", () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     expect(readLayout(readme)).toBe(renderLayout());
+  });
+
+  it("is docs/architecture.md's import order (`npm run layout` regenerates it)", () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    expect(readLayers(doc)).toBe(renderLayers());
   });
 });

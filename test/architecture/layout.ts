@@ -1,11 +1,14 @@
 /**
- * The README's Layout block, generated from the layer ranks and purposes of layers.ts (main/ in layer
- * order) and the top-level folders, so the map of the code cannot drift from the rule the tests enforce.
+ * The README's Layout block and docs/architecture.md's import-order line, generated from the layer ranks
+ * and purposes of layers.ts (main/ in layer order) and the top-level folders, so the map of the code
+ * cannot drift from the rule the tests enforce.
  */
 import { PURPOSES, RANKS } from './layers.ts';
 
 export const LAYOUT_START = '<!-- layout:start — generated from test/architecture/layers.ts -->';
 export const LAYOUT_END = '<!-- layout:end -->';
+export const LAYERS_START = '<!-- layers:start — generated from test/architecture/layers.ts -->';
+export const LAYERS_END = '<!-- layers:end -->';
 
 /** Folders beside main/, in the order a reader meets them. */
 export const TOP_LEVEL: ReadonlyArray<readonly [string, string]> = [
@@ -32,16 +35,39 @@ export function renderLayout(): string {
   return ['```', ...rows.map(([n, p]) => `${n.padEnd(width)}${p}`), '```'].join('\n');
 }
 
-export function readLayout(readme: string): string | null {
-  const i = readme.indexOf(LAYOUT_START);
-  const j = readme.indexOf(LAYOUT_END);
-  return i < 0 || j < i ? null : readme.slice(i + LAYOUT_START.length, j).trim();
+/** The import order, one group per rank: `common ← log, settings ← kube ← …` (main/ left out). */
+export function renderLayers(): string {
+  const byRank = new Map<number, string[]>();
+  for (const [area, rank] of RANKS) {
+    const name = area.replace(/^main\//, '');
+    byRank.set(rank, [...(byRank.get(rank) ?? []), name]);
+  }
+  const groups = [...byRank.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, names]) => names.sort((a, b) => a.localeCompare(b)).join(' / '));
+  return ['```', groups.join(' ← '), '```'].join('\n');
 }
 
-/** README text with the Layout block replaced by the generated one. */
-export function withLayout(readme: string): string {
-  const i = readme.indexOf(LAYOUT_START);
-  const j = readme.indexOf(LAYOUT_END);
-  if (i < 0 || j < i) throw new Error(`README.md has no "${LAYOUT_START}" … "${LAYOUT_END}" block.`);
-  return `${readme.slice(0, i + LAYOUT_START.length)}\n${renderLayout()}\n${readme.slice(j)}`;
+function block(text: string, start: string, end: string): string | null {
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  return i < 0 || j < i ? null : text.slice(i + start.length, j).trim();
 }
+
+function replaced(text: string, file: string, start: string, end: string, body: string): string {
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`${file} has no "${start}" … "${end}" block.`);
+  return `${text.slice(0, i + start.length)}\n${body}\n${text.slice(j)}`;
+}
+
+export const readLayout = (readme: string): string | null => block(readme, LAYOUT_START, LAYOUT_END);
+export const readLayers = (doc: string): string | null => block(doc, LAYERS_START, LAYERS_END);
+
+/** README text with the Layout block replaced by the generated one. */
+export const withLayout = (readme: string): string =>
+  replaced(readme, 'README.md', LAYOUT_START, LAYOUT_END, renderLayout());
+
+/** docs/architecture.md with its import-order block replaced by the generated one. */
+export const withLayers = (doc: string): string =>
+  replaced(doc, 'docs/architecture.md', LAYERS_START, LAYERS_END, renderLayers());

@@ -59,6 +59,10 @@ const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
     'renderer/components/problems-i18n.test.ts',
     "GPU problems built by the engine's inventory, worded by the card, table and detail in Korean",
   ],
+  [
+    'renderer/components/forwarding-i18n.test.ts',
+    "forwarding refusals and problems of the vault, main and the host, read as the preload reads them, worded by the section's parts in Korean",
+  ],
   ['main/timeline/free.test.ts', 'free GPUs by product: written by the recorder, read back as step lines'],
   [
     'main/timeline/slices.test.ts',

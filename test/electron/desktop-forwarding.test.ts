@@ -81,6 +81,8 @@ it('keeps the token in the vault, sends a test and forwards a drop through the h
   const before = await ask<ForwardView>('forward:list');
   expect(before.editable?.map((t) => t.id)).toEqual(['phone']);
   expect(before.secretSet).toEqual([]);
+  // Main says what its vault can do before anyone types a secret: here the keychain works.
+  expect(before.vault).toEqual({ unavailable: null, problems: [] });
 
   // The window sets the token; what comes back says it is set, and nothing more.
   const after = await ask<ForwardView>('forward:secret', 'phone', { token: TOKEN });
@@ -132,18 +134,53 @@ it('words a refused token in one sentence without it, and refuses a secret of th
   expect(refused.ok).toBe(false);
   expect(refused.message).toMatch(/^ntfy http:\/\/127\.0\.0\.1:\d+: 401 unauthorized — check the token/);
   expect(refused.words).toMatchObject({ code: 'refused', kind: 'ntfy' });
-  await expect(
-    ask('forward:secret', 'phone', { url: `https://hooks.example/${TOKEN}` }),
-  ).rejects.toMatchObject({
-    message: 'phone: An ntfy target takes a token, or a user and password.',
+  // Refusals carry their facts (the window words them) beside the English.
+  await expect(ask('forward:secret', 'phone', { url: `https://hooks.example/${TOKEN}` })).rejects.toEqual({
+    kind: 'bad-request',
+    message: 'phone: an ntfy target takes a token, or a user and password.',
+    words: { code: 'secretParts', id: 'phone', kind: 'ntfy' },
   });
-  await expect(ask('forward:secret', 'nobody', { token: TOKEN })).rejects.toMatchObject({
+  await expect(ask('forward:secret', 'nobody', { token: TOKEN })).rejects.toEqual({
+    kind: 'bad-request',
     message: 'There is no forwarding target "nobody".',
+    words: { code: 'noTarget', id: 'nobody' },
+  });
+  // The host's refusal crosses the host protocol and main with its facts too.
+  await expect(
+    ask('forward:save', {
+      ...phone(),
+      id: 'chat',
+      kind: 'slack',
+      url: `https://hooks.slack.com/${TOKEN}`,
+      topic: '',
+    }),
+  ).rejects.toEqual({
+    kind: 'bad-request',
+    message: "chat: a slack webhook URL is a secret: enter it as the target's secret, not in its settings.",
+    words: { code: 'urlIsSecret', id: 'chat', kind: 'slack' },
   });
   // A user and password work as well as the token.
   await ask('forward:secret', 'phone', { user: 'rig', password: PASSWORD });
   expect(await ask<ForwardTestResult>('forward:test', 'phone')).toMatchObject({ ok: true });
   await ask('forward:secret', 'phone', { token: TOKEN });
+});
+
+it('says in the view that a desktop without a secret store cannot keep secrets, and refuses one with its facts', async () => {
+  double.safeStorage.backend = 'basic_text';
+  try {
+    const view = await ask<ForwardView>('forward:list');
+    expect(view.vault?.unavailable).toEqual({ code: 'keychainBasicText' });
+    expect(view.secretSet).toEqual(['phone']);
+    await expect(ask('forward:secret', 'phone', { token: TOKEN })).rejects.toEqual({
+      kind: 'bad-request',
+      message:
+        'No system keychain (secret service) was found, so forwarding secrets cannot be stored safely; install gnome-keyring or KWallet.',
+      words: { code: 'keychainBasicText' },
+    });
+  } finally {
+    double.safeStorage.backend = 'gnome_libsecret';
+  }
+  expect((await ask<ForwardView>('forward:list')).vault?.unavailable).toBeNull();
 });
 
 it('the planted tokens are in no log line, settings file, window push, answer or error sentence', async () => {

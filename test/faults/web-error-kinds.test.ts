@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusal } from '../../common/i18n/forward-words-text.ts';
 import type { InvokeHandlers } from '../../main/fleet/host.ts';
 import { PushHub } from '../../main/fleet/host.ts';
 import { KubeError } from '../../main/kube/errors.ts';
@@ -86,6 +87,28 @@ describe('the web bridge keeps the kind of a failure', () => {
       kind: 'refused',
       message: 'unknown channel "no:such-channel"',
     });
+  });
+
+  it("keeps a refusal's facts beside its sentence, for the window's language", async () => {
+    const words = { code: 'tooMany', max: 16 } as const;
+    const fleet = await bridge({
+      'forward:save': () => {
+        throw refusal(words);
+      },
+    });
+    const target = {
+      id: 'phone',
+      kind: 'ntfy',
+      url: 'http://127.0.0.1:8090',
+      topic: 'gpu-alerts',
+      clusters: 'all',
+      minSeverity: 'low',
+      language: 'en',
+      enabled: true,
+    } as const;
+    const e = await rejection(fleet.invoke('forward:save', target));
+    expect(e).toEqual({ kind: 'bad-request', message: 'At most 16 forwarding targets.', words });
+    expect(invokeError(e)).toEqual(e);
   });
 
   it("says 'disconnected' when the bridge does not answer", async () => {

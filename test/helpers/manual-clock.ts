@@ -44,6 +44,11 @@ export class ManualClock implements Clock {
     return this.#timers.length;
   }
 
+  /** How many timers not yet run fall due at `at` (a test waits for a component to arm its next step). */
+  dueAt(at: number): number {
+    return this.#timers.filter((t) => t.due === at).length;
+  }
+
   /** Moves time forward by ms, running due timers in order of due time, then of creation. */
   advance(ms: number): void {
     const end = this.#now + ms;

@@ -750,8 +750,57 @@ export const en = {
       refused: '{{kind}} {{host}}: {{status}} {{said}} — {{hint}}',
       busy: '{{kind}} {{host}}: {{status}} {{said}} — try again later',
       noAnswer: '{{kind}} {{host}}: no answer ({{what}})',
-      noSecret: '{{id}} cannot send yet: set its secret and check its URL.',
       noTarget: 'There is no forwarding target "{{id}}".',
+    },
+    /** Refusals and problems as facts (common/forward-words.ts); main logs and answers this English. */
+    words: {
+      cannotRun: '{{id}} cannot send yet: check its settings and its secret.',
+      keychainMissing: 'The system keychain is not available, so forwarding secrets cannot be stored safely.',
+      keychainBasicText:
+        'No system keychain (secret service) was found, so forwarding secrets cannot be stored safely; install gnome-keyring or KWallet.',
+      secretUnreadable: 'The secret of forwarding target "{{id}}" is not readable; enter it again.',
+      secretUndecryptable:
+        'The secret of forwarding target "{{id}}" cannot be decrypted (the keychain changed?); enter it again.',
+      vaultMovedAside:
+        'The forwarding secrets file could not be used ({{why}}); it was moved aside as {{aside}}. Enter the secrets again.',
+      vaultUnusable: 'The forwarding secrets file could not be used ({{why}}) nor moved aside.',
+      vaultWhy: {
+        tooLarge: 'it is too large',
+        unreadable: 'it cannot be read',
+        notJson: 'it is not JSON',
+        noList: 'it holds no secrets list',
+        badEntry: 'one of its entries is not a target id and its secret',
+      },
+      vaultSaveFailed: 'Forwarding secrets could not be saved ({{errno}}).',
+      badId: 'A forwarding target id is 1 to 32 lower-case letters, digits or "-".',
+      tooMany: 'At most {{max, number}} forwarding targets.',
+      noTarget: 'There is no forwarding target "{{id}}".',
+      secretTooLong: 'The secret of forwarding target "{{id}}" is too long.',
+      secretInvalid: 'This secret cannot be kept: each part is 1 to {{max, number}} characters.',
+      secretEmpty: '{{id}}: the secret is empty.',
+      secretPartsNtfy: '{{id}}: an ntfy target takes a token, or a user and password.',
+      secretPartsWebhook: '{{id}}: a webhook target takes a signing key.',
+      secretPartsUrl: "{{id}}: a {{kind}} target's secret is its webhook URL.",
+      about: '{{id}}: {{text}}',
+      urlIsSecret:
+        "{{id}}: a {{kind}} webhook URL is a secret: enter it as the target's secret, not in its settings.",
+      topicNotNtfy: '{{id}}: only an ntfy target has a topic.',
+      webhookQuery:
+        '{{id}}: a webhook URL in the settings has no ?query (it would be kept in plain text); use the signing key.',
+      controlChars: '{{id}}: the URL has control characters.',
+      badTopic: '{{id}}: an ntfy topic is 1 to 64 letters, digits, "-" or "_".',
+      urlNotSet: "{{id}}: the {{kind}} webhook URL is not set; enter it as the target's secret.",
+      url: {
+        tooLong: '{{id}}: the {{kind}} URL is longer than {{max, number}} characters.',
+        notUrl: '{{id}}: the {{kind}} URL is not a URL (write it as http://host:port/path).',
+        scheme: '{{id}}: the {{kind}} URL must start with http:// or https://.',
+        credentials:
+          '{{id}}: the {{kind}} URL for {{host}} carries a user or password; enter them as the secret.',
+        fragment: '{{id}}: the {{kind}} URL for {{host}} must not have a #fragment.',
+        ntfyQuery: '{{id}}: the ntfy URL for {{host}} must be the server and topic, without a ?query.',
+        ntfyTopic:
+          '{{id}}: the ntfy URL for {{host}} must end in a topic of 1 to 64 letters, digits, "-" or "_".',
+      },
     },
     test: {
       title: 'GPU Fleet: test message',

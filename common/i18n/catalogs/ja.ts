@@ -715,8 +715,57 @@ export const ja: Catalog = {
       refused: '{{kind}} {{host}}: {{status}} {{said}} — {{hint}}',
       busy: '{{kind}} {{host}}: {{status}} {{said}} — しばらくしてからもう一度お試しください',
       noAnswer: '{{kind}} {{host}}: 応答なし ({{what}})',
-      noSecret: '{{id}} はまだ送れません: シークレットを設定し、URL を確認してください。',
       noTarget: '転送先「{{id}}」はありません。',
+    },
+    words: {
+      cannotRun: '{{id}} はまだ送れません。設定とシークレットを確認してください。',
+      keychainMissing: 'システムのキーチェーンが使えないため、転送用のシークレットを安全に保存できません。',
+      keychainBasicText:
+        'システムのキーチェーン（Secret Service）が見つからないため、転送用のシークレットを安全に保存できません。gnome-keyring か KWallet をインストールしてください。',
+      secretUnreadable: '転送先「{{id}}」のシークレットを読み取れません。もう一度入力してください。',
+      secretUndecryptable:
+        '転送先「{{id}}」のシークレットを復号できません（キーチェーンが変わった可能性があります）。もう一度入力してください。',
+      vaultMovedAside:
+        '転送用シークレットのファイルを使えないため（{{why}}）、{{aside}} として退避しました。シークレットをもう一度入力してください。',
+      vaultUnusable: '転送用シークレットのファイルを使えず（{{why}}）、退避もできませんでした。',
+      vaultWhy: {
+        tooLarge: 'サイズが大きすぎる',
+        unreadable: '読み取れない',
+        notJson: 'JSON ではない',
+        noList: 'シークレットの一覧がない',
+        badEntry: '転送先 ID とシークレットの組でない項目がある',
+      },
+      vaultSaveFailed: '転送用シークレットを保存できませんでした（{{errno}}）。',
+      badId: '転送先の名前は英小文字・数字・「-」の 1〜32 文字です。',
+      tooMany: '転送先は最大 {{max, number}} 件です。',
+      noTarget: '転送先「{{id}}」はありません。',
+      secretTooLong: '転送先「{{id}}」のシークレットが長すぎます。',
+      secretInvalid: 'このシークレットは保存できません。各項目は 1〜{{max, number}} 文字です。',
+      secretEmpty: '{{id}}: シークレットが空です。',
+      secretPartsNtfy: '{{id}}: ntfy の転送先には、トークンか、ユーザーとパスワードを入力します。',
+      secretPartsWebhook: '{{id}}: Webhook の転送先には署名キーを入力します。',
+      secretPartsUrl: '{{id}}: {{kind}} の転送先のシークレットは Webhook URL です。',
+      about: '{{id}}: {{text}}',
+      urlIsSecret:
+        '{{id}}: {{kind}} の Webhook URL はシークレットです。設定ではなく、転送先のシークレットとして入力してください。',
+      topicNotNtfy: '{{id}}: トピックがあるのは ntfy の転送先だけです。',
+      webhookQuery:
+        '{{id}}: 設定の Webhook URL に ?クエリは含められません（平文で保存されるため）。署名キーを使ってください。',
+      controlChars: '{{id}}: URL に制御文字が含まれています。',
+      badTopic: '{{id}}: ntfy のトピックは英字・数字・「-」・「_」の 1〜64 文字です。',
+      urlNotSet: '{{id}}: {{kind}} の Webhook URL が未設定です。転送先のシークレットとして入力してください。',
+      url: {
+        tooLong: '{{id}}: {{kind}} の URL が {{max, number}} 文字を超えています。',
+        notUrl:
+          '{{id}}: {{kind}} の URL が正しくありません（http://ホスト:ポート/パス の形で書いてください）。',
+        scheme: '{{id}}: {{kind}} の URL は http:// か https:// で始めてください。',
+        credentials:
+          '{{id}}: {{host}} の {{kind}} URL にユーザーかパスワードが含まれています。シークレットとして入力してください。',
+        fragment: '{{id}}: {{host}} の {{kind}} URL に #フラグメントは含められません。',
+        ntfyQuery: '{{id}}: {{host}} の ntfy URL はサーバーとトピックだけにし、?クエリは含めないでください。',
+        ntfyTopic:
+          '{{id}}: {{host}} の ntfy URL は、英字・数字・「-」・「_」の 1〜64 文字のトピックで終わる必要があります。',
+      },
     },
     test: {
       title: 'GPU Fleet: テストメッセージ',

@@ -705,8 +705,56 @@ export const ko: Catalog = {
       refused: '{{kind}} {{host}}: {{status}} {{said}} — {{hint}}',
       busy: '{{kind}} {{host}}: {{status}} {{said}} — 잠시 후 다시 시도하세요',
       noAnswer: '{{kind}} {{host}}: 응답 없음 ({{what}})',
-      noSecret: '{{id}}은(는) 아직 보낼 수 없습니다: 비밀 정보를 설정하고 URL을 확인하세요.',
       noTarget: '전달 대상 "{{id}}"이(가) 없습니다.',
+    },
+    words: {
+      cannotRun: '{{id}}은(는) 아직 보낼 수 없습니다. 설정과 비밀 정보를 확인하세요.',
+      keychainMissing: '시스템 키체인을 사용할 수 없어 전달용 비밀 정보를 안전하게 저장할 수 없습니다.',
+      keychainBasicText:
+        '시스템 키체인(Secret Service)을 찾지 못해 전달용 비밀 정보를 안전하게 저장할 수 없습니다. gnome-keyring 또는 KWallet을 설치하세요.',
+      secretUnreadable: '전달 대상 "{{id}}"의 비밀 정보를 읽을 수 없습니다. 다시 입력하세요.',
+      secretUndecryptable:
+        '전달 대상 "{{id}}"의 비밀 정보를 복호화할 수 없습니다(키체인이 바뀌었을 수 있습니다). 다시 입력하세요.',
+      vaultMovedAside:
+        '전달용 비밀 정보 파일을 쓸 수 없어({{why}}) {{aside}}(으)로 옮겨 두었습니다. 비밀 정보를 다시 입력하세요.',
+      vaultUnusable: '전달용 비밀 정보 파일을 쓸 수 없고({{why}}) 옮겨 둘 수도 없었습니다.',
+      vaultWhy: {
+        tooLarge: '파일이 너무 큼',
+        unreadable: '파일을 읽을 수 없음',
+        notJson: 'JSON이 아님',
+        noList: '비밀 정보 목록이 없음',
+        badEntry: '대상 ID와 비밀 정보가 아닌 항목이 있음',
+      },
+      vaultSaveFailed: '전달용 비밀 정보를 저장하지 못했습니다({{errno}}).',
+      badId: '전달 대상 이름은 영문 소문자, 숫자, "-"로 된 1~32자입니다.',
+      tooMany: '전달 대상은 최대 {{max, number}}개입니다.',
+      noTarget: '전달 대상 "{{id}}"이(가) 없습니다.',
+      secretTooLong: '전달 대상 "{{id}}"의 비밀 정보가 너무 깁니다.',
+      secretInvalid: '이 비밀 정보는 저장할 수 없습니다. 각 항목은 1~{{max, number}}자여야 합니다.',
+      secretEmpty: '{{id}}: 비밀 정보가 비어 있습니다.',
+      secretPartsNtfy: '{{id}}: ntfy 대상에는 토큰, 또는 사용자와 비밀번호를 입력합니다.',
+      secretPartsWebhook: '{{id}}: 웹훅 대상에는 서명 키를 입력합니다.',
+      secretPartsUrl: '{{id}}: {{kind}} 대상의 비밀 정보는 웹훅 URL입니다.',
+      about: '{{id}}: {{text}}',
+      urlIsSecret:
+        '{{id}}: {{kind}} 웹훅 URL은 비밀 정보입니다. 설정이 아니라 대상의 비밀 정보로 입력하세요.',
+      topicNotNtfy: '{{id}}: 토픽은 ntfy 대상에만 있습니다.',
+      webhookQuery:
+        '{{id}}: 설정의 웹훅 URL에는 ?쿼리를 넣을 수 없습니다(평문으로 저장됩니다). 서명 키를 사용하세요.',
+      controlChars: '{{id}}: URL에 제어 문자가 있습니다.',
+      badTopic: '{{id}}: ntfy 토픽은 영문자, 숫자, "-", "_"로 된 1~64자입니다.',
+      urlNotSet: '{{id}}: {{kind}} 웹훅 URL이 설정되지 않았습니다. 대상의 비밀 정보로 입력하세요.',
+      url: {
+        tooLong: '{{id}}: {{kind}} URL이 {{max, number}}자보다 깁니다.',
+        notUrl: '{{id}}: {{kind}} URL이 올바른 URL이 아닙니다(http://호스트:포트/경로 형식으로 쓰세요).',
+        scheme: '{{id}}: {{kind}} URL은 http:// 또는 https://로 시작해야 합니다.',
+        credentials:
+          '{{id}}: {{host}}의 {{kind}} URL에 사용자나 비밀번호가 들어 있습니다. 비밀 정보로 입력하세요.',
+        fragment: '{{id}}: {{host}}의 {{kind}} URL에는 #프래그먼트를 넣을 수 없습니다.',
+        ntfyQuery: '{{id}}: {{host}}의 ntfy URL에는 ?쿼리 없이 서버와 토픽만 있어야 합니다.',
+        ntfyTopic:
+          '{{id}}: {{host}}의 ntfy URL은 영문자, 숫자, "-", "_"로 된 1~64자의 토픽으로 끝나야 합니다.',
+      },
     },
     test: {
       title: 'GPU Fleet: 테스트 메시지',

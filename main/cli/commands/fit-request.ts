@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'yaml';
 import { isObj, type JsonRecord } from '../../../common/json-guards.ts';
-import { isQualifiedName } from '../../../common/k8s-names.ts';
+import { isLabelValue, isQualifiedName } from '../../../common/k8s-names.ts';
 import type { FitRequest, FitWant } from '../../inventory/fit.ts';
 import { gpuRequestsOfSpec, readTolerations } from '../../inventory/gpu-pod.ts';
 import { LABEL } from '../../inventory/labels.ts';
@@ -70,7 +70,7 @@ export function parseToleration(text: string): Toleration {
   if (effect !== null && !EFFECTS.has(effect))
     throw usage(`--tolerate: the effect must be NoSchedule, PreferNoSchedule or NoExecute, not "${effect}"`);
   const value = m[2];
-  if (value !== undefined && (value.length > 63 || !/^[A-Za-z0-9._-]*$/.test(value)))
+  if (value !== undefined && !isLabelValue(value))
     throw usage(`--tolerate: "${value.slice(0, 80)}" is not a label value`);
   return value === undefined
     ? { key, operator: 'Exists', value: null, effect }

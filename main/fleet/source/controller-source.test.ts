@@ -245,11 +245,16 @@ it('a released Lease nobody takes: auto falls back HANDOVER_MS after it saw the 
   clock.advance(toNextPoll(clock));
   await until(clock, () => ctx().source?.holder === null, 'the release');
   const sawRelease = clock.now();
-  // While it waits, the tray reads the Lease every HANDOVER_POLL_MS.
+  // While it waits, the tray reads the Lease every HANDOVER_POLL_MS (or at its regular tick, if sooner).
+  // The sim logs a read once it has sent the answer, before the tray has handled it and armed its next
+  // read: each step waits for that timer too, else the next advance could pass before it exists.
   while (clock.now() - sawRelease + HANDOVER_POLL_MS < HANDOVER_MS) {
     const polls = leaseReads('sim-admin').length;
     clock.advance(HANDOVER_POLL_MS);
+    const nextRead = clock.now() + Math.min(HANDOVER_POLL_MS, toNextPoll(clock));
+    const armed = clock.dueAt(nextRead);
     await until(clock, () => leaseReads('sim-admin').length > polls, 'a sooner poll');
+    await until(clock, () => clock.dueAt(nextRead) > armed, 'the tray to arm its next read');
     expect(ctx().source?.active).toBe('controller');
   }
   clock.advance(HANDOVER_MS - 1 - (clock.now() - sawRelease));
