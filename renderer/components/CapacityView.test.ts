@@ -123,8 +123,41 @@ describe('Capacity view: products in the window language', () => {
       expect(screen.getByTestId('capacity-replicas').textContent).toBe('GPU 1 基を分けた 4 レプリカ');
       expect(rows[1]?.querySelector('[data-testid="capacity-free"]')?.textContent).toBe('不明');
       expect(screen.getByTestId('capacity-unknown-in').textContent).toContain('ro');
+      expect(screen.queryByTestId('capacity-overcommitted')).toBeNull();
     } finally {
       i18n.setLanguage('auto');
     }
+  });
+});
+
+describe('Capacity view: overcommit', () => {
+  it('says pods request more than allocatable where a device is gone under running pods', () => {
+    const gone = {
+      ...free([]),
+      products: [
+        {
+          key: 'k',
+          label: 'RTX 4070 Laptop GPU (shared)',
+          product: 'NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED',
+          kind: 'shared' as const,
+          profile: null,
+          nodes: 1,
+          capacity: 0,
+          allocatable: 0,
+          in_use: 1,
+          free: 0,
+          max_free_on_one_node: 0,
+          physical: 1,
+        },
+      ],
+      overcommitted: ['nuc1'],
+    };
+    render(CapacityView, {
+      props: { contexts: [context('home', inventory([node('nuc1')]), { free: gone })] },
+    });
+    expect(screen.getByTestId('capacity-overcommitted').textContent).toBe(
+      'pods request more than allocatable',
+    );
+    expect(screen.queryByTestId('capacity-replicas')).toBeNull();
   });
 });
