@@ -8,6 +8,21 @@ import { ContextNameSchema as ContextName } from './k8s-names.ts';
 
 const closed = { additionalProperties: false } as const;
 
+/** A free-GPU product's facts (alerts.ts AlertProduct): a product label, a slot kind, a MIG profile. */
+const alertProduct = Type.Object(
+  {
+    product: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]),
+    kind: Type.Union([
+      Type.Literal('whole'),
+      Type.Literal('mig'),
+      Type.Literal('shared'),
+      Type.Literal('device'),
+    ]),
+    profile: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
+  },
+  closed,
+);
+
 /** The facts an alert's words were made of (common/alerts.ts AlertWords), so the window can word them. */
 const nodeList = Type.Array(Type.String({ maxLength: 253 }), { maxItems: 10_000 });
 /** Why a node is not Ready, as facts (common/node-reason.ts ShortReason); the cluster's words capped. */
@@ -108,6 +123,7 @@ export const AlertWordsSchema = Type.Union([
       allocatable: Type.Integer({ minimum: 0 }),
       pending: Type.Integer({ minimum: 0 }),
       forMs: Type.Number({ minimum: 0 }),
+      item: Type.Optional(alertProduct),
     },
     closed,
   ),
@@ -116,6 +132,7 @@ export const AlertWordsSchema = Type.Union([
       kind: Type.Literal('free-gpu-back'),
       product: Type.String({ maxLength: 300 }),
       afterMs: Type.Number({ minimum: 0 }),
+      item: Type.Optional(alertProduct),
     },
     closed,
   ),

@@ -89,8 +89,23 @@ export type AlertWords =
    * `product`: the product's label as free GPUs show it (`A100 SXM4 40GB MIG 1g.5gb`), from the cluster's
    * labels. `allocatable`: its allocatable GPUs across the cluster; `pending`: the cluster's Pending GPU pods.
    */
-  | { kind: 'no-free-gpu'; product: string; allocatable: number; pending: number; forMs: number }
-  | { kind: 'free-gpu-back'; product: string; afterMs: number };
+  | {
+      kind: 'no-free-gpu';
+      product: string;
+      allocatable: number;
+      pending: number;
+      forMs: number;
+      /** The product's facts, so each language words it (absent in alerts logged before). */
+      item?: AlertProduct;
+    }
+  | { kind: 'free-gpu-back'; product: string; afterMs: number; item?: AlertProduct };
+
+/** A free-GPU product as facts: the node's product label, the slot kind, the MIG profile. */
+export interface AlertProduct {
+  product: string | null;
+  kind: 'whole' | 'mig' | 'shared' | 'device';
+  profile: string | null;
+}
 
 /** A GPU as an alert names it: its index on the node, and the UUID and model when DCGM gave them. */
 export interface GpuRef {

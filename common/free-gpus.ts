@@ -60,12 +60,20 @@ export interface ProductFree {
   nodes: number;
   capacity: number;
   allocatable: number;
-  /** Requested by live pods on every node of the product. */
-  in_use: number;
-  /** Free on the nodes a pod can be placed on now (Ready, not cordoned); taints depend on the pod. */
-  free: number;
-  /** The most free on one such node (a job needing more than this does not fit anywhere). */
-  max_free_on_one_node: number;
+  /** Requested by live pods on every node of the product; null when the pods are unknown. */
+  in_use: number | null;
+  /**
+   * Free on the nodes a pod can be placed on now (Ready, not cordoned); taints depend on the pod. Null
+   * when the pods are unknown (the cluster's state is then unknown): never 0, never all free.
+   */
+  free: number | null;
+  /** The most free on one such node (a job needing more than this does not fit anywhere); null when unknown. */
+  max_free_on_one_node: number | null;
+  /**
+   * Shared replicas only: how many physical GPUs they share (the nodes' gpu.count labels summed), null
+   * when a node does not say. Absent for other kinds (and in the controller's summary).
+   */
+  physical?: number | null;
 }
 
 export interface PendingGpuPod {
@@ -103,7 +111,10 @@ export interface ClusterFree {
    * per product only (no nodes, no Pending pod names). Absent: the app's own pods watch.
    */
   source?: 'controller';
-  /** Empty when unknown. */
+  /**
+   * When unknown, from the nodes alone where they were read (`gpu-fleet free`): capacity, allocatable
+   * and nodes, with in use and free unknown (null); otherwise empty.
+   */
   products: ProductFree[];
   /**
    * Nodes with at least one GPU slot, by name; empty when unknown. In a fleet snapshot only the nodes
@@ -113,7 +124,8 @@ export interface ClusterFree {
   nodes_omitted?: number;
   /** Sum of free over products (what the tray's headline adds up); null when unknown. */
   free_total: number | null;
-  pending: { count: number; pods: PendingGpuPod[] };
+  /** Null when unknown (the pods could not be read: not "none Pending"). */
+  pending: { count: number; pods: PendingGpuPod[] } | null;
   /** Nodes whose live pods request more than allocatable. */
   overcommitted: string[];
 }
@@ -123,3 +135,14 @@ export const SNAPSHOT_NODES_MAX = 100;
 
 /** Pending pods listed per cluster (the count covers them all). */
 export const PENDING_SHOWN = 20;
+
+/** A product of a cluster whose figures are known: every count is a number. */
+export type KnownProductFree = ProductFree & { in_use: number; free: number; max_free_on_one_node: number };
+
+/** The products with their free counts, or none while the figures are unknown (never read as 0). */
+export function knownProducts(free: ClusterFree): KnownProductFree[] {
+  if (free.state !== 'known') return [];
+  return free.products.filter(
+    (p): p is KnownProductFree => p.free !== null && p.in_use !== null && p.max_free_on_one_node !== null,
+  );
+}

@@ -162,7 +162,7 @@ async function churn(a: FreeProbeArgs): Promise<FreeChurnProbe> {
 function keptPods(engine: FleetEngine): number {
   const free = engine.snapshot().contexts[0]?.free;
   if (!free) return 0;
-  return free.products.reduce((s, p) => s + p.in_use, 0) + free.pending.count;
+  return free.products.reduce((s, p) => s + (p.in_use ?? 0), 0) + (free.pending?.count ?? 0);
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as FreeProbeArgs;

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { type AlertRules, DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
 import type { ClusterFree, ProductFree } from '../../common/free-gpus.ts';
+import { alertText } from '../../common/i18n/alert-text.ts';
+import { translator } from '../../common/i18n/translator.ts';
 import { unknownFree } from '../inventory/free-gpus.ts';
 import { PRODUCTS_WATCHED_MAX } from './no-free.ts';
 import { evaluate, evaluateFree, tick } from './policy.ts';
@@ -42,7 +44,7 @@ function known(free: Record<string, number>, stale = false): ClusterFree {
     stale,
     products,
     nodes: [],
-    free_total: products.reduce((s, p) => s + p.free, 0),
+    free_total: products.reduce((s, p) => s + (p.free ?? 0), 0),
     pending: { count: 3, pods: [] },
     overcommitted: [],
   };
@@ -253,9 +255,37 @@ describe('no free GPU of a product', () => {
       allocatable: 8,
       pending: 3,
       forMs: 30_000,
+      item: { product: 'A100 SXM4 80GB', kind: 'whole', profile: null },
     });
     expect(back?.title).toBe('lab: A100 SXM4 80GB free again');
     expect(back?.body).toBe('A100 SXM4 80GB free now: 3, after 2 min with none.');
+  });
+
+  it('carries the product as facts, so a Korean or Japanese alert words "shared" in its language', () => {
+    const r: AlertRules = { ...DEFAULT_ALERT_RULES, noFreeGpu: true };
+    const shared: ProductFree = {
+      ...product('RTX 4090 (shared)', 0),
+      product: 'NVIDIA-GeForce-RTX-4090-SHARED',
+      kind: 'shared',
+    };
+    const figures = (free: number): ClusterFree => ({ ...known({}), products: [{ ...shared, free }] });
+    let state = evaluateFree(
+      INITIAL_POLICY_STATE,
+      { at: at(0), context: 'lab', free: figures(1) },
+      r,
+      NO_SNOOZE,
+    ).state;
+    state = evaluateFree(state, { at: at(10), context: 'lab', free: figures(0) }, r, NO_SNOOZE).state;
+    const [alert] = tick(state, at(10) + r.holdDownMs, r, NO_SNOOZE).alerts;
+    expect(alert?.title).toBe('lab: no free RTX 4090 (shared)');
+    const words = alert?.words;
+    if (words === undefined) throw new Error('the alert carries no words');
+    const ko = alertText({ ...(alert as PolicyAlert), words }, translator('ko'));
+    expect(ko.title).toContain('RTX 4090 (공유)');
+    expect(`${ko.title} ${ko.body}`).not.toMatch(/shared/);
+    expect(alertText({ ...(alert as PolicyAlert), words }, translator('ja')).title).toContain(
+      'RTX 4090（共有）',
+    );
   });
 
   it(`follows at most ${PRODUCTS_WATCHED_MAX} products of a cluster`, () => {

@@ -15,7 +15,7 @@
  */
 import type { AlertRules } from '../../common/alert-rules.ts';
 import { dict, own } from '../../common/dict.ts';
-import type { ClusterFree } from '../../common/free-gpus.ts';
+import { type ClusterFree, knownProducts } from '../../common/free-gpus.ts';
 import { type AlertFacts, freeBackText, noFreeText } from './text.ts';
 import type { NoFreeState, ProductWatch } from './types.ts';
 
@@ -51,10 +51,16 @@ export function judgeNoFree(
   }
   const products = dict<ProductWatch>();
   const horizon = at - rules.flapWindowMs;
-  for (const p of news.products.slice(0, PRODUCTS_WATCHED_MAX)) {
+  for (const p of knownProducts(news).slice(0, PRODUCTS_WATCHED_MAX)) {
     const zero = p.free === 0;
     const w = own(prev.products, p.key);
-    const facts = { label: p.label, free: p.free, allocatable: p.allocatable, pending: news.pending.count };
+    const facts = {
+      label: p.label,
+      item: { product: p.product, kind: p.kind, profile: p.profile },
+      free: p.free,
+      allocatable: p.allocatable,
+      pending: news.pending?.count ?? 0,
+    };
     if (w === undefined) {
       products[p.key] = {
         ...facts,
@@ -100,12 +106,13 @@ function decideAll(state: NoFreeState, context: string, at: number, rules: Alert
             allocatable: w.allocatable,
             pending: w.pending,
             forMs: at - w.since,
+            item: w.item,
           };
           alerts.push(facts(context, at, key, 'no-free-gpu', null, 0, noFreeText(context, words)));
           w = { ...w, alertedSince: w.since };
         }
       } else if (w.free > 0 && w.alertedSince !== null) {
-        const text = freeBackText(context, w.label, w.free, at - w.alertedSince);
+        const text = freeBackText(context, w.label, w.free, at - w.alertedSince, w.item);
         alerts.push(facts(context, at, key, 'free-gpu-back', 0, w.free, text));
         w = { ...w, alertedSince: null };
       }

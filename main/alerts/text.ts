@@ -3,7 +3,7 @@
  * prints and the settings file logs), and the deterministic alert id. The window and notifications word
  * the same facts (`words`) in the user's language.
  */
-import type { AlertKind, AlertWords } from '../../common/alerts.ts';
+import type { AlertKind, AlertProduct, AlertWords } from '../../common/alerts.ts';
 import { clusterText } from '../../common/cluster-text.ts';
 import { type AlertInput, alertText, duration as localDuration } from '../../common/i18n/alert-text.ts';
 import { translator } from '../../common/i18n/translator.ts';
@@ -140,15 +140,21 @@ export function withdrawnText(
 
 export function noFreeText(
   context: string,
-  w: { product: string; allocatable: number; pending: number; forMs: number },
+  w: { product: string; allocatable: number; pending: number; forMs: number; item?: AlertProduct },
 ) {
   return englishWords(context, { nodes: [], before: null, after: 0 }, { kind: 'no-free-gpu', ...w });
 }
 
-export function freeBackText(context: string, product: string, free: number, afterMs: number) {
+export function freeBackText(
+  context: string,
+  product: string,
+  free: number,
+  afterMs: number,
+  item?: AlertProduct,
+) {
   return englishWords(
     context,
     { nodes: [], before: 0, after: free },
-    { kind: 'free-gpu-back', product, afterMs },
+    { kind: 'free-gpu-back', product, afterMs, ...(item === undefined ? {} : { item }) },
   );
 }

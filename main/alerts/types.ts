@@ -1,6 +1,6 @@
 /** The alert policy's inputs, outputs and state: plain JSON data, so hosts can log or persist it. */
 
-import type { Alert } from '../../common/alerts.ts';
+import type { Alert, AlertProduct } from '../../common/alerts.ts';
 import { dict } from '../../common/dict.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { entryReasonOf, type ShortReason } from '../../common/node-reason.ts';
@@ -76,6 +76,8 @@ export interface ContextPolicy {
 /** One product of a cluster as the no-free-GPU alert follows it (its ProductFree key is the record's key). */
 export interface ProductWatch {
   label: string;
+  /** The product's facts, for the alert's words in each language. */
+  item: AlertProduct;
   /** Free GPUs of it on the nodes a pod can be placed on now, at the last known figures. */
   free: number;
   allocatable: number;

@@ -43,7 +43,9 @@ With one context, -o json prints exactly the GpuInventory status object.
 `,
   free: `Free GPUs by product across clusters: per context and product, free (on Ready, uncordoned nodes),
 allocatable, in use (requested by live pods, the scheduler's rule) and capacity; -o wide per node and
-GPU resource. When pods cannot be listed the context says "free GPUs unknown: pods are forbidden".
+GPU resource. When pods cannot be listed the context says "free GPUs unknown: pods are forbidden" and
+its free and in use read "unknown" (null in -o json), beside what its nodes offer. With --all-contexts,
+contexts that reach one cluster (same server and CA) are counted once and named together.
 
 Usage:
   gpu-fleet free [--kubeconfig FILE] [--context NAME | --all-contexts] [-o table|wide|json|yaml]
@@ -51,7 +53,7 @@ Usage:
   fit: `Where a job can run now: the nodes (in which clusters) with that many free GPUs of the kind asked on
 one node, Ready, not cordoned, with no taint the job does not tolerate. Otherwise why not, per cluster, in
 the order you would fix it: no such product; enough in total but not on one node; cordoned; tainted;
-NotReady; not enough free; free GPUs unknown (pods forbidden).
+NotReady; not enough free; free GPUs unknown (pods forbidden: the nodes are named, without counts).
 
 Usage:
   gpu-fleet fit --gpus N [--product P] [--mig PROFILE | --shared] [--tolerate KEY[=VALUE]:EFFECT]...
@@ -60,7 +62,8 @@ Usage:
 
 Without --mig or --shared the job asks for whole GPUs (nvidia.com/gpu). -f reads a Pod (or a workload's
 pod template): its GPU request by the scheduler's rule, its tolerations and its product nodeSelector.
-Exit status: 0 when it fits somewhere, 1 when not, 2 on a usage error.
+Exit status: 0 when it fits somewhere, 1 when not, 2 on a usage error, 3 when it cannot be told (no fit
+found, and free GPUs are unknown or unread in a cluster that offers what was asked).
 `,
   describe: `Why a node is (not) Ready: its conditions, taints, system info, GPU facts, the pods on it that
 request GPUs, and its recent events (read once, on demand).

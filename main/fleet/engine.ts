@@ -144,6 +144,11 @@ export class FleetEngine {
   readonly #uids: ClusterUids;
   /** The last setContexts call, run again when a kube-system uid becomes known (it may merge two). */
   #last: { all: readonly ResolvedContext[]; lastKnown: Record<string, LastKnown> } | null = null;
+  /**
+   * Contexts whose user may not list pods: within a merged group they are watched only when no other
+   * context of it is left to try, so a nodes-only user listed first does not hide free GPUs.
+   */
+  readonly #podsForbidden = new Set<string>();
 
   constructor(opts: EngineOptions = {}) {
     this.#opts = opts;
@@ -192,7 +197,13 @@ export class FleetEngine {
     // read only when the addresses leave more than one group: one context (the controller, `watch
     // --context`) or contexts all on one address have nothing a uid could join.
     if (merge && groupByCluster(all).length > 1) this.#uids.want(all);
-    const groups = merge ? groupByCluster(all, (c) => this.#uids.uidOf(c)) : all.map((c) => [c]);
+    const grouped = merge ? groupByCluster(all, (c) => this.#uids.uidOf(c)) : all.map((c) => [c]);
+    // Within a group, the contexts whose pods are forbidden go last (the first one is watched).
+    const forbidden = this.#podsForbidden;
+    const groups = grouped.map((g) => [
+      ...g.filter((c) => !forbidden.has(c.name)),
+      ...g.filter((c) => forbidden.has(c.name)),
+    ]);
     const contexts = groups.flatMap((g) => (g[0] ? [g[0]] : []));
     const also = new Map(groups.map((g) => [g[0]?.name ?? '', g.slice(1)]));
     this.#watchedAs = new Map(groups.flatMap((g) => g.map((c) => [c.name, g[0]?.name ?? c.name])));
@@ -256,6 +267,21 @@ export class FleetEngine {
     if (this.#focused === null || !this.#entries.has(this.#focused))
       this.#focused = contexts[0]?.name ?? null;
     this.#scheduleSnapshot();
+  }
+
+  /**
+   * The watched context of a merged group may not list pods: watch the group through another of its
+   * contexts not yet found forbidden (once each; with all tried, the first is watched again).
+   */
+  #tryOtherContext(monitor: ContextMonitor): void {
+    if (monitor.free?.reason !== 'forbidden' || this.#podsForbidden.has(monitor.context)) return;
+    const entry = this.#entries.get(monitor.context);
+    if (!entry?.also.some((c) => !this.#podsForbidden.has(c.name))) return;
+    this.#podsForbidden.add(monitor.context);
+    // Not from within the monitor's own callback: it is stopped by the regrouping.
+    queueMicrotask(() => {
+      if (this.#last) this.setContexts(this.#last.all, this.#last.lastKnown);
+    });
   }
 
   #freeGpus(ctx: ResolvedContext): boolean {
@@ -396,6 +422,7 @@ export class FleetEngine {
     if (change === 'free') {
       this.#queueFree(monitor);
       this.#scheduleSnapshot();
+      this.#tryOtherContext(monitor);
       return;
     }
     if (change === 'ignored') {

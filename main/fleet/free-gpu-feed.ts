@@ -92,7 +92,7 @@ export class FreeGpuFeed {
   }
 
   #compute(nodes: ObjectCacheView<NodeFacts>, phase: ConnectionState['phase']): ClusterFree {
-    if (phase === 'forbidden') return unknownFree('forbidden');
+    if (phase === 'forbidden') return unknownFree('forbidden', null, nodes.values());
     if (!this.#synced) {
       const failed = phase === 'unreachable' || phase === 'unauthorized' || phase === 'config-error';
       return unknownFree(failed ? 'unreachable' : 'listing');

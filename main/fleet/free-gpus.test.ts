@@ -65,8 +65,8 @@ describe('free GPUs in the engine', () => {
       L4: 0,
     });
     expect(f?.free_total).toBe(7);
-    expect(f?.pending.count).toBe(1);
-    expect(f?.pending.pods[0]).toMatchObject({
+    expect(f?.pending?.count).toBe(1);
+    expect(f?.pending?.pods[0]).toMatchObject({
       name: 'pretrain-4gpu',
       reason: 'Unschedulable',
       message: expect.stringMatching(
@@ -126,8 +126,31 @@ describe('free GPUs in the engine', () => {
       state: 'unknown',
       message: 'free GPUs unknown: pods are forbidden',
       free_total: null,
-      products: [],
+      pending: null,
     });
+    // The nodes still tell what is offered (the Capacity view shows it), in use and free unknown.
+    const products = free()?.products ?? [];
+    expect(products.length).toBeGreaterThan(0);
+    expect(products.every((p) => p.free === null && p.in_use === null && p.allocatable > 0)).toBe(true);
+  });
+
+  it('one cluster merged from a nodes-only context listed first: watched through the one that may list pods', async () => {
+    const env = await startSimContext({ scenario: 'smalllab:3600000' });
+    sims.push(env);
+    const clock = new ManualClock();
+    const e = new FleetEngine({ clock });
+    engine = e;
+    e.setContexts([env.context('sim-nodesonly'), env.context('sim-admin')]);
+    await pollUntil(
+      () => e.snapshot().contexts[0]?.free?.state === 'known',
+      'known free GPUs through sim-admin',
+      { each: () => clock.advance(0) },
+    );
+    const cards = e.snapshot().contexts;
+    expect(cards.map((c) => [c.context, c.sameCluster, c.free?.free_total])).toEqual([
+      ['sim-admin', ['sim-nodesonly'], 7],
+    ]);
+    expect(e.watchedAs('sim-nodesonly')).toBe('sim-admin');
   });
 
   it('off for a context: no pods watch, and free GPUs say they are off', async () => {

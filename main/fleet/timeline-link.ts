@@ -4,6 +4,7 @@
  * are not recorded: they say nothing about now.
  */
 import type { Alert } from '../../common/alerts.ts';
+import { knownProducts } from '../../common/free-gpus.ts';
 import type { NodeEventView } from '../../common/node-detail.ts';
 import {
   AWAY_MIN_MS,
@@ -66,7 +67,7 @@ export class TimelineLink {
     else if (e.type === 'snapshot') {
       // Free GPUs by product, when the figures are known and current (the recorder keeps only changes).
       for (const c of e.snapshot.contexts)
-        if (c.free?.state === 'known' && !c.free.stale && !c.stale) r.free(c.context, c.free.products);
+        if (c.free?.state === 'known' && !c.free.stale && !c.stale) r.free(c.context, knownProducts(c.free));
     } else if (e.type === 'alert') {
       const { suppressed: _s, ...alert } = e.alert;
       r.alert(alert satisfies Alert);

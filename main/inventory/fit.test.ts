@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { gfdLabels, rawNode } from '../../test/fixtures/nodes.ts';
 import { gpuPodSpec, rawPod } from '../../test/fixtures/pods.ts';
-import { type FitRequest, fitCluster, matchesProduct, reasonSentence } from './fit.ts';
+import { type FitReason, type FitRequest, fitCluster, matchesProduct, reasonSentence } from './fit.ts';
 import { clusterFree } from './free-gpus.ts';
 import { type GpuPod, trimGpuPod } from './gpu-pod.ts';
 import { type NodeFacts, trimNode } from './node-facts.ts';
@@ -94,16 +94,50 @@ describe('fitCluster', () => {
     expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([{ kind: 'insufficient', most: 0 }]);
   });
 
-  it('pods unknown: nothing is said to fit; node reasons judged on allocatable, then the unknown', () => {
-    const f = clusterFree([t4('a', 2), t4('c', 4, { unschedulable: true })], []);
+  it('pods unknown: nothing is said to fit; the blocked nodes are named without counts, then the unknown', () => {
+    const f = clusterFree(
+      [t4('a', 2), t4('c', 4, { unschedulable: true }), t4('d', 1, { ready: 'False' })],
+      [],
+    );
     const r = fitCluster(f.nodes, ask(1), 'free GPUs unknown: pods are forbidden');
     expect(r).toEqual({
       fits: [],
       reasons: [
-        { kind: 'cordoned', nodes: [{ node: 'c', free: 4 }] },
+        { kind: 'cordoned', nodes: [{ node: 'c', free: null }] },
+        { kind: 'not-ready', nodes: [{ node: 'd', free: null }] },
         { kind: 'pods-unknown', message: 'free GPUs unknown: pods are forbidden' },
       ],
     });
+    // The words name the nodes; no count is made up from allocatable (a fully used node is not "1 free").
+    expect(r.reasons.map((x) => reasonSentence(x, ask(1)))).toEqual([
+      'cordoned: c',
+      'NotReady: d',
+      'free GPUs unknown: pods are forbidden',
+    ]);
+  });
+
+  it('a product offered only as MIG profiles or shared replicas: the hint says how to ask', () => {
+    const mig = trimNode(
+      rawNode({
+        name: 'm',
+        labels: { ...gfdLabels('NVIDIA-A100-SXM4-40GB', 1, 40960), 'nvidia.com/mig.strategy': 'mixed' },
+        capacity: { 'nvidia.com/mig-2g.10gb': '1', 'nvidia.com/mig-1g.5gb': '2' },
+      }),
+    ) as NodeFacts;
+    const f = clusterFree([mig], []);
+    const req = { ...ask(1), product: 'A100' };
+    const r = fitCluster(f.nodes, req, null);
+    expect(r.reasons).toEqual([
+      { kind: 'no-product', offeredAs: { mig: ['1g.5gb', '2g.10gb'], shared: false } },
+    ]);
+    expect(reasonSentence(r.reasons[0] as FitReason, req)).toBe(
+      'no node offers whole A100 GPUs (nvidia.com/gpu); offered instead as MIG profiles 1g.5gb, 2g.10gb (ask with --mig 1g.5gb)',
+    );
+    expect(fitCluster(f.nodes, { ...req, product: 'H100' }, null).reasons).toEqual([{ kind: 'no-product' }]);
+    // Any product: the hint names what the nodes offer instead.
+    expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([
+      { kind: 'no-product', offeredAs: { mig: ['1g.5gb', '2g.10gb'], shared: false } },
+    ]);
   });
 
   it('MIG profile and shared replicas are asked for by kind; whole GPUs never land on them', () => {
@@ -128,7 +162,9 @@ describe('fitCluster', () => {
     expect(fitCluster(f.nodes, ask(3, { want: { kind: 'shared' } }), null).fits.map((x) => x.node)).toEqual([
       's',
     ]);
-    expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([{ kind: 'no-product' }]);
+    expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([
+      { kind: 'no-product', offeredAs: { mig: ['1g.5gb'], shared: true } },
+    ]);
     // A pod file asks by resource: the scheduler would place nvidia.com/gpu on the unrenamed shared node.
     expect(
       fitCluster(f.nodes, ask(1, { want: { kind: 'resource', resource: 'nvidia.com/gpu' } }), null).fits.map(

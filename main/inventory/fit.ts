@@ -3,7 +3,8 @@
  * things (pure): no node offers the product or slot kind; enough free in total but not on one node
  * (fragmentation, with the free per node); the nodes with enough free are cordoned, tainted (which taint,
  * against the job's tolerations) or NotReady; not enough free anywhere; and, when the pods cannot be read,
- * free GPUs unknown (the node reasons are then judged on allocatable, and nothing is said to fit).
+ * free GPUs unknown (the node reasons then name the nodes whose allocatable is enough, without counts,
+ * and nothing is said to fit or not to fit).
  */
 import type { BlockingTaint, NodeFree, SlotFree } from '../../common/free-gpus.ts';
 import { type Toleration, taintText, tolerationText, untolerated } from './tolerations.ts';
@@ -25,11 +26,13 @@ export interface FitRequest {
 
 export interface NodeCount {
   node: string;
-  free: number;
+  /** Null when the pods are unknown: the node is named, its free is not told. */
+  free: number | null;
 }
 
 export type FitReason =
-  | { kind: 'no-product' }
+  /** `offeredAs`: how the asked product is offered instead (its MIG profiles; shared replicas). */
+  | { kind: 'no-product'; offeredAs?: { mig: string[]; shared: boolean } }
   | { kind: 'fragmented'; total: number; nodes: NodeCount[] }
   | { kind: 'cordoned'; nodes: NodeCount[] }
   | { kind: 'tainted'; nodes: (NodeCount & { taints: string[] })[] }
@@ -65,13 +68,13 @@ export function fitCluster(
     if (request.product !== null && !matchesProduct(node.product, request.product)) continue;
     for (const slot of node.slots) if (matchesWant(slot, request.want)) cands.push({ node, slot });
   }
-  if (cands.length === 0) return { fits: [], reasons: [{ kind: 'no-product' }] };
+  if (cands.length === 0) return { fits: [], reasons: [noProduct(nodes, request)] };
   const blockers = (node: NodeFree): BlockingTaint[] =>
     untolerated(node.taints, request.tolerations).filter((t) => !LIFECYCLE_TAINTS.has(t.key));
   const usable = cands.filter(
     (c) => c.node.ready && !c.node.cordoned && untolerated(c.node.taints, request.tolerations).length === 0,
   );
-  const byFree = (a: NodeCount, b: NodeCount) => b.free - a.free || (a.node < b.node ? -1 : 1);
+  const byFree = (a: NodeCount, b: NodeCount) => (b.free ?? 0) - (a.free ?? 0) || (a.node < b.node ? -1 : 1);
   if (podsUnknown === null) {
     const fits = usable
       .filter((c) => c.slot.free >= n)
@@ -87,7 +90,7 @@ export function fitCluster(
   const reasons: FitReason[] = [];
   const count = (c: { node: NodeFree; slot: SlotFree }): NodeCount => ({
     node: c.node.name,
-    free: c.slot.free,
+    free: podsUnknown === null ? c.slot.free : null,
   });
   const total = usable.reduce((s, c) => s + c.slot.free, 0);
   if (podsUnknown === null && total >= n)
@@ -99,7 +102,8 @@ export function fitCluster(
         .map(count)
         .sort(byFree),
     });
-  const enough = cands.filter((c) => c.slot.free >= n);
+  // Pods unknown: the nodes that could take it if their GPUs were free (allocatable is all that is told).
+  const enough = cands.filter((c) => (podsUnknown === null ? c.slot.free : c.slot.allocatable) >= n);
   const cordoned = enough.filter((c) => c.node.cordoned);
   if (cordoned.length > 0) reasons.push({ kind: 'cordoned', nodes: cordoned.map(count).sort(byFree) });
   const tainted = enough.filter((c) => !c.node.cordoned && blockers(c.node).length > 0);
@@ -114,6 +118,24 @@ export function fitCluster(
   else if (reasons.length === 0)
     reasons.push({ kind: 'insufficient', most: usable.reduce((m, c) => Math.max(m, c.slot.free), 0) });
   return { fits: [], reasons };
+}
+
+/** No node offers what was asked; when the product is offered as MIG profiles or shared replicas, say so. */
+function noProduct(nodes: readonly NodeFree[], request: FitRequest): FitReason {
+  if (request.want.kind === 'resource') return { kind: 'no-product' };
+  const mig = new Set<string>();
+  let shared = false;
+  for (const node of nodes) {
+    if (request.product !== null && !matchesProduct(node.product, request.product)) continue;
+    for (const slot of node.slots) {
+      if (slot.kind === 'mig' && slot.profile !== null) mig.add(slot.profile);
+      if (slot.kind === 'shared') shared = true;
+    }
+  }
+  if (request.want.kind === 'mig') mig.clear();
+  if (request.want.kind === 'shared') shared = false;
+  if (mig.size === 0 && !shared) return { kind: 'no-product' };
+  return { kind: 'no-product', offeredAs: { mig: [...mig].sort(), shared } };
 }
 
 function matchesWant(slot: SlotFree, want: FitWant): boolean {
@@ -145,10 +167,11 @@ export function matchesProduct(product: string | null, asked: string): boolean {
 
 /** English, for the CLI: one line per reason. */
 export function reasonSentence(r: FitReason, request: FitRequest): string {
-  const list = (nodes: readonly NodeCount[]) => nodes.map((x) => `${x.node} ${x.free}`).join(', ');
+  const one = (x: NodeCount) => (x.free === null ? x.node : `${x.node} ${x.free}`);
+  const list = (nodes: readonly NodeCount[]) => nodes.map(one).join(', ');
   switch (r.kind) {
     case 'no-product':
-      return `no node offers ${wantText(request)}`;
+      return `no node offers ${wantText(request)}${offeredText(r.offeredAs)}`;
     case 'fragmented':
       return `${r.total} free in total but not ${request.count} on one node (free per node: ${list(r.nodes)})`;
     case 'cordoned':
@@ -158,7 +181,7 @@ export function reasonSentence(r: FitReason, request: FitRequest): string {
       const tolerated = request.tolerations.map(tolerationText);
       const job =
         tolerated.length === 0 ? 'the job tolerates none' : `the job tolerates ${tolerated.join(', ')}`;
-      return `tainted: ${r.nodes.map((x) => `${x.node} ${x.free} (${x.taints.join(', ')})`).join('; ')}; ${job}`;
+      return `tainted: ${r.nodes.map((x) => `${one(x)} (${x.taints.join(', ')})`).join('; ')}; ${job}`;
     }
     case 'not-ready':
       return `NotReady: ${list(r.nodes)}`;
@@ -166,6 +189,34 @@ export function reasonSentence(r: FitReason, request: FitRequest): string {
       return `not enough free: at most ${r.most} on one usable node, ${request.count} needed`;
     case 'pods-unknown':
       return r.message;
+  }
+}
+
+function offeredText(o: { mig: string[]; shared: boolean } | undefined): string {
+  if (o === undefined) return '';
+  const ways: string[] = [];
+  if (o.mig.length > 0)
+    ways.push(
+      `as MIG ${o.mig.length === 1 ? 'profile' : 'profiles'} ${o.mig.join(', ')} (ask with --mig ${o.mig[0]})`,
+    );
+  if (o.shared) ways.push('as shared replicas (ask with --shared)');
+  return `; offered instead ${ways.join(' and ')}`;
+}
+
+/** What the job asks for, with its count: `1 whole GPU (nvidia.com/gpu)`, `2 MIG 1g.5gb instances`. */
+export function askText(request: FitRequest): string {
+  const n = request.count;
+  const product = request.product === null ? '' : `${request.product} `;
+  const s = n === 1 ? '' : 's';
+  switch (request.want.kind) {
+    case 'whole':
+      return `${n} whole ${product}GPU${s} (nvidia.com/gpu)`;
+    case 'mig':
+      return `${n} ${product}MIG ${request.want.profile} instance${s}`;
+    case 'shared':
+      return `${n} shared ${product}GPU replica${s}`;
+    case 'resource':
+      return `${n} × ${product}${request.want.resource}`;
   }
 }
 

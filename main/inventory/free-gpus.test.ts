@@ -131,7 +131,7 @@ describe('clusterFree', () => {
         }),
       ],
     );
-    expect(f.pending.pods.map((p) => [p.name, p.tolerations])).toEqual([
+    expect(f.pending?.pods.map((p) => [p.name, p.tolerations])).toEqual([
       [
         'tainted',
         ['dedicated=eval:NoSchedule', 'node.kubernetes.io/not-ready:NoExecute op=Exists', 'op=Exists'],
@@ -166,6 +166,7 @@ describe('clusterFree', () => {
     );
     expect(f.nodes[0]?.slots[0]).toMatchObject({ kind: 'shared', allocatable: 4, free: 2, physical: 1 });
     expect(f.products[0]?.label).toBe('RTX 4090 (shared)');
+    expect(f.products[0]?.physical).toBe(1);
   });
 
   it('free counts only Ready, uncordoned nodes; capacity and in-use count every node', () => {
@@ -212,6 +213,27 @@ describe('clusterFree', () => {
     expect(f.overcommitted).toEqual(['w']);
   });
 
+  it('capacity and allocatable both 0 under a running pod (the plugin gone): still a slot, overcommitted', () => {
+    const gone = node({
+      name: 'g',
+      ready: 'Unknown',
+      labels: gfdLabels('NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED', 1, 8188),
+      capacity: { 'nvidia.com/gpu': '0' },
+    });
+    const held = pod({ name: 'jupyter', node: 'g', containers: [gpuPodSpec('nvidia.com/gpu', 1)] });
+    const f = clusterFree([gone], [held]);
+    expect(f.nodes[0]?.slots[0]).toMatchObject({
+      capacity: 0,
+      allocatable: 0,
+      requested: 1,
+      overcommitted: true,
+    });
+    expect(f.overcommitted).toEqual(['g']);
+    expect(f.products).toMatchObject([{ label: 'RTX 4070 Laptop GPU (shared)', in_use: 1, free: 0 }]);
+    // Nobody holds it: a 0/0 resource is no GPU resource.
+    expect(clusterFree([gone], []).nodes).toEqual([]);
+  });
+
   it('a passthrough device is a slot of its own; a NIC is none; a CPU node has no slots', () => {
     const vm = node({
       name: 'vm',
@@ -233,6 +255,17 @@ describe('clusterFree', () => {
       free_total: null,
     });
     expect(u.products).toEqual([]);
+    expect(u.pending).toBeNull();
+    // With the nodes: capacity and allocatable told, in use and free unknown (null), never 0.
+    const withNodes = unknownFree('forbidden', null, [A100, SHARED]);
+    expect(
+      withNodes.products.map((p) => [p.label, p.allocatable, p.in_use, p.free, p.max_free_on_one_node]),
+    ).toEqual([
+      ['A100 SXM4 80GB', 4, null, null, null],
+      ['RTX 4090 (shared)', 4, null, null, null],
+    ]);
+    expect(withNodes.nodes).toEqual([]);
+    expect(withNodes.pending).toBeNull();
   });
 });
 

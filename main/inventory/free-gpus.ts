@@ -10,6 +10,7 @@
 import {
   type ClusterFree,
   type FreeUnknownReason,
+  type KnownProductFree,
   type NodeFree,
   PENDING_SHOWN,
   type PendingGpuPod,
@@ -51,17 +52,27 @@ export function freeFromTally(nodes: Iterable<NodeFacts>, tally: PodTally): Clus
     stale: false,
     products,
     nodes: out,
-    free_total: products.reduce((sum, p) => sum + p.free, 0),
+    free_total: products.reduce((sum, p) => sum + (p.free ?? 0), 0),
     pending: { count: tally.pending.size, pods: shownPending(tally.pending.values()) },
     overcommitted,
   };
 }
 
+/** A 0/0 slot counts only while pods hold it (then it is overcommitted), else it is no GPU resource. */
+function heldSlots(
+  slots: readonly NodeSlot[],
+  asked: Readonly<Record<string, number>> | undefined,
+): NodeSlot[] {
+  return slots.filter((s) => s.capacity > 0 || s.allocatable > 0 || (asked?.[s.resource] ?? 0) > 0);
+}
+
 /** One node's figures; null for a node without GPU slots. */
 function nodeFree(facts: NodeFacts, tally: PodTally): NodeFree | null {
-  const { product, slots } = nodeSlots(facts);
-  if (slots.length === 0) return null;
+  const { product, slots: all } = nodeSlots(facts);
+  if (all.length === 0) return null;
   const asked = tally.requestedOn(facts.name);
+  const slots = heldSlots(all, asked);
+  if (slots.length === 0) return null;
   return {
     name: facts.name,
     product,
@@ -89,7 +100,7 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
  * tens of ms. The products and totals are summed per slot as freeFromTally's are.
  */
 export function snapshotFree(nodes: Iterable<NodeFacts>, tally: PodTally): ClusterFree {
-  const groups = new Map<string, { p: ProductFree; first: string }>();
+  const groups = new Map<string, { p: KnownProductFree; first: string }>();
   const overcommitted: string[] = [];
   /** The nodes shown if not all are: most free first, then by name; at most SNAPSHOT_NODES_MAX. */
   const top: { most: number; facts: NodeFacts }[] = [];
@@ -98,11 +109,13 @@ export function snapshotFree(nodes: Iterable<NodeFacts>, tally: PodTally): Clust
   let total = 0;
   let withFree = 0;
   for (const facts of nodes) {
-    const { product, slots } = nodeSlots(facts);
+    const { product, slots: all } = nodeSlots(facts);
+    if (all.length === 0) continue;
+    const asked = tally.requestedOn(facts.name);
+    const slots = heldSlots(all, asked);
     if (slots.length === 0) continue;
     total++;
     if (few.length < SNAPSHOT_NODES_MAX) few.push(facts);
-    const asked = tally.requestedOn(facts.name);
     const usable = facts.ready.status === 'True' && !facts.unschedulable;
     let over = false;
     let most = 0;
@@ -220,14 +233,19 @@ function productOf(
   return hit;
 }
 
-function byProduct(nodes: readonly NodeFree[]): ProductFree[] {
-  const groups = new Map<string, { p: ProductFree; first: string }>();
+/** Per product; `known` false (the pods unknown): capacity and allocatable only, in use and free null. */
+function byProduct(nodes: readonly NodeFree[], known = true): ProductFree[] {
+  const groups = new Map<string, { p: KnownProductFree; first: string }>();
   for (const node of nodes) {
     const usable = isUsable(node);
     for (const slot of node.slots)
       addToProduct(groups, node.name, node.product, slot, slot.requested, usable ? slot.free : null);
   }
-  return sortProducts([...groups.values()].map((g) => g.p));
+  const sorted = sortProducts(
+    [...groups.values()].map((g) => g.p),
+    known,
+  );
+  return known ? sorted : sorted.map((p) => ({ ...p, in_use: null, free: null, max_free_on_one_node: null }));
 }
 
 /**
@@ -235,10 +253,10 @@ function byProduct(nodes: readonly NodeFree[]): ProductFree[] {
  * is not counted). A product's `product` is that of its first node by name, whatever order nodes come in.
  */
 function addToProduct(
-  groups: Map<string, { p: ProductFree; first: string }>,
+  groups: Map<string, { p: KnownProductFree; first: string }>,
   name: string,
   product: string | null,
-  slot: Pick<SlotFree, 'resource' | 'kind' | 'profile' | 'capacity' | 'allocatable'>,
+  slot: Pick<SlotFree, 'resource' | 'kind' | 'profile' | 'capacity' | 'allocatable' | 'physical'>,
   requested: number,
   free: number | null,
   known?: { key: string; label: string },
@@ -246,7 +264,7 @@ function addToProduct(
   const { key, label } = known ?? productOf(product, slot);
   let entry = groups.get(key);
   if (entry === undefined) {
-    const p: ProductFree = {
+    const p: KnownProductFree = {
       key,
       label,
       product,
@@ -258,6 +276,7 @@ function addToProduct(
       in_use: 0,
       free: 0,
       max_free_on_one_node: 0,
+      ...(slot.kind === 'shared' ? { physical: 0 } : {}),
     };
     entry = { p, first: name };
     groups.set(key, entry);
@@ -267,6 +286,9 @@ function addToProduct(
     g.product = product;
     entry.first = name;
   }
+  // Shared replicas: the physical GPUs behind them, known only while every node says (gpu.count).
+  if (g.physical !== undefined && g.physical !== null)
+    g.physical = slot.physical === null ? null : g.physical + slot.physical;
   g.nodes++;
   g.capacity += slot.capacity;
   g.allocatable += slot.allocatable;
@@ -277,11 +299,14 @@ function addToProduct(
   }
 }
 
-/** Most free first, then by label, then by key (so the order never depends on the nodes' order). */
-function sortProducts(products: ProductFree[]): ProductFree[] {
+/**
+ * Most free first (most allocatable when the pods are unknown), then by label, then by key (so the order
+ * never depends on the nodes' order).
+ */
+function sortProducts(products: KnownProductFree[], known = true): KnownProductFree[] {
   return products.sort(
     (a, b) =>
-      b.free - a.free ||
+      (known ? b.free - a.free : b.allocatable - a.allocatable) ||
       (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) ||
       (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
   );
@@ -295,8 +320,16 @@ const UNKNOWN_WORDS: Record<FreeUnknownReason, string> = {
   error: 'free GPUs unknown: the pods could not be read',
 };
 
-/** Free GPUs that cannot be told, and the one sentence why (English; `detail` is the server's words). */
-export function unknownFree(reason: FreeUnknownReason, detail: string | null = null): ClusterFree {
+/**
+ * Free GPUs that cannot be told, and the one sentence why (English; `detail` is the server's words). With
+ * the cluster's nodes (when they were read), the products still say their capacity and allocatable, with
+ * in use and free null; the Pending pods are null (unknown, not none).
+ */
+export function unknownFree(
+  reason: FreeUnknownReason,
+  detail: string | null = null,
+  nodes: Iterable<NodeFacts> = [],
+): ClusterFree {
   const base = UNKNOWN_WORDS[reason];
   return {
     state: 'unknown',
@@ -306,10 +339,10 @@ export function unknownFree(reason: FreeUnknownReason, detail: string | null = n
         ? `${base} (${detail})`
         : base,
     stale: false,
-    products: [],
+    products: byProduct(freeFromTally(nodes, tallyOf([])).nodes, false),
     nodes: [],
     free_total: null,
-    pending: { count: 0, pods: [] },
+    pending: null,
     overcommitted: [],
   };
 }

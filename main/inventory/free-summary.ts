@@ -3,7 +3,12 @@
  * figures (freeSummary), and a tray reading the controller turns it back into figures it can show
  * (freeFromSummary: per product, without nodes or Pending pod names, which the status does not carry).
  */
-import type { ClusterFree, FreeUnknownReason, SlotKind } from '../../common/free-gpus.ts';
+import {
+  type ClusterFree,
+  type FreeUnknownReason,
+  knownProducts,
+  type SlotKind,
+} from '../../common/free-gpus.ts';
 import type { FreeGpusSummary } from '../../common/inventory.ts';
 import { unknownFree } from './free-gpus.ts';
 
@@ -12,19 +17,21 @@ export function freeSummary(free: ClusterFree): FreeGpusSummary {
     state: free.state,
     reason: free.reason,
     free_total: free.free_total,
-    products: free.products.slice(0, 64).map((p) => ({
-      label: p.label,
-      product: p.product,
-      kind: p.kind,
-      profile: p.profile,
-      nodes: p.nodes,
-      capacity: p.capacity,
-      allocatable: p.allocatable,
-      in_use: p.in_use,
-      free: p.free,
-      max_free_on_one_node: p.max_free_on_one_node,
-    })),
-    pending: free.pending.count,
+    products: knownProducts(free)
+      .slice(0, 64)
+      .map((p) => ({
+        label: p.label,
+        product: p.product,
+        kind: p.kind,
+        profile: p.profile,
+        nodes: p.nodes,
+        capacity: p.capacity,
+        allocatable: p.allocatable,
+        in_use: p.in_use,
+        free: p.free,
+        max_free_on_one_node: p.max_free_on_one_node,
+      })),
+    pending: free.pending?.count ?? 0,
   };
 }
 

@@ -4,7 +4,8 @@
  * product it belongs to, with capacity and allocatable. Requests are added by free-gpus.ts.
  */
 import type { SlotKind } from '../../common/free-gpus.ts';
-import { shortProduct } from '../../common/product-name.ts';
+import { baseProduct, productText } from '../../common/free-product-text.ts';
+import { translator } from '../../common/i18n/translator.ts';
 import { migProfileOfProduct } from './derive-mig.ts';
 import { readGpuLabels } from './gpu-labels.ts';
 import {
@@ -54,7 +55,8 @@ function deriveSlots(facts: NodeFacts): NodeSlots {
     if (kind === null) continue;
     const capacity = count(facts.capacity[resource]);
     const allocatable = count(facts.allocatable[resource]);
-    if (capacity === 0 && allocatable === 0) continue;
+    // A 0/0 slot is kept: pods still holding it (a device plugin gone under running pods) are overcommit,
+    // which free-gpus.ts flags; it drops the 0/0 slots nobody requests.
     slots.push({
       resource,
       kind: kind.kind,
@@ -97,25 +99,17 @@ export function productKey(
   product: string | null,
   slot: Pick<NodeSlot, 'kind' | 'profile' | 'resource'>,
 ): string {
-  const base = product === null ? '' : baseProduct(product, slot);
+  const base = product === null ? '' : baseProduct(product, slot.kind);
   return `${base}|${slot.kind}|${slot.profile ?? ''}|${slot.kind === 'device' ? slot.resource : ''}`;
 }
 
-/** The product label as people read it, with the slot's kind where the label does not say it. */
+const ENGLISH = translator('en');
+
+/** The product label in English (the CLI, -o json, the keys people grep); the window words its facts. */
 export function productLabel(
   product: string | null,
   slot: Pick<NodeSlot, 'kind' | 'profile' | 'resource'>,
 ): string {
-  if (slot.kind === 'device') return slot.resource.slice(RESOURCE_PREFIX.length);
-  const name = product === null ? 'unlabeled GPU' : shortProduct(baseProduct(product, slot));
-  if (slot.kind === 'mig') return `${name} MIG ${slot.profile ?? ''}`.trim();
-  if (slot.kind === 'shared') return `${name} (shared)`;
-  return name;
-}
-
-/** The product without what the slot kind already says (a single-strategy `-MIG-<profile>`, `-SHARED`). */
-function baseProduct(product: string, slot: Pick<NodeSlot, 'kind'>): string {
-  let p = product.replace(/-SHARED$/, '');
-  if (slot.kind === 'mig') p = p.replace(/-MIG-.+$/, '');
-  return p;
+  const label = slot.kind === 'device' ? slot.resource.slice(RESOURCE_PREFIX.length) : '';
+  return productText({ product, kind: slot.kind, profile: slot.profile, label }, ENGLISH);
 }

@@ -68,15 +68,51 @@ describe('capacityOf', () => {
     expect(c.rows).toEqual([
       {
         label: 'A100',
+        product: 'NVIDIA-A100',
+        kind: 'whole',
+        profile: null,
         capacity: 6,
         allocatable: 6,
         inUse: 3,
         free: 3,
+        physical: null,
         clusters: ['lab', 'home'],
+        unknownIn: [],
         nodes: [{ context: 'lab', node: 'x', resource: 'nvidia.com/gpu', free: 3, usable: true }],
       },
     ]);
     expect(c.freeTotal).toBe(3);
+  });
+
+  it('a cluster whose pods are forbidden adds what its nodes offer, with free unknown (never 0)', () => {
+    const ro: ClusterFree = {
+      ...unknown('forbidden'),
+      products: (known(0, 2).products ?? []).map((p) => ({
+        ...p,
+        in_use: null,
+        free: null,
+        max_free_on_one_node: null,
+      })),
+      pending: null,
+    };
+    const alone = capacityOf([contextSnapshot('ro', 'live', inventory(1, 1), { free: ro })]);
+    expect(alone.rows).toMatchObject([
+      {
+        label: 'A100',
+        capacity: 2,
+        allocatable: 2,
+        inUse: null,
+        free: null,
+        clusters: ['ro'],
+        unknownIn: ['ro'],
+      },
+    ]);
+    const both = capacityOf([
+      contextSnapshot('lab', 'live', inventory(1, 1), { free: known(3, 4, 'x') }),
+      contextSnapshot('ro', 'live', inventory(1, 1), { free: ro }),
+    ]);
+    expect(both.rows).toMatchObject([{ allocatable: 6, inUse: 1, free: 3, unknownIn: ['ro'] }]);
+    expect(both.pendingCount).toBe(0);
   });
 
   it('an unknown cluster is listed as unknown, not counted; an off one is left out', () => {

@@ -6,7 +6,7 @@ import {
   formatAge,
   formatMemory,
   lastSeenText,
-  shortProduct,
+  productName,
   telemetryModelText,
 } from './format.ts';
 
@@ -60,7 +60,7 @@ export function gpuFacts(d: NodeDetail, tr: Translator): FactRow[] {
     rows.push(
       {
         label: t('detail.gpu.product'),
-        value: g.product !== null ? shortProduct(g.product) : productFromTelemetry(d, tr),
+        value: g.product !== null ? productName(g.product, tr) : productFromTelemetry(d, tr),
       },
       { label: t('detail.gpu.gpus'), value: tr.number(g.count) },
       { label: t('detail.gpu.memory'), value: g.memory === null ? null : formatMemory(g.memory, tr) },

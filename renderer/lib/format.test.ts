@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../common/i18n/translator.ts';
 
 import { node } from '../fixtures/homelab.ts';
-import { ageSince, formatAge, lastSeenText, shortProduct, sinceText } from './format.ts';
+import { ageSince, formatAge, lastSeenText, productName, shortProduct, sinceText } from './format.ts';
 
 const en = translator('en');
 
@@ -15,6 +15,17 @@ describe('shortProduct', () => {
     ['NVIDIA-H100-80GB-HBM3-shared', 'H100 80GB HBM3 (shared)'],
   ])('%s → %s', (raw, short) => {
     expect(shortProduct(raw)).toBe(short);
+  });
+});
+
+describe('productName', () => {
+  it('words "(shared)" in the window language and keeps the product as the cluster labels it', () => {
+    const raw = 'NVIDIA-GeForce-RTX-4070-Laptop-GPU-SHARED';
+    expect(productName(raw, en)).toBe('RTX 4070 Laptop GPU (shared)');
+    expect(productName(raw, translator('ko'))).toBe('RTX 4070 Laptop GPU (공유)');
+    expect(productName(raw, translator('ja'))).toBe('RTX 4070 Laptop GPU（共有）');
+    expect(productName(raw, translator('zh-CN'))).toBe('RTX 4070 Laptop GPU（共享）');
+    expect(productName('NVIDIA-A100-SXM4-40GB', translator('ko'))).toBe('A100 SXM4 40GB');
   });
 });
 

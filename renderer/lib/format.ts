@@ -6,17 +6,27 @@ import { shortProduct } from '../../common/product-name.ts';
 /** The window and the CLI share one product-name rule (common/product-name.ts). */
 export { shortProduct };
 
+/**
+ * The product name in the window's language: shortProduct, with a `-SHARED` product's "(shared)" worded
+ * in the language (`RTX 4090 (공유)`); the name itself is the cluster's label and kept as it is.
+ */
+export function productName(product: string, tr: Translator): string {
+  const trimmed = product.trim();
+  if (!/-SHARED$/i.test(trimmed)) return shortProduct(trimmed);
+  return tr.t('freeGpus.labelShared', { product: shortProduct(trimmed.replace(/-SHARED$/i, '')) });
+}
+
 /** "last seen: RTX 4070 ×1" for a node whose labels vanished, or null when nothing was seen. */
 export function lastSeenText(node: GpuNodeEntry, tr: Translator): string | null {
   const seen = node.last_seen;
   if (!seen) return null;
-  const product = seen.product ? shortProduct(seen.product) : tr.t('node.gpu');
+  const product = seen.product ? productName(seen.product, tr) : tr.t('node.gpu');
   return tr.t('node.lastSeen', { product, count: seen.count });
 }
 
 /** "RTX 4070 SUPER (from telemetry)": the model a DCGM exporter names for a node whose labels are gone. */
 export function telemetryModelText(model: string, tr: Translator): string {
-  return tr.t('node.fromTelemetry', { model: shortProduct(model) });
+  return tr.t('node.fromTelemetry', { model: productName(model, tr) });
 }
 
 export function formatMemory(mib: number | null, tr: Translator): string {

@@ -809,6 +809,16 @@ export const en = {
   },
   /** Free GPUs (issue 23): the tray's headline and its product submenus, the Capacity view, the cards. */
   freeGpus: {
+    withReplicas: '{{text}} · {{replicas}}',
+    controllerMark: '{{text}} (from the in-cluster controller)',
+    unknownFigure: 'unknown',
+    freeUnknownIn: ' (free unknown in {{contexts}})',
+    labelShared: '{{product}} (shared)',
+    labelMig: '{{product}} MIG {{profile}}',
+    labelUnlabeled: 'unlabeled GPU',
+    replicas_one: '{{replicas, number}} replicas of {{count, number}} GPU',
+    replicas_other: '{{replicas, number}} replicas of {{count, number}} GPUs',
+    staleMark: '{{text}} (stale)',
     headline_one: '{{count, number}} free GPU: {{list}}',
     headline_other: '{{count, number}} free GPUs: {{list}}',
     headlineNone: 'No free GPUs',

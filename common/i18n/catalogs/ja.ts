@@ -774,6 +774,15 @@ export const ja: Catalog = {
   },
   /** Free GPUs (issue 23) */
   freeGpus: {
+    withReplicas: '{{text}} · {{replicas}}',
+    controllerMark: '{{text}}（クラスター内コントローラーの値）',
+    unknownFigure: '不明',
+    freeUnknownIn: '（{{contexts}} の空きは不明）',
+    labelShared: '{{product}}（共有）',
+    labelMig: '{{product}} MIG {{profile}}',
+    labelUnlabeled: 'ラベルなし GPU',
+    replicas_other: 'GPU {{count, number}} 基を分けた {{replicas, number}} レプリカ',
+    staleMark: '{{text}}（古い値）',
     headline_other: '空き GPU {{count, number}} 個: {{list}}',
     headlineNone: '空き GPU なし',
     headlineUnknown: '空き GPU は不明',

@@ -763,6 +763,15 @@ export const ko: Catalog = {
   },
   /** Free GPUs (issue 23) */
   freeGpus: {
+    withReplicas: '{{text}} · {{replicas}}',
+    controllerMark: '{{text}} (클러스터 내 컨트롤러 기준)',
+    unknownFigure: '알 수 없음',
+    freeUnknownIn: ' ({{contexts}}: 사용 가능 수 알 수 없음)',
+    labelShared: '{{product}} (공유)',
+    labelMig: '{{product}} MIG {{profile}}',
+    labelUnlabeled: '레이블 없는 GPU',
+    replicas_other: 'GPU {{count, number}}개를 나눈 복제본 {{replicas, number}}개',
+    staleMark: '{{text}} (오래됨)',
     headline_other: '사용 가능한 GPU {{count, number}}개: {{list}}',
     headlineNone: '사용 가능한 GPU 없음',
     headlineUnknown: '사용 가능한 GPU 알 수 없음',

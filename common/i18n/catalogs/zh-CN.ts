@@ -752,6 +752,15 @@ export const zhCN: Catalog = {
   },
   /** Free GPUs (issue 23) */
   freeGpus: {
+    withReplicas: '{{text}} · {{replicas}}',
+    controllerMark: '{{text}}（来自集群内控制器）',
+    unknownFigure: '未知',
+    freeUnknownIn: '（{{contexts}} 的空闲数未知）',
+    labelShared: '{{product}}（共享）',
+    labelMig: '{{product}} MIG {{profile}}',
+    labelUnlabeled: '无标签 GPU',
+    replicas_other: '{{count, number}} 块 GPU 分出的 {{replicas, number}} 个副本',
+    staleMark: '{{text}}（已过时）',
     headline_other: '{{count, number}} 个空闲 GPU：{{list}}',
     headlineNone: '没有空闲 GPU',
     headlineUnknown: '空闲 GPU 未知',

@@ -50,3 +50,43 @@ describe('free: Pending GPU pods', () => {
     expect(formatFree(reads, false)).not.toContain('TOLERATIONS');
   });
 });
+
+describe('free: the table says what FREE leaves out, and an error once', () => {
+  const node = (name: string, o: { ready?: boolean; cordoned?: boolean; free: number }) => ({
+    name,
+    product: 'NVIDIA-L4',
+    ready: o.ready ?? true,
+    cordoned: o.cordoned ?? false,
+    taints: [],
+    slots: [
+      {
+        resource: 'nvidia.com/gpu',
+        kind: 'whole' as const,
+        profile: null,
+        capacity: 2,
+        allocatable: 2,
+        requested: 2 - o.free,
+        free: o.free,
+        overcommitted: false,
+        physical: null,
+      },
+    ],
+  });
+  it('a NOTE names the cordoned and NotReady nodes with free slots FREE does not count', () => {
+    const nodes = [
+      node('up', { free: 1 }),
+      node('off', { cordoned: true, free: 2 }),
+      node('down', { ready: false, free: 0 }),
+    ];
+    const known: ClusterFree = { ...free, nodes, overcommitted: ['w'] };
+    const text = formatFree([{ context: 'lab', free: known, nodes, error: null }], false);
+    expect(text).toContain(
+      'NOTE: FREE counts only nodes that can take a pod now; left out (cordoned or NotReady): lab/off 2 (cordoned)',
+    );
+    expect(text).toContain('lab: pods request more than allocatable on w (overcommitted)');
+  });
+  it('a context that could not be read is left to stderr (free.ts), not said twice', () => {
+    const text = formatFree([{ context: 'gone', free: null, nodes: [], error: 'connection refused' }], false);
+    expect(text).not.toContain('connection refused');
+  });
+});

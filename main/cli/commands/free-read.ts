@@ -19,7 +19,10 @@ export type FreeRead =
   | {
       context: string;
       free: ClusterFree;
-      /** The nodes with free counts; computed without pods (free = allocatable) when the pods are unknown. */
+      /**
+       * The nodes with free counts; when the pods are unknown computed without them (requested 0), so only
+       * their allocatable and state may be read (fit.ts and the -o wide rows do so).
+       */
       nodes: NodeFree[];
       error: null;
     }
@@ -46,7 +49,11 @@ export async function readFree(ctx: ResolvedContext): Promise<FreeRead> {
       return { context: ctx.name, free, nodes: free.nodes, error: null };
     } catch (error) {
       const e = toKubeError(error, server);
-      const free = e.kind === 'forbidden' ? unknownFree('forbidden') : unknownFree('error', e.message);
+      // The products still say capacity and allocatable from the nodes; in use and free stay unknown.
+      const free =
+        e.kind === 'forbidden'
+          ? unknownFree('forbidden', null, nodes.items)
+          : unknownFree('error', e.message, nodes.items);
       return { context: ctx.name, free, nodes: clusterFree(nodes.items, []).nodes, error: null };
     }
   } finally {

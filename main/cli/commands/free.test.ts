@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliOnce } from '../../../test/helpers/cli-harness.ts';
 import { type SimContext, startSimContext } from '../../../test/helpers/sim-context.ts';
 import { ContextClient } from '../../kube/context-client.ts';
+import { readClusters } from './free-contexts.ts';
 
 let sc: SimContext;
 beforeAll(async () => {
@@ -30,8 +31,8 @@ interface FreeDoc {
       state: string;
       message: string | null;
       free_total: number | null;
-      products: { label: string; free: number; allocatable: number; in_use: number }[];
-      pending: { count: number; pods: { name: string; message: string }[] };
+      products: { label: string; free: number | null; allocatable: number; in_use: number | null }[];
+      pending: { count: number; pods: { name: string; message: string }[] } | null;
     } | null;
   }[];
 }
@@ -52,7 +53,7 @@ describe('gpu-fleet free', () => {
       ['A100 SXM4 40GB MIG 3g.20gb', 0, 1, 1],
       ['L4', 0, 1, 1],
     ]);
-    expect(free?.pending.pods[0]?.message).toMatch(
+    expect(free?.pending?.pods[0]?.message).toMatch(
       /^0\/5 nodes are available: 5 Insufficient nvidia\.com\/gpu\./,
     );
   });
@@ -76,10 +77,25 @@ describe('gpu-fleet free', () => {
       state: 'unknown',
       message: 'free GPUs unknown: pods are forbidden',
       free_total: null,
-      products: [],
+      pending: null,
     });
+    // The nodes still tell capacity and allocatable; in use and free are unknown (null), never 0.
+    expect(doc.contexts[0]?.free?.products.map((p) => [p.label, p.free, p.allocatable, p.in_use])).toEqual([
+      ['A30 MIG 1g.6gb', null, 4, null],
+      ['RTX 4090 (shared)', null, 4, null],
+      ['A100 SXM4 40GB MIG 1g.5gb', null, 2, null],
+      ['A100 SXM4 40GB MIG 2g.10gb', null, 1, null],
+      ['A100 SXM4 40GB MIG 3g.20gb', null, 1, null],
+      ['L4', null, 1, null],
+    ]);
     const t = await cli('free', '--context', 'sim-nodesonly');
-    expect(t.stdout).toBe('sim-nodesonly: free GPUs unknown: pods are forbidden\n');
+    expect(t.stdout).toMatch(/^sim-nodesonly +L4 +unknown +1 +unknown +1 +1$/m);
+    expect(t.stdout).toMatch(/^sim-nodesonly: free GPUs unknown: pods are forbidden$/m);
+    expect(t.stdout).not.toMatch(/PENDING/);
+    const w = await cli('free', '--context', 'sim-nodesonly', '-o', 'wide');
+    expect(w.stdout).toMatch(
+      /^sim-nodesonly +lab-a30 +NVIDIA-A30-MIG-1g\.6gb +nvidia\.com\/gpu +unknown +4 +unknown +Ready$/m,
+    );
     const client = new ContextClient(sc.context('sim-nodesonly'));
     try {
       const res = await client.request('GET', '/api/v1/pods?fieldSelector=status.phase%21%3DSucceeded', {
@@ -92,6 +108,35 @@ describe('gpu-fleet free', () => {
     } finally {
       client.close();
     }
+  });
+});
+
+describe('gpu-fleet free --all-contexts: one cluster through several contexts', () => {
+  it('counted once, the aliases named, read through a context that may list pods', async () => {
+    const r = await cli('free', '--all-contexts', '-o', 'json');
+    const doc = JSON.parse(r.stdout) as {
+      contexts: (FreeDoc['contexts'][number] & { same_cluster?: string[] })[];
+    };
+    expect(doc.contexts.map((c) => [c.context, c.same_cluster, c.free?.state])).toEqual([
+      ['sim-admin', ['sim-readonly', 'sim-revocable', 'sim-nodesonly'], 'known'],
+    ]);
+    expect(doc.contexts[0]?.free?.free_total).toBe(7);
+    const t = await cli('free', '--all-contexts');
+    expect(t.stdout).toMatch(/^PENDING GPU PODS: 1$/m);
+    expect(t.stdout.match(/ L4 /g)).toHaveLength(1);
+    expect(t.stdout).toContain(
+      'sim-admin: the same cluster as sim-readonly, sim-revocable, sim-nodesonly (counted once)',
+    );
+    const f = await cli('fit', '--all-contexts', '--gpus', '3', '--mig', '1g.6gb', '-o', 'json');
+    const fit = JSON.parse(f.stdout) as { contexts: { context: string; fits: unknown[] }[] };
+    expect(fit.contexts.map((c) => [c.context, c.fits.length])).toEqual([['sim-admin', 1]]);
+  });
+
+  it('a nodes-only context listed first does not hide the one that may list pods', async () => {
+    const [read] = await readClusters([sc.context('sim-nodesonly'), sc.context('sim-admin')]);
+    expect([read?.context, read?.also, read?.free?.state]).toEqual(['sim-admin', ['sim-nodesonly'], 'known']);
+    const [alone] = await readClusters([sc.context('sim-nodesonly')]);
+    expect([alone?.context, alone?.also, alone?.free?.state]).toEqual(['sim-nodesonly', [], 'unknown']);
   });
 });
 
@@ -109,10 +154,23 @@ describe('gpu-fleet fit', () => {
     const busy = await cli('fit', '--gpus', '1', '--product', 'L4');
     expect(busy.stdout).toContain('  - not enough free: at most 0 on one usable node, 1 needed');
     const unknown = await cli('fit', '--gpus', '1', '--context', 'sim-nodesonly', '-o', 'json');
-    expect(unknown.code).toBe(1);
-    const doc = JSON.parse(unknown.stdout) as { fits: boolean; contexts: { reasons: { kind: string }[] }[] };
+    expect(unknown.code).toBe(3);
+    const doc = JSON.parse(unknown.stdout) as {
+      fits: boolean;
+      verdict: string;
+      contexts: { reasons: { kind: string }[] }[];
+    };
     expect(doc.fits).toBe(false);
+    expect(doc.verdict).toBe('unknown');
     expect(doc.contexts[0]?.reasons.map((x) => x.kind)).toEqual(['pods-unknown']);
+    // lab-l4 is fully used: never a count made up from its allocatable (fit.test.ts names blocked nodes).
+    const l4 = await cli('fit', '--gpus', '1', '--product', 'L4', '--context', 'sim-nodesonly');
+    expect(l4.code).toBe(3);
+    expect(l4.stdout).toMatch(/^cannot tell whether 1 whole L4 GPU \(nvidia\.com\/gpu\) fits now/);
+    expect(l4.stdout).not.toContain('lab-l4 1');
+    const mig = await cli('fit', '--gpus', '1', '--product', 'A100');
+    expect(mig.stdout).toMatch(/^1 whole A100 GPU \(nvidia\.com\/gpu\): no node can take it now$/m);
+    expect(mig.stdout).toContain('(ask with --mig 1g.5gb)');
   });
 
   it('a cordoned node with enough free, and a tainted one tolerated or not', async () => {

@@ -89,4 +89,51 @@ describe('the tray headline', () => {
     );
     expect(item?.label).toBe('사용 가능한 GPU 4개: 4 × A100 SXM4 80GB (lab)');
   });
+
+  const shared = clusterFree(
+    [
+      trimNode(
+        rawNode({
+          name: 's1',
+          labels: gfdLabels('NVIDIA-GeForce-RTX-4090-SHARED', 1, 24564),
+          capacity: { 'nvidia.com/gpu.shared': '4' },
+        }),
+      ) as NodeFacts,
+    ],
+    [],
+  );
+
+  it('words shared GPUs in the language, with how many physical GPUs the replicas share', () => {
+    const snap = fleet([contextSnapshot('home', 'live', inventory(1, 1), { free: shared })]);
+    const ko = freeMenu(trayFleet(snap).contexts, translator('ko'));
+    expect(ko?.label).toBe('사용 가능한 GPU 4개: 4 × RTX 4090 (공유) (home)');
+    expect(ko?.submenu?.[0]).toEqual({
+      label: 'RTX 4090 (공유) — 4개 사용 가능',
+      type: 'submenu',
+      submenu: [{ label: 'home — 4개 중 4개 사용 가능 · GPU 1개를 나눈 복제본 4개', enabled: false }],
+    });
+    const ja = freeMenu(trayFleet(snap).contexts, translator('ja'));
+    expect(ja?.label).toContain('RTX 4090（共有）');
+    expect(JSON.stringify(ja)).not.toMatch(/shared|replica/);
+    expect(freeMenu(trayFleet(snap).contexts, en)?.submenu?.[0]?.submenu?.[0]?.label).toBe(
+      'home — 4 free of 4 · 4 replicas of 1 GPU',
+    );
+  });
+
+  it("marks last-known figures and the controller's, and lists with the language's separator", () => {
+    const snap = fleet([
+      contextSnapshot('lab', 'live', inventory(1, 1), { free: { ...lab, stale: true } }),
+      contextSnapshot('home', 'live', inventory(1, 1), { free: { ...home, source: 'controller' } }),
+    ]);
+    const item = freeMenu(trayFleet(snap).contexts, en);
+    expect(item?.label).toBe('7 free GPUs: 4 × A100 SXM4 80GB (lab) (stale), 3 × RTX 4090 (home)');
+    expect(item?.submenu?.map((m) => m.submenu?.[0]?.label)).toEqual([
+      'lab — 4 free of 4 (stale)',
+      'home — 3 free of 3 (from the in-cluster controller)',
+    ]);
+    const ja = freeMenu(trayFleet(snap).contexts, translator('ja'));
+    expect(ja?.label).toBe(
+      `空き GPU 7 個: 4 × A100 SXM4 80GB（lab）（古い値）${translator('ja').t('common.listSeparator')}3 × RTX 4090（home）`,
+    );
+  });
 });
