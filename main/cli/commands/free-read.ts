@@ -33,8 +33,18 @@ const LIST_TIMEOUT_MS = 60_000;
 export async function readFree(ctx: ResolvedContext): Promise<FreeRead> {
   const server = ctx.cluster?.cluster.server ?? ctx.clusterName;
   const client = new ContextClient(ctx);
-  const opts = { requestTimeoutMs: LIST_TIMEOUT_MS, clock: systemClock, isCancelled: () => false };
+  // One-shot lists: each asks for its next page as soon as a page's head names it (list-pages.ts).
+  const opts = {
+    requestTimeoutMs: LIST_TIMEOUT_MS,
+    clock: systemClock,
+    isCancelled: () => false,
+    eagerNext: true,
+  };
   try {
+    // Both lists at once: the pods' pages are what a large cluster waits for, not the nodes'.
+    const podList = listObjects(client, GPU_PODS, { ...opts, pageSize: POD_PAGE_SIZE });
+    // Read below unless the nodes fail first; its failure must not be left unhandled then.
+    podList.catch(() => undefined);
     let nodes: ListResult<NodeFacts> | null;
     try {
       nodes = await listObjects(client, NODES, { ...opts, pageSize: 100 });
@@ -43,7 +53,7 @@ export async function readFree(ctx: ResolvedContext): Promise<FreeRead> {
     }
     if (!nodes) return { context: ctx.name, free: null, nodes: [], error: 'the node list was cancelled' };
     try {
-      const pods = await listObjects(client, GPU_PODS, { ...opts, pageSize: POD_PAGE_SIZE });
+      const pods = await podList;
       if (!pods) throw new Error('the pod list was cancelled');
       const free = clusterFree(nodes.items, pods.items);
       return { context: ctx.name, free, nodes: free.nodes, error: null };

@@ -267,3 +267,26 @@ describe('gpu-fleet fit', () => {
     }
   });
 });
+
+describe('gpu-fleet free: a context whose nodes cannot be listed', () => {
+  it('says the one sentence, and the pods list started beside it ends unheard (no unhandled failure)', async () => {
+    const own = await startSimContext({ scenario: 'smalllab:3600000' });
+    try {
+      own.sim.control.revokeToken('revocable');
+      const r = await runCliOnce([
+        'free',
+        '-o',
+        'json',
+        '--context',
+        'sim-revocable',
+        '--kubeconfig',
+        own.kubeconfigPath,
+      ]);
+      const doc = JSON.parse(r.stdout) as FreeDoc;
+      expect(doc.contexts[0]?.free).toBeNull();
+      expect(doc.contexts[0]?.error).toMatch(/401|credentials|Unauthorized|not accepted/i);
+    } finally {
+      await own.cleanup();
+    }
+  });
+});
