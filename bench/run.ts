@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCli, cliIsStale } from '../scripts/cli-build.mjs';
+import { appBuildIsStale, buildApp } from './lib/app-build.ts';
 import { buildBaseline } from './lib/built-baseline.ts';
 import { provenance } from './lib/provenance.ts';
 import { type BenchNote, mergeResults, parseResults } from './lib/results.ts';
@@ -28,7 +29,7 @@ import { latencyRows } from './rows/latency.ts';
 import { pushBytesRows } from './rows/push-bytes.ts';
 import { rendererRows } from './rows/renderer.ts';
 import { SIM_LATENCY_MS, scanRows } from './rows/scan.ts';
-import { shellStallRows } from './rows/shell-stall.ts';
+import { shellStallMeasure, shellStallRows } from './rows/shell-stall.ts';
 import { syncRows } from './rows/sync.ts';
 import { telemetryRows } from './rows/telemetry.ts';
 import { timelineRows } from './rows/timeline.ts';
@@ -57,8 +58,11 @@ const log = (s: string) =>
 const rows: Row[] = [];
 const notes: BenchNote[] = [];
 
-/** One failing part must not lose the others: it becomes a row that says what went wrong. */
-async function section(ids: string, fn: () => Promise<void>): Promise<void> {
+/**
+ * One failing part must not lose the others: it becomes a row that says what went wrong (and, given
+ * `title`, what the row measures).
+ */
+async function section(ids: string, fn: () => Promise<void>, title?: string): Promise<void> {
   try {
     await fn();
   } catch (e) {
@@ -66,7 +70,7 @@ async function section(ids: string, fn: () => Promise<void>): Promise<void> {
     log(`rows ${ids} failed: ${why}`);
     rows.push({
       id: ids,
-      measure: 'could not be measured',
+      measure: title ? `${title}: could not be measured` : 'could not be measured',
       ours: `error: ${why}`,
       baseline: '–',
       target: '–',
@@ -92,15 +96,24 @@ if (only.has('1') || only.has('3') || only.has('4') || only.has('4c') || only.ha
         notes.push(...r.notes.map((text) => ({ group: only.has('4') ? '4' : '1', text })));
       });
     if (shellStall)
-      await section('4c', async () => {
-        const r = await shellStallRows(
-          host.sims.slice(0, 3).map((s) => s.info),
-          host.dir,
-          log,
-        );
-        rows.push(...r.rows);
-        notes.push(...r.notes.map((text) => ({ group: '4c', text })));
-      });
+      await section(
+        '4c',
+        async () => {
+          // Row 4c loads the built app: build it first when missing or older than a source.
+          if (appBuildIsStale()) {
+            log('building the app (main, engine host, preload) for row 4c');
+            buildApp();
+          }
+          const r = await shellStallRows(
+            host.sims.slice(0, 3).map((s) => s.info),
+            host.dir,
+            log,
+          );
+          rows.push(...r.rows);
+          notes.push(...r.notes.map((text) => ({ group: '4c', text })));
+        },
+        shellStallMeasure(3),
+      );
     if (only.has('3')) await section('3', async () => void rows.push(await heapRow(small, a, log)));
     if (only.has('6'))
       await section('6', async () => {

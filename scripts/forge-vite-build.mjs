@@ -13,16 +13,18 @@ const pluginConfig = forgeConfig.plugins.find((p) => p.name === 'vite').config;
 const worker = createRequire(import.meta.url)
   .resolve('@electron-forge/plugin-vite')
   .replace(/VitePlugin\.js$/, 'subprocess-worker.js');
-const only = process.argv[2]; // optional: main | preload | renderer
+// Optional: main | preload | renderer, or several with commas (`main,preload`: main and preload share
+// .vite/build, which a build of either empties first).
+const only = process.argv[2]?.split(',');
 
-rmSync(only ? `.vite/${only === 'renderer' ? 'renderer' : 'build'}` : '.vite', {
-  recursive: true,
-  force: true,
-});
+if (!only) rmSync('.vite', { recursive: true, force: true });
+else
+  for (const dir of new Set(only.map((t) => (t === 'renderer' ? 'renderer' : 'build'))))
+    rmSync(`.vite/${dir}`, { recursive: true, force: true });
 const jobs = [
   ...pluginConfig.renderer.map((_, i) => ['renderer', i, 'renderer']),
   ...pluginConfig.build.map((b, i) => ['build', i, b.target]),
-].filter(([, , target]) => !only || target === only);
+].filter(([, , target]) => !only || only.includes(target));
 for (const [kind, index, target] of jobs) {
   const r = spawnSync(process.execPath, [worker], {
     stdio: 'inherit',

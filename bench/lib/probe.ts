@@ -29,6 +29,8 @@ export interface SyncProbe {
   ms: number[];
   stallMs: number[];
   stallCpuMs: number[];
+  /** Of stallCpuMs, the event loop's own thread's. */
+  stallThreadMs: number[];
 }
 
 export interface HeapProbe {
@@ -47,7 +49,7 @@ export function contextOf(file: string, name: string): ResolvedContext {
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function sync(a: ProbeArgs, once: () => Promise<() => void>): Promise<SyncProbe> {
-  const out: SyncProbe = { ms: [], stallMs: [], stallCpuMs: [] };
+  const out: SyncProbe = { ms: [], stallMs: [], stallCpuMs: [], stallThreadMs: [] };
   for (let r = 0; r < (a.runs ?? 1); r++) {
     const meter = new StallMeter();
     meter.start();
@@ -59,6 +61,7 @@ async function sync(a: ProbeArgs, once: () => Promise<() => void>): Promise<Sync
     const stall = meter.stop();
     out.stallMs.push(stall.maxMs);
     out.stallCpuMs.push(stall.cpuMs);
+    out.stallThreadMs.push(stall.threadMs ?? Number.NaN);
     stop();
     await settle(200);
   }

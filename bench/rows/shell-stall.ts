@@ -45,6 +45,10 @@ const slowest = (runs: readonly ShellStallRun[], type: string) =>
 /** The most CPU this process used within one gap, over every run. */
 const busiest = (runs: readonly ShellStallRun[]) => max(runs.map((r) => r.busiestCpuMs));
 
+/** The row's title (also on the row that says it could not be measured). */
+export const shellStallMeasure = (contexts: number) =>
+  `Longest stall of the process that owns the tray and IPC while ${contexts} contexts of 5,000 nodes sync (the built main bundle under the Electron double, no real Electron; engine in a forked host process; cold start, then the median warm start); the engine host's own beside it`;
+
 export interface ShellStallResult {
   rows: Row[];
   notes: string[];
@@ -69,7 +73,7 @@ export async function shellStallRows(
   const hostRss = shell.runs.map((r) => r.host?.rssBytes ?? Number.NaN);
   const row: Row = {
     id: '4c',
-    measure: `Longest stall of the process that owns the tray and IPC while ${sims.length} contexts of 5,000 nodes sync (the built main bundle under the Electron double, no real Electron; engine in a forked host process; cold start, then the median warm start); the engine host's own beside it`,
+    measure: shellStallMeasure(sims.length),
     ours: `shell ${coldWarm(shell.runs, stall)}, worst ${ms(worst)}, at most ${ms(busiest(shell.runs))} of its own CPU in one gap; slowest messages: notify ${ms(slowest(shell.runs, 'notify'))}, tray ${ms(slowest(shell.runs, 'tray'))}, push ${ms(slowest(shell.runs, 'push'))}; engine host ${coldWarm(shell.runs, hostStall)}; all synced in ${seconds(median(shell.runs.map((r) => r.ms)))}`,
     baseline: `engine in the tray's process: ${coldWarm(inProcess.runs, stall)}, at most ${ms(busiest(inProcess.runs))} of its CPU in one gap; all synced in ${seconds(median(inProcess.runs.map((r) => r.ms)))}`,
     target: `≤ ${SHELL_STALL_TARGET_MS} ms (one frame)`,

@@ -10,6 +10,7 @@ import { clusterText } from '../cluster-text.ts';
 import { reasonWords } from '../node-reason.ts';
 import { freeBackWords, noFreeWords } from './free-alert-text.ts';
 import { goneWords, hotWords, xidWords } from './gpu-alert-text.ts';
+import { nodeLines } from './node-lines.ts';
 import type { Translator } from './translator.ts';
 
 export interface AlertText {
@@ -43,7 +44,7 @@ interface Down {
 }
 
 function reasonItems(down: readonly Down[], tr: Translator): string[] {
-  return down.map((d) => tr.t('alert.reason', { node: d.node, reason: d.reason }));
+  return nodeLines(tr, 'alert.reason', down, (d) => ({ reason: d.reason }));
 }
 
 /**
@@ -163,9 +164,10 @@ function wordsOf(a: AlertInput, tr: Translator): AlertText {
       };
     }
     case 'gpus-withdrawn': {
-      const lines = w.lines.map((l) =>
-        tr.t('alert.withdrawn.line', { node: l.node, allocatable: l.allocatable, count: l.capacity }),
-      );
+      const lines = nodeLines(tr, 'alert.withdrawn.line', w.lines, (l) => ({
+        allocatable: l.allocatable,
+        count: l.capacity,
+      }));
       const body = sentences([...lines, tr.t('alert.withdrawn.rest')], tr);
       return {
         title: tr.t('alert.withdrawn.title', {

@@ -375,6 +375,8 @@ export class ContextMonitor {
         return this.#lastSeen;
       },
       slots: this.#free !== null,
+      // The free figures memoized on the node cache's version: the snapshot after the build reads them.
+      ...(this.#free === null ? {} : { finish: () => this.#free?.free(view) }),
       cancelled: () => this.#priming !== run || this.#active !== 'nodes',
     });
     if (this.#priming !== run) return;

@@ -11,7 +11,7 @@ import { type NodeFacts, trimNode } from '../inventory/node-facts.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { ContextMonitor } from './context-monitor.ts';
 import { FleetEngine } from './engine.ts';
-import { BUILD_SLICE, primeFirstBuild, SLICED_BUILD_MIN } from './first-build.ts';
+import { BUILD_SLICE, FIRST_SLICE, primeFirstBuild, SLICED_BUILD_MIN } from './first-build.ts';
 
 const gpuNode = (i: number): NodeFacts => {
   const f = trimNode(
@@ -27,8 +27,8 @@ const gpuNode = (i: number): NodeFacts => {
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
 describe('primeFirstBuild', () => {
-  it('derives one slice per turn, never in the caller’s own task', async () => {
-    const nodes = Array.from({ length: BUILD_SLICE * 2 + 10 }, (_, i) => gpuNode(i));
+  it('derives one slice per turn (a small one first), never in the caller’s own task', async () => {
+    const nodes = Array.from({ length: FIRST_SLICE + BUILD_SLICE * 2 + 10 }, (_, i) => gpuNode(i));
     const slices: number[] = [];
     let seen: ReadonlyMap<string, LastSeenLabels> = new Map();
     const done = primeFirstBuild(nodes, {
@@ -43,12 +43,61 @@ describe('primeFirstBuild', () => {
     });
     expect(slices).toEqual([]);
     await turn();
-    expect(slices).toEqual([BUILD_SLICE]);
+    expect(slices).toEqual([FIRST_SLICE]);
     expect(await done).toBe(true);
-    expect(slices).toEqual([BUILD_SLICE, BUILD_SLICE, 10]);
+    expect(slices).toEqual([FIRST_SLICE, BUILD_SLICE, BUILD_SLICE, 10]);
     // Every node's labels are remembered, as one rememberAllLabels over all of them would.
     expect([...seen.keys()]).toEqual([...rememberAllLabels(new Map(), nodes).keys()]);
     expect(buildInventory(nodes, seen, 'x').total_gpus).toBe(8 * nodes.length);
+  });
+
+  it('runs `finish` in a turn of its own after the last slice, and resolves in a turn after it', async () => {
+    const nodes = Array.from({ length: BUILD_SLICE + 10 }, (_, i) => gpuNode(i));
+    let turnNo = 0;
+    let counting = true;
+    const bump = () => {
+      turnNo++;
+      if (counting) setImmediate(bump);
+    };
+    setImmediate(bump);
+    const at: string[] = [];
+    const done = await primeFirstBuild(nodes, {
+      current: (slice) => [...slice],
+      remember: () => {
+        at.push(`slice@${turnNo}`);
+        return new Map();
+      },
+      slots: false,
+      finish: () => at.push(`finish@${turnNo}`),
+      cancelled: () => false,
+    });
+    at.push(`done@${turnNo}`);
+    counting = false;
+    expect(done).toBe(true);
+    const turns = at.map((s) => Number(s.split('@')[1]));
+    expect(at.map((s) => s.split('@')[0])).toEqual(['slice', 'slice', 'finish', 'done']);
+    // Each in a later turn than the one before it.
+    expect(turns.every((t, i) => i === 0 || t > (turns[i - 1] ?? t))).toBe(true);
+  });
+
+  it('does not run `finish` once cancelled', async () => {
+    const nodes = Array.from({ length: 10 }, (_, i) => gpuNode(i));
+    let stop = false;
+    let finished = false;
+    const done = await primeFirstBuild(nodes, {
+      current: (slice) => [...slice],
+      remember: () => {
+        stop = true;
+        return new Map();
+      },
+      slots: false,
+      finish: () => {
+        finished = true;
+      },
+      cancelled: () => stop,
+    });
+    expect(done).toBe(false);
+    expect(finished).toBe(false);
   });
 
   it('skips nodes no longer current and stops when cancelled', async () => {
@@ -66,7 +115,7 @@ describe('primeFirstBuild', () => {
       cancelled: () => stop,
     });
     expect(done).toBe(false);
-    expect(remembered).toHaveLength(BUILD_SLICE - BUILD_SLICE / 10);
+    expect(remembered).toHaveLength(FIRST_SLICE - FIRST_SLICE / 10);
     expect(remembered.some((n) => n.endsWith('7'))).toBe(false);
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { ConnectionState } from '../../common/connection.ts';
 import type { ClusterFree } from '../../common/free-gpus.ts';
-import { forSnapshot, freeFromTally, unknownFree } from '../inventory/free-gpus.ts';
+import { snapshotFree, unknownFree } from '../inventory/free-gpus.ts';
 import { FreeTally } from '../inventory/free-tally.ts';
 import { type GpuPod, podKey } from '../inventory/gpu-pod.ts';
 import type { NodeFacts } from '../inventory/node-facts.ts';
@@ -46,6 +46,8 @@ export class FreeGpuFeed {
   ) {
     this.#watcher = new ListWatcher(GPU_PODS, opts.makeClient, (e) => this.#onEvent(e), {
       pageSize: POD_PAGE_SIZE,
+      // 100,000 pods are 200 pages: the server prepares the next while this one is parsed.
+      eagerNext: true,
       ...opts.watcher,
       clock: opts.clock,
     });
@@ -95,7 +97,7 @@ export class FreeGpuFeed {
       const failed = phase === 'unreachable' || phase === 'unauthorized' || phase === 'config-error';
       return unknownFree(failed ? 'unreachable' : 'listing');
     }
-    const free = forSnapshot(freeFromTally(nodes.values(), this.#tally));
+    const free = snapshotFree(nodes.values(), this.#tally);
     return FRESH.has(phase) ? free : { ...free, stale: true };
   }
 

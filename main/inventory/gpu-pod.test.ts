@@ -14,13 +14,18 @@ describe('trimGpuPod', () => {
     });
     const p = trimGpuPod(raw);
     expect(p).toEqual({
-      namespace: 'rec-ns',
-      name: 'rec-gpu-pod',
+      key: 'rec-ns/rec-gpu-pod',
       node: 'rec-gpu-node-1',
       phase: 'Pending',
       requests: { 'nvidia.com/gpu': 1 },
     });
+    // The key is the one string kept for both; namespace and name are read from it.
+    expect([p?.namespace, p?.name]).toEqual(['rec-ns', 'rec-gpu-pod']);
     expect(podKey(p!)).toBe('rec-ns/rec-gpu-pod');
+    expect(podKey(p!)).toBe(podKey(p!));
+    expect(podKey({ namespace: 'rec-ns', name: 'rec-gpu-pod' })).toBe('rec-ns/rec-gpu-pod');
+    // Bound pods carry no fields for what only unbound ones need.
+    expect(Object.keys(p!).sort()).toEqual(['key', 'node', 'phase', 'requests']);
     // The same pod before the scheduler bound it: what explains its wait is kept.
     const unbound = trimGpuPod(
       rawPod({
@@ -31,8 +36,7 @@ describe('trimGpuPod', () => {
       }),
     );
     expect(unbound).toEqual({
-      namespace: 'rec-ns',
-      name: 'rec-gpu-pod',
+      key: 'rec-ns/rec-gpu-pod',
       node: null,
       phase: 'Pending',
       requests: { 'nvidia.com/gpu': 1 },

@@ -36,8 +36,36 @@ export const MAX_TOLERATIONS = 32;
 const MAX_RESOURCES = 16;
 const MAX_REASON = 64;
 
+/**
+ * A kept pod holds one string for its namespace and name: its cache key `namespace/name`, the very string
+ * the pod cache's Map holds as its key (podKey hands it out), and reads the two from it when asked (only
+ * shown Pending pods are). A separate name string cost ~40 B per pod at 20,000 GPU pods. Neither a
+ * namespace nor a pod name can hold a '/'.
+ */
+class KeptPod implements GpuPod {
+  // `declare`: not own fields of every pod (most are bound and never carry them), set on unbound ones only.
+  declare tolerations?: readonly Toleration[];
+  declare unscheduled?: { reason: string | null; message: string | null } | null;
+
+  constructor(
+    readonly key: string,
+    readonly node: string | null,
+    readonly phase: string,
+    readonly requests: Quantities,
+  ) {}
+
+  get namespace(): string {
+    return this.key.slice(0, this.key.indexOf('/'));
+  }
+
+  get name(): string {
+    return this.key.slice(this.key.indexOf('/') + 1);
+  }
+}
+
 /** The cache key of a pod: `namespace/name` (pod names are unique only within a namespace). */
 export function podKey(pod: Pick<GpuPod, 'namespace' | 'name'>): string {
+  if (pod instanceof KeptPod) return pod.key;
   // join makes one flat string; a template literal makes a cons string that the pod cache's Map then
   // flattens into a second copy (24 B more per kept pod, measured at 20,000 pods).
   return [pod.namespace, pod.name].join('/');
@@ -75,13 +103,12 @@ export function trimGpuPod(raw: unknown): GpuPod | null {
   const requests = gpuRequestsOfSpec(spec);
   if (Object.keys(requests).length === 0) return null;
   const node = isNodeName(spec.nodeName) ? intern(spec.nodeName) : null;
-  const kept: GpuPod = {
-    namespace: intern(namespace),
-    name,
+  const kept = new KeptPod(
+    [namespace, name].join('/'),
     node,
-    phase: intern(clusterText(status.phase, MAX_REASON) || 'Unknown'),
-    requests: shared(requests),
-  };
+    intern(clusterText(status.phase, MAX_REASON) || 'Unknown'),
+    shared(requests),
+  );
   // 20,000 bound GPU pods would each carry two fields no figure reads: only unbound pods keep them.
   if (node === null) {
     kept.tolerations = sharedTolerations(readTolerations(spec.tolerations));

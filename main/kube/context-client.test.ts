@@ -124,6 +124,60 @@ describe('ContextClient', () => {
     expect(res.status).toBe(200);
   });
 
+  it('peek hands over the head of a 2xx body before the whole answer has resolved', async () => {
+    const s = await sim();
+    const client = new ContextClient(s.context());
+    const heads: string[] = [];
+    let resolved = false;
+    const res = client
+      .request('GET', '/api/v1/nodes', { peek: { bytes: 32, read: (h) => heads.push(`${resolved}:${h}`) } })
+      .finally(() => {
+        resolved = true;
+      });
+    const { status, body } = await res;
+    expect(status).toBe(200);
+    expect(heads).toEqual([`false:${body.slice(0, 32)}`]);
+    // Not for an error answer, nor for a body shorter than asked.
+    const missing = await client.request('GET', '/api/v1/nodes/none', {
+      peek: { bytes: 1, read: (h) => heads.push(`404:${h}`) },
+    });
+    expect(missing.status).toBe(404);
+    await client.request('GET', '/version', { peek: { bytes: 1 << 20, read: () => heads.push('short') } });
+    client.close();
+    expect(heads).toHaveLength(1);
+  });
+
+  it('a signal cancels its request alone; one aborted already sends nothing', async () => {
+    const s = await sim();
+    s.sim.control.setLatency(60_000);
+    const client = new ContextClient(s.context());
+    const stop = new AbortController();
+    const slow = client.request('GET', '/api/v1/nodes', { signal: stop.signal });
+    const other = client.request('GET', '/version');
+    let otherDone = false;
+    void other
+      .catch(() => undefined)
+      .finally(() => {
+        otherDone = true;
+      });
+    stop.abort();
+    await expect(slow).rejects.toMatchObject({ kind: 'aborted' });
+    await new Promise((r) => setImmediate(r));
+    // The other request was not cancelled: it is still waiting (close() ends it).
+    expect(otherDone).toBe(false);
+    client.close();
+    await expect(other).rejects.toMatchObject({ kind: 'aborted' });
+
+    s.sim.control.setLatency(0);
+    const again = new ContextClient(s.context());
+    await expect(again.request('GET', '/version?never-sent', { signal: stop.signal })).rejects.toMatchObject({
+      kind: 'aborted',
+    });
+    expect((await again.request('GET', '/version?after')).status).toBe(200);
+    again.close();
+    expect(s.sim.control.requestLog().map((x) => x.path)).not.toContain('/version?never-sent');
+  });
+
   it('says which cluster a context names when no file defines it', () => {
     const ctx = {
       name: 'x',

@@ -12,6 +12,7 @@ import { classifyNetworkError, errorFromResponse, markProxied } from './error-cl
 import { KubeError } from './errors.ts';
 import type { ResolvedContext } from './kubeconfig-types.ts';
 import { openStream, type StreamHandle, type StreamHandlers, type Transport } from './stream-request.ts';
+import { sharedTurn } from './turns.ts';
 
 export type { StreamHandle, StreamHandlers } from './stream-request.ts';
 
@@ -26,6 +27,8 @@ export interface ContextClientOptions {
 
 /** Of a non-2xx answer only this much is read: a Status is small, and the rest is a hostile server's. */
 const ERROR_BODY_BYTES = 64 << 10;
+/** Answers longer than this parse in a turn of their own (a few ms of JSON.parse and more). */
+const PARSE_ALONE_CHARS = 256 << 10;
 
 export interface KubeResponse {
   status: number;
@@ -39,6 +42,15 @@ export interface RequestInit {
   timeoutMs?: number;
   /** A smaller answer limit for this request than the client's (on-demand reads are bounded tighter). */
   maxBodyBytes?: number;
+  /** Cancels this request alone (an 'aborted' KubeError), as close() cancels all of them. */
+  signal?: AbortSignal;
+  /** Handed the first `bytes` bytes of a 2xx body (decoded) once they have arrived, before the rest. */
+  peek?: BodyPeek;
+}
+
+export interface BodyPeek {
+  bytes: number;
+  read: (head: Buffer) => void;
 }
 
 export class ContextClient {
@@ -84,14 +96,22 @@ export class ContextClient {
       const limit = init.maxBodyBytes ?? this.#opts.maxBodyBytes ?? 256 << 20;
       let timer: unknown = null;
       let req: http.ClientRequest | null = null;
-      const fail = (e: KubeError) => {
+      let settled = false;
+      const settle = () => {
+        settled = true;
         this.#inflight.delete(cancel);
         this.#clock.clearTimeout(timer);
+        init.signal?.removeEventListener('abort', cancel);
+      };
+      const fail = (e: KubeError) => {
+        settle();
         req?.destroy();
         reject(e);
       };
       const cancel = () => fail(new KubeError('aborted', 'The request was cancelled.'));
+      if (init.signal?.aborted) return cancel();
       this.#inflight.add(cancel);
+      init.signal?.addEventListener('abort', cancel, { once: true });
       timer = this.#clock.setTimeout(
         () => {
           // Still waiting for credentials: the exec plugin is what did not answer, not the server.
@@ -106,6 +126,9 @@ export class ContextClient {
       );
       this.#open(method, path, { ...init.headers, 'Accept-Encoding': 'gzip' }, init.body)
         .then((r) => {
+          // Cancelled while the credentials were fetched: the request is dropped unsent (its
+          // "socket hang up" has nobody left to tell).
+          if (settled) return void r.on('error', () => undefined).destroy();
           req = r;
           r.on('error', (err) => fail(classifyNetworkError(err, this.server)));
           r.on('response', (res) => {
@@ -115,6 +138,7 @@ export class ContextClient {
             const parts: Buffer[] = [];
             let size = 0;
             const ok = (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) <= 299;
+            let peek = ok ? init.peek : undefined;
             src.on('data', (d: Buffer) => {
               if (!ok) {
                 // An error answer: keep a bounded head, drain the rest without storing it.
@@ -130,15 +154,21 @@ export class ContextClient {
                     `The answer from ${this.#url.host} is larger than ${limit} bytes.`,
                   ),
                 );
-              else parts.push(d);
+              else {
+                parts.push(d);
+                if (peek !== undefined && size >= peek.bytes) {
+                  const { read, bytes } = peek;
+                  peek = undefined;
+                  read(Buffer.concat(parts).subarray(0, bytes));
+                }
+              }
             });
             src.on('error', (err) => fail(classifyNetworkError(err, this.server)));
             res.on('aborted', () =>
               fail(new KubeError('unreachable', `The connection to ${this.#url.host} was cut off.`)),
             );
             src.on('end', () => {
-              this.#inflight.delete(cancel);
-              this.#clock.clearTimeout(timer);
+              settle();
               resolve({
                 status: res.statusCode ?? 0,
                 headers: res.headers,
@@ -153,10 +183,21 @@ export class ContextClient {
   }
 
   /** A GET whose JSON answer is returned parsed; non-2xx and bad JSON become KubeErrors. */
-  async getJson(path: string, what: string, timeoutMs?: number): Promise<unknown> {
-    const res = await this.request('GET', path, { headers: { Accept: 'application/json' }, timeoutMs });
+  async getJson(
+    path: string,
+    what: string,
+    timeoutMs?: number,
+    more: Pick<RequestInit, 'signal' | 'peek'> = {},
+  ): Promise<unknown> {
+    const res = await this.request('GET', path, {
+      ...more,
+      headers: { Accept: 'application/json' },
+      timeoutMs,
+    });
     if (res.status < 200 || res.status > 299)
       throw errorFromResponse(res.status, res.body, res.headers, what, this.server);
+    // A large answer (a 1.3 MB page of nodes) parses in a turn of its own, one at a time (turns.ts).
+    if (res.body.length > PARSE_ALONE_CHARS) await sharedTurn();
     try {
       return JSON.parse(res.body);
     } catch {

@@ -11,6 +11,8 @@ import { isObj } from '../../common/json-guards.ts';
 import type { Clock } from './clock.ts';
 import type { ContextClient } from './context-client.ts';
 import { KubeError } from './errors.ts';
+import { continueInHead, LIST_HEAD_BYTES } from './list-head.ts';
+import { sharedTurn } from './turns.ts';
 import type { WatchedResource } from './watched-resource.ts';
 
 export interface ListResult<T> {
@@ -27,6 +29,13 @@ export interface ListOptions {
   /** Time allowed for the whole list, all pages and restarts; default LIST_DEADLINE_MS. */
   deadlineMs?: number | undefined;
   isCancelled: () => boolean;
+  /**
+   * Ask for the next page as soon as this page's first bytes name its continue token (list-head.ts),
+   * not after the whole page is parsed. For lists whose round trips are what they wait for: the CLI's,
+   * and the engine's GPU pods (a page of 500 pods costs the server more than our parse); the node
+   * watcher keeps the default (off).
+   */
+  eagerNext?: boolean;
 }
 
 const MAX_RESTARTS = 3;
@@ -45,6 +54,15 @@ export type ListedResource<T> = Pick<
   'path' | 'singular' | 'plural' | 'trim' | 'fieldSelector' | 'maxItems'
 >;
 
+/** One page request in flight: the token it was sent with, and the token its head named, if any. */
+interface Flight {
+  token: string | null;
+  res: Promise<unknown>;
+  /** Set by the head peek (eager lists only) once the page's first bytes name the next token. */
+  peeked: string | null;
+  abort(): void;
+}
+
 export async function listObjects<T>(
   client: ContextClient,
   resource: ListedResource<T>,
@@ -58,72 +76,115 @@ export async function listObjects<T>(
   let restarts = 0;
   let kept: T[] = [];
   let items = 0;
-  let cont: string | null = null;
   let seen = new Set<string>();
   let pages = 0;
-  const request = (token: string | null): Promise<unknown> => {
+  // The page awaited next, and at most one more sent ahead of it.
+  let current: Flight;
+  let ahead = null as Flight | null;
+  const send = (token: string | null): Flight => {
     const q = new URLSearchParams({ limit: String(o.pageSize) });
     if (token) q.set('continue', token);
     if (resource.fieldSelector) q.set('fieldSelector', resource.fieldSelector);
-    return client.getJson(`${path}?${q}`, `listing ${plural}`, o.requestTimeoutMs);
+    const stop = new AbortController();
+    const f: Flight = { token, res: Promise.resolve(null), peeked: null, abort: () => stop.abort() };
+    const peek = o.eagerNext
+      ? {
+          bytes: LIST_HEAD_BYTES,
+          read: (head: Buffer) => {
+            f.peeked = continueInHead(head.toString('utf8'), MAX_CONTINUE_LENGTH);
+            if (f === current) sendAhead();
+          },
+        }
+      : undefined;
+    f.res = client.getJson(`${path}?${q}`, `listing ${plural}`, o.requestTimeoutMs, {
+      signal: stop.signal,
+      ...(peek ? { peek } : {}),
+    });
+    // Awaited in the loop unless dropped; a dropped or not yet awaited one must not be left unhandled.
+    f.res.catch(() => undefined);
+    return f;
   };
-  // The next page's request, sent before this page's items are trimmed: the server's round trip
-  // overlaps our work instead of following it.
-  let ahead: Promise<unknown> | null = null;
-  for (;;) {
-    if (o.clock.now() - startedAt > deadlineMs) {
-      throw new KubeError(
-        'timeout',
-        `Listing the ${plural} of ${host} took longer than ${Math.round(deadlineMs / 1000)} s; stopped.`,
-      );
-    }
-    let page: unknown;
-    try {
-      page = await (ahead ?? request(cont));
-    } catch (err) {
-      ahead = null;
-      if (err instanceof KubeError && err.kind === 'expired' && cont && restarts < MAX_RESTARTS) {
-        restarts++;
-        kept = [];
-        items = 0;
-        cont = null;
-        seen = new Set();
-        continue;
-      }
-      throw err;
-    }
-    ahead = null;
-    if (o.isCancelled()) return null;
-    pages++;
-    const { items: raw, resourceVersion, next } = readPage(page, host, singular);
-    items += raw.length;
-    if (items > maxItems) {
-      throw new KubeError('server', `${host} listed more than ${maxItems} ${plural}; stopped listing.`);
-    }
-    if (next) {
-      if (seen.has(next)) {
+  // Eager lists: the next page is asked for as soon as the current page's head names its token, so the
+  // server prepares it while this page is still arriving and being parsed (one page ahead at most).
+  const sendAhead = () => {
+    const next = current.peeked;
+    if (ahead !== null || next === null || seen.has(next) || pages + 1 >= MAX_LIST_PAGES) return;
+    ahead = send(next);
+  };
+  current = send(null);
+  try {
+    for (;;) {
+      if (o.clock.now() - startedAt > deadlineMs) {
         throw new KubeError(
-          'protocol',
-          `${host} sent the same continue token twice while listing ${plural}.`,
+          'timeout',
+          `Listing the ${plural} of ${host} took longer than ${Math.round(deadlineMs / 1000)} s; stopped.`,
         );
       }
-      if (pages >= MAX_LIST_PAGES) {
-        throw new KubeError(
-          'protocol',
-          `${host} kept paging the ${singular} list past ${MAX_LIST_PAGES} pages; stopped listing.`,
-        );
+      let page: unknown;
+      try {
+        page = await current.res;
+      } catch (err) {
+        if (err instanceof KubeError && err.kind === 'expired' && current.token && restarts < MAX_RESTARTS) {
+          restarts++;
+          kept = [];
+          items = 0;
+          seen = new Set();
+          ahead?.abort();
+          ahead = null;
+          current = send(null);
+          continue;
+        }
+        throw err;
       }
-      seen.add(next);
-      cont = next;
-      ahead = request(next);
-      // Awaited at the top of the loop; a trim that throws first must not leave it unhandled.
-      ahead.catch(() => undefined);
+      if (o.isCancelled()) return null;
+      pages++;
+      const { items: raw, resourceVersion, next } = readPage(page, host, singular);
+      items += raw.length;
+      if (items > maxItems) {
+        throw new KubeError('server', `${host} listed more than ${maxItems} ${plural}; stopped listing.`);
+      }
+      if (next) {
+        if (seen.has(next)) {
+          throw new KubeError(
+            'protocol',
+            `${host} sent the same continue token twice while listing ${plural}.`,
+          );
+        }
+        if (pages >= MAX_LIST_PAGES) {
+          throw new KubeError(
+            'protocol',
+            `${host} kept paging the ${singular} list past ${MAX_LIST_PAGES} pages; stopped listing.`,
+          );
+        }
+        seen.add(next);
+        // A page sent ahead is kept only when the whole page named the token its head did.
+        if (ahead?.token !== next) {
+          ahead?.abort();
+          ahead = null;
+        }
+        // The next page's request goes out (if it has not yet) before this page's items are trimmed:
+        // the server's round trip overlaps our work instead of following it.
+        current = ahead ?? send(next);
+        ahead = null;
+        sendAhead();
+      } else {
+        ahead?.abort();
+        ahead = null;
+      }
+      // A page's trim in a turn of its own: pages of several lists that arrive together are not all
+      // parsed and trimmed in one turn (turns.ts).
+      await sharedTurn();
+      if (o.isCancelled()) return null;
+      for (const r of raw) {
+        const item = trim(r);
+        if (item !== null) kept.push(item);
+      }
+      if (!next) return { items: kept, resourceVersion, pages };
     }
-    for (const r of raw) {
-      const item = trim(r);
-      if (item !== null) kept.push(item);
-    }
-    if (!next) return { items: kept, resourceVersion, pages };
+  } finally {
+    // A list that ends early (cancelled, an error, a cap) leaves no request of its own in flight.
+    current.abort();
+    ahead?.abort();
   }
 }
 

@@ -22,6 +22,8 @@ export interface ListWatcherOptions extends Partial<ConnectionThresholds> {
   backoff?: Partial<BackoffOptions>;
   /** LIST page size (limit); default 100. */
   pageSize?: number;
+  /** Ask for the next LIST page as soon as a page's head names its token (list-pages.ts); default off. */
+  eagerNext?: boolean;
   /** Time allowed for each LIST page request. */
   listTimeoutMs?: number;
   /** Time allowed for a whole paged list (list-pages.ts LIST_DEADLINE_MS by default). */

@@ -104,6 +104,41 @@ describe('ListWatcher of NODES against the simulator', () => {
     );
   });
 
+  it.each([
+    [false, ['ask 1', 'got 1', 'ask 2', 'got 2', 'ask 3', 'got 3']],
+    [true, ['ask 1', 'ask 2', 'got 1', 'ask 3', 'got 2', 'got 3']],
+  ])(
+    'eagerNext %s: the list asks for the next page before this one is in only when set',
+    async (eagerNext, want) => {
+      const s = await startSimContext({ scenario: 'large:30' });
+      const clock = new ManualClock();
+      const rec = new WatcherRecorder();
+      // The real client (each call still goes to the simulator over HTTPS), noting when each list page is
+      // asked for and when its whole answer is in.
+      const order: string[] = [];
+      let asked = 0;
+      const makeClient = () => {
+        const client = new ContextClient(s.context(), { clock });
+        const getJson = client.getJson.bind(client);
+        client.getJson = async (path, what, timeoutMs, more) => {
+          if (!path.startsWith('/api/v1/nodes?limit=')) return getJson(path, what, timeoutMs, more);
+          const n = ++asked;
+          order.push(`ask ${n}`);
+          const page = await getJson(path, what, timeoutMs, more);
+          order.push(`got ${n}`);
+          return page;
+        };
+        return client;
+      };
+      const w = new ListWatcher(NODES, makeClient, rec.on, { ...FAST, clock, pageSize: 10, eagerNext });
+      open.push({ s, w });
+      w.start();
+      await rec.waitForPhase('live');
+      expect(rec.cache.view.size).toBe(30);
+      expect(order).toEqual(want);
+    },
+  );
+
   it('bookmarks feed the stall timer and advance the resourceVersion without a relist', async () => {
     const { rec, w, control, s, clock } = await setup(
       { scenario: 'homelab', bookmarkIntervalMs: 50 },

@@ -208,6 +208,7 @@ export class ListWatcher<T> {
       { ...this.resource, trim },
       {
         pageSize,
+        eagerNext: this.#opts.eagerNext === true,
         requestTimeoutMs: this.#opts.listTimeoutMs ?? 60_000,
         clock: this.#clock,
         deadlineMs: this.#opts.listDeadlineMs,
