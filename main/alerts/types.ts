@@ -4,6 +4,7 @@ import type { Alert, AlertProduct } from '../../common/alerts.ts';
 import { dict } from '../../common/dict.ts';
 import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { entryReasonOf, type ShortReason } from '../../common/node-reason.ts';
+import { sharePool } from '../inventory/share.ts';
 
 /** What the engine saw of one context at one instant (epoch ms). */
 export interface Observation {
@@ -125,16 +126,22 @@ export function initialContextPolicy(): ContextPolicy {
   };
 }
 
+const readyFacts = sharePool<NodeFacts>();
+
 export function viewOf(inventory: GpuInventoryStatus): InventoryView {
   const nodes = dict<NodeFacts>();
   for (const n of inventory.nodes) {
-    nodes[n.name] = {
+    const facts: NodeFacts = {
       ready: n.ready,
       why: n.ready ? null : entryReasonOf(n),
       cause: n.ready ? null : (n.gpu_cause ?? null),
       capacity: n.capacity_gpus ?? null,
       allocatable: n.allocatable_gpus ?? null,
     };
+    // A Ready node's facts are two numbers: one frozen copy per pair (the policy keeps one per node).
+    nodes[n.name] = n.ready
+      ? readyFacts.share(`${facts.capacity ?? '-'}/${facts.allocatable ?? '-'}`, facts)
+      : facts;
   }
   const omitted = inventory.nodes_omitted ?? 0;
   return {

@@ -7,6 +7,7 @@ import { isGpuSlotResource, RESOURCE_PREFIX } from './labels.ts';
 import type { NodeFacts } from './node-facts.ts';
 import { parseCountQuantity, quote } from './parse.ts';
 import { problem } from './problem.ts';
+import { entryKey, sharePool } from './share.ts';
 
 export interface ResourceFacts {
   /** Every `nvidia.com/*` resource in capacity or allocatable, sorted by name. */
@@ -45,7 +46,22 @@ export function deriveResources(facts: NodeFacts): ResourceFacts {
       allocatableGpus = (allocatableGpus ?? 0) + allocatable;
     }
   }
-  return { resources, capacityGpus, allocatableGpus, problems };
+  return { resources: shareResources(resources), capacityGpus, allocatableGpus, problems };
+}
+
+/**
+ * One frozen list per distinct set of resources (share.ts): most GPU nodes advertise the same ones, and
+ * the list is kept in every entry. Frozen, so GpuResource[] here is read-only in fact if not in type.
+ */
+const resourceLists = sharePool<GpuResource[]>((list) => {
+  for (const r of list) Object.freeze(r);
+  Object.freeze(list);
+});
+
+function shareResources(resources: GpuResource[]): GpuResource[] {
+  let key = '';
+  for (const r of resources) key += `${entryKey(r.name)}${r.capacity}/${r.allocatable};`;
+  return resourceLists.share(key, resources) as GpuResource[];
 }
 
 function quantity(

@@ -377,3 +377,48 @@ describe('deriveEntry', () => {
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('deriveEntry shares the parts nodes of one kind have in common (bench row 3)', () => {
+  const entryOf = (name: string, o: Partial<RawNodeOptions> = {}) => {
+    const facts = trimNode(rawNode({ name, ...o }));
+    if (facts === null) throw new Error('fixture did not trim');
+    return deriveEntry(facts, null);
+  };
+  const mig = {
+    labels: {
+      ...gfdLabels(A100, 1, 40960),
+      'nvidia.com/mig.strategy': 'mixed',
+      'nvidia.com/mig-1g.5gb.count': '4',
+    },
+    capacity: { 'nvidia.com/mig-1g.5gb': '4' },
+  };
+  const shared = {
+    labels: { ...gfdLabels(RTX, 1, 8188), 'nvidia.com/gpu.replicas': '4' },
+    capacity: { 'nvidia.com/gpu.shared': '4' },
+  };
+
+  it('same resources, MIG and sharing facts → the same objects; different → not', () => {
+    const a = entryOf('a', { capacity: { 'nvidia.com/gpu': '8' } });
+    const b = entryOf('b', { capacity: { 'nvidia.com/gpu': '8' } });
+    expect(b.resources).toBe(a.resources);
+    const c = entryOf('c', { capacity: { 'nvidia.com/gpu': '8' }, allocatable: { 'nvidia.com/gpu': '6' } });
+    expect(c.resources).not.toBe(a.resources);
+    expect(c.resources).toEqual([{ name: 'nvidia.com/gpu', capacity: 8, allocatable: 6 }]);
+    expect(entryOf('m2', mig).mig).toBe(entryOf('m1', mig).mig);
+    expect(entryOf('s2', shared).sharing).toBe(entryOf('s1', shared).sharing);
+    const other = { ...shared, labels: { ...shared.labels, 'nvidia.com/gpu.replicas': '2' } };
+    expect(entryOf('s3', other).sharing).not.toBe(entryOf('s1', shared).sharing);
+  });
+
+  it('the shared parts are frozen: a mutation attempt throws', () => {
+    const a = entryOf('a', { capacity: { 'nvidia.com/gpu': '8' } });
+    const resources = a.resources ?? [];
+    expect(() => resources.push({ name: 'x', capacity: 1, allocatable: 1 })).toThrow(TypeError);
+    expect(() => {
+      (resources[0] as { capacity: number }).capacity = 1;
+    }).toThrow(TypeError);
+    const m = entryOf('m', mig).mig;
+    expect(() => m?.profiles.push({ profile: '7g.40gb', count: 1 })).toThrow(TypeError);
+    expect(entryOf('b', { capacity: { 'nvidia.com/gpu': '8' } }).resources?.[0]?.capacity).toBe(8);
+  });
+});

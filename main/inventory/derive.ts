@@ -5,7 +5,14 @@
  * `problem_words` (the window words those in its language).
  */
 import { gpuCause } from '../../common/gpu-why.ts';
-import type { GpuNodeEntry, GpuProblemWords, GpuResource, LastSeenLabels } from '../../common/inventory.ts';
+import type {
+  GpuNodeEntry,
+  GpuProblemWords,
+  GpuResource,
+  LastSeenLabels,
+  MigInfo,
+  SharingInfo,
+} from '../../common/inventory.ts';
 import { shownText } from '../log/redact.ts';
 import { deriveMig } from './derive-mig.ts';
 import { deriveResources } from './derive-resources.ts';
@@ -14,6 +21,7 @@ import { readGpuLabels } from './gpu-labels.ts';
 import { GPU_RESOURCE, isGpuDeviceResource, isGpuSlotResource, LABEL } from './labels.ts';
 import type { NodeFacts } from './node-facts.ts';
 import { englishProblem, problem } from './problem.ts';
+import { entryKey, nullableKey, sharePool } from './share.ts';
 
 /**
  * @param lastSeen what the node's labels said when last labelled (see last-seen.ts); shown only while
@@ -45,8 +53,8 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
     capacity_gpus: res.capacityGpus,
     allocatable_gpus: res.allocatableGpus,
     resources: res.resources.length ? res.resources : NONE,
-    mig,
-    sharing,
+    mig: mig === null ? null : shareMig(mig),
+    sharing: sharing === null ? null : shareSharing(sharing),
     last_seen: gpu.product === null ? lastSeen : null,
     problems: problems.length ? problems.map(englishProblem) : NONE,
     ...(problems.length ? { problem_words: problems } : {}),
@@ -55,6 +63,24 @@ export function deriveEntry(facts: NodeFacts, lastSeen: LastSeenLabels | null): 
 
 /** The Ready message kept in an entry: enough for the "why" of a notification, small for write-back. */
 const NOT_READY_MESSAGE_MAX = 200;
+
+/** MIG and sharing facts, one frozen copy per distinct value (share.ts): nodes of one kind have the same. */
+const migs = sharePool<MigInfo>((m) => {
+  for (const p of m.profiles) Object.freeze(p);
+  Object.freeze(m.profiles);
+  Object.freeze(m);
+});
+const sharings = sharePool<SharingInfo>();
+
+function shareMig(mig: MigInfo): MigInfo {
+  let key = nullableKey(mig.strategy);
+  for (const p of mig.profiles) key += `${entryKey(p.profile)}${p.count};`;
+  return migs.share(key, mig) as MigInfo;
+}
+
+function shareSharing(sharing: SharingInfo): SharingInfo {
+  return sharings.share(`${nullableKey(sharing.strategy)}${sharing.replicas ?? '-'}`, sharing);
+}
 
 /** Most entries have no problems (and many no resources): they share one frozen empty list. */
 const NONE = Object.freeze([]) as unknown as never[];

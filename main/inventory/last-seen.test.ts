@@ -53,3 +53,19 @@ describe('last-seen labels', () => {
     expect(m.size).toBe(2);
   });
 });
+
+describe('last-seen labels are shared per kind of node (bench row 3)', () => {
+  it('same labels → one frozen object; different → not', () => {
+    const seen = rememberAllLabels(empty, [
+      node('a', gfdLabels(RTX, 1, 8188)),
+      node('b', gfdLabels(RTX, 1, 8188)),
+      node('c', gfdLabels(RTX, 2, 8188)),
+    ]);
+    expect(seen.get('b')).toBe(seen.get('a'));
+    expect(seen.get('c')).not.toBe(seen.get('a'));
+    expect(seen.get('c')?.count).toBe(2);
+    expect(() => {
+      (seen.get('a') as { count: number }).count = 3;
+    }).toThrow(TypeError);
+  });
+});

@@ -9,6 +9,7 @@
 import type { LastSeenLabels } from '../../common/inventory.ts';
 import { readGpuLabels } from './gpu-labels.ts';
 import type { NodeFacts } from './node-facts.ts';
+import { nullableKey, sharePool } from './share.ts';
 
 type LastSeenMap = ReadonlyMap<string, LastSeenLabels>;
 
@@ -16,8 +17,11 @@ type LastSeenMap = ReadonlyMap<string, LastSeenLabels>;
 function labelsOf(facts: NodeFacts): LastSeenLabels | null {
   const { product, count, memory } = readGpuLabels(facts.labels);
   if (product === null && count === 0) return null;
-  return { product, count, memory };
+  return seen.share(`${nullableKey(product)}${count}/${memory ?? '-'}`, { product, count, memory });
 }
+
+/** One frozen copy per distinct product, count and memory (share.ts): a cluster has a few kinds of node. */
+const seen = sharePool<LastSeenLabels>();
 
 function same(a: LastSeenLabels | undefined, b: LastSeenLabels): boolean {
   return a !== undefined && a.product === b.product && a.count === b.count && a.memory === b.memory;

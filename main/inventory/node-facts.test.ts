@@ -312,3 +312,80 @@ describe('the GPU health signals of other tools', () => {
     }
   });
 });
+
+describe('trimNode shares what nodes of one kind have in common (bench row 3)', () => {
+  const gpu = (name: string, product = 'NVIDIA-L40S', ready: 'True' | 'False' = 'True') =>
+    trimNode(
+      rawNode({
+        name,
+        ready,
+        since: `2025-06-0${name.length % 9}T10:00:00Z`,
+        labels: { 'nvidia.com/gpu.product': product, 'nvidia.com/gpu.count': '4' },
+        capacity: { 'nvidia.com/gpu': '4' },
+        taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }],
+      }),
+    ) as NodeFacts;
+
+  it('same facts → the same objects; different facts → not', () => {
+    const a = gpu('a');
+    const b = gpu('bb');
+    expect(b.labels).toBe(a.labels);
+    expect(b.capacity).toBe(a.capacity);
+    expect(b.allocatable).toBe(a.capacity);
+    expect(b.taints).toBe(a.taints);
+    expect(b.ready).toBe(a.ready);
+    const c = gpu('c', 'NVIDIA-H100-80GB-HBM3');
+    expect(c.labels).not.toBe(a.labels);
+    expect(c.labels['nvidia.com/gpu.product']).toBe('NVIDIA-H100-80GB-HBM3');
+    expect(a.labels['nvidia.com/gpu.product']).toBe('NVIDIA-L40S');
+  });
+
+  it('a Ready node keeps no since; a NotReady node keeps its own', () => {
+    expect(gpu('a').ready).toEqual({
+      status: 'True',
+      reason: 'KubeletReady',
+      message: 'kubelet is posting ready status',
+      since: null,
+    });
+    const down1 = gpu('d', 'NVIDIA-L40S', 'False');
+    const down2 = gpu('dd', 'NVIDIA-L40S', 'False');
+    expect(down1.ready.since).toBe('2025-06-01T10:00:00Z');
+    expect(down2.ready.since).toBe('2025-06-02T10:00:00Z');
+    expect(down2.ready).not.toBe(down1.ready);
+  });
+
+  it('the shared objects are frozen: a mutation attempt throws', () => {
+    const a = gpu('a');
+    expect(() => {
+      (a.labels as Record<string, string>)['nvidia.com/gpu.product'] = 'other';
+    }).toThrow(TypeError);
+    expect(() => {
+      (a.capacity as Record<string, string>)['nvidia.com/gpu'] = '9';
+    }).toThrow(TypeError);
+    expect(() => {
+      (a.ready as { status: string }).status = 'False';
+    }).toThrow(TypeError);
+    expect(() => {
+      (a.taints[0] as { effect: string }).effect = 'NoExecute';
+    }).toThrow(TypeError);
+    expect(() => {
+      (gpu('d', 'NVIDIA-L40S', 'False').ready as { since: string }).since = 'x';
+    }).toThrow(TypeError);
+    expect(gpu('b').labels['nvidia.com/gpu.product']).toBe('NVIDIA-L40S');
+  });
+
+  it('a taint with no value and one whose value is "-" are different lists', () => {
+    const taint = (value?: string) =>
+      (
+        trimNode(
+          rawNode({
+            name: 'n',
+            taints: [{ key: 'k', effect: 'NoSchedule', ...(value === undefined ? {} : { value }) }],
+          }),
+        ) as NodeFacts
+      ).taints;
+    expect(taint()).not.toBe(taint('-'));
+    expect(taint('-')[0]?.value).toBe('-');
+    expect(taint()[0]?.value).toBeNull();
+  });
+});

@@ -21,6 +21,7 @@ import { isNodeName, MAX_NODE_NAME } from '../../common/k8s-names.ts';
 import { intern } from './intern.ts';
 import { jsonEqual } from './json-equal.ts';
 import { isInventoryLabel, RESOURCE_PREFIX } from './labels.ts';
+import { entryKey, keyOf, nullableKey, sharePool } from './share.ts';
 
 export interface NodeFacts {
   name: string;
@@ -32,13 +33,23 @@ export interface NodeFacts {
   uid: number;
   resourceVersion: string;
   /** Only the labels the inventory uses: GPU Feature Discovery / GPU Operator ones and NFD's pci-10de.present. */
-  labels: Record<string, string>;
-  ready: { status: NodeReadiness; reason: string | null; message: string | null; since: string | null };
+  labels: Readonly<Record<string, string>>;
+  /**
+   * The Ready condition. `since` (its lastTransitionTime) is kept only while the node is not Ready, the
+   * only time anything shows it (`not_ready_since`): so the facts of Ready nodes with the same reason and
+   * message are one shared object (bench row 3).
+   */
+  ready: Readonly<{
+    status: NodeReadiness;
+    reason: string | null;
+    message: string | null;
+    since: string | null;
+  }>;
   /** Only `nvidia.com/*` resources, as the API's quantity strings. */
-  capacity: Record<string, string>;
-  allocatable: Record<string, string>;
+  capacity: Readonly<Record<string, string>>;
+  allocatable: Readonly<Record<string, string>>;
   unschedulable: boolean;
-  taints: { key: string; value: string | null; effect: string }[];
+  taints: readonly Readonly<{ key: string; value: string | null; effect: string }>[];
   /**
    * The GPU health conditions of other tools that say something is wrong (common/gpu-why.ts
    * `signalsFault`: NVSentinel, Node Problem Detector, the EKS agent), at most MAX_HEALTH; most nodes
@@ -129,7 +140,18 @@ function isNvidiaResource(key: string): boolean {
 
 /** Shared by every node that has none: most nodes of a large cluster carry no GPU labels or taints. */
 const NO_VALUES: Record<string, string> = Object.freeze({}) as Record<string, string>;
-const NO_TAINTS: NodeFacts['taints'] = Object.freeze([]) as unknown as NodeFacts['taints'];
+const NO_TAINTS: NodeFacts['taints'] = Object.freeze([]);
+
+/**
+ * The kept label, capacity and allocatable maps, Ready conditions and taint lists, one frozen copy per
+ * distinct value (share.ts): nodes of one kind carry the same ones, so each is held once, not per node.
+ */
+const records = sharePool<Record<string, string>>();
+const readies = sharePool<NodeFacts['ready']>();
+const taintLists = sharePool<NodeFacts['taints']>((list) => {
+  for (const t of list) Object.freeze(t);
+  Object.freeze(list);
+});
 
 /**
  * The value cut to `max` characters, marked with "…" when cut. The cut is copied character by character:
@@ -162,7 +184,7 @@ function pick(source: unknown, want: (key: string) => boolean): Record<string, s
     out[intern(key)] = intern(capped(text, MAX_LABEL_VALUE));
     if (++kept >= MAX_KEPT) break;
   }
-  return out ?? NO_VALUES;
+  return out === null ? NO_VALUES : records.share(keyOf(out), out);
 }
 
 const NO_READY_CONDITION: NodeFacts['ready'] = Object.freeze({
@@ -181,18 +203,22 @@ function readyCondition(conditions: unknown): NodeFacts['ready'] {
   // Kubelet (or whoever patched the status) wrote these: one line through the text gate, capped.
   const reason = clusterText(ready.reason, MAX_REASON);
   const message = clusterText(ready.message);
-  const since = str(ready.lastTransitionTime);
-  return {
-    status: s === 'True' || s === 'False' ? s : 'Unknown',
+  const status: NodeReadiness = s === 'True' || s === 'False' ? s : 'Unknown';
+  const since = status === 'True' ? null : str(ready.lastTransitionTime);
+  const kept: NodeFacts['ready'] = {
+    status,
     reason: reason === '' ? null : intern(reason),
     message: message === '' ? null : intern(message),
     since: since === null ? null : capped(since, MAX_TIMESTAMP),
   };
+  // A NotReady node's since is its own (rarely shared, so not pooled); a Ready node has none.
+  if (since !== null) return Object.freeze(kept);
+  return readies.share(entryKey(status) + nullableKey(kept.reason) + nullableKey(kept.message), kept);
 }
 
 function taints(raw: unknown): NodeFacts['taints'] {
   if (!Array.isArray(raw) || raw.length === 0) return NO_TAINTS;
-  const out: NodeFacts['taints'] = [];
+  const out: { key: string; value: string | null; effect: string }[] = [];
   for (const t of raw) {
     if (out.length >= MAX_TAINTS) break;
     if (!isObj(t)) continue;
@@ -206,5 +232,8 @@ function taints(raw: unknown): NodeFacts['taints'] {
       effect: intern(capped(effect, MAX_LABEL_VALUE)),
     });
   }
-  return out.length ? out : NO_TAINTS;
+  if (out.length === 0) return NO_TAINTS;
+  let key = '';
+  for (const t of out) key += entryKey(t.key) + nullableKey(t.value) + entryKey(t.effect);
+  return taintLists.share(key, out);
 }

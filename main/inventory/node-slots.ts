@@ -17,6 +17,7 @@ import {
   SHARED_RESOURCE,
 } from './labels.ts';
 import type { NodeFacts } from './node-facts.ts';
+import { shareSlots } from './node-slots-share.ts';
 import { parseCountQuantity } from './parse.ts';
 
 export interface NodeSlot {
@@ -39,7 +40,7 @@ const memo = new WeakMap<NodeFacts, NodeSlots>();
 export function nodeSlots(facts: NodeFacts): NodeSlots {
   const hit = memo.get(facts);
   if (hit !== undefined) return hit;
-  const made = deriveSlots(facts);
+  const made = shareSlots(deriveSlots(facts));
   memo.set(facts, made);
   return made;
 }
