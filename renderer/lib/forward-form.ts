@@ -20,6 +20,7 @@ import {
 import type { MessageKey, MessageVars } from '../../common/i18n/catalog-types.ts';
 import { forwardWordsText } from '../../common/i18n/forward-words-text.ts';
 import type { Locale } from '../../common/i18n/locales.ts';
+import { errorInfoText } from './invoke-error.ts';
 
 type T = (key: MessageKey, vars?: MessageVars) => string;
 
@@ -160,7 +161,7 @@ export function resultText(result: ForwardTestResult, t: T): string {
 
 /** A refused invoke in the window's language: from its facts when the host gave them, else its sentence. */
 export function refusalText(e: ErrorInfo, t: T): string {
-  return (e.words && forwardWordsText(e.words, t)) ?? e.message;
+  return errorInfoText(e, t);
 }
 
 /** Why a target does not run (or what the vault found), in the window's language. */
