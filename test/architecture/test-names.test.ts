@@ -68,6 +68,10 @@ const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
     "refusals of a kubectl context switch, read as the preload reads them, worded by the window's message in Korean",
   ],
   [
+    'renderer/components/settings-i18n.test.ts',
+    "the host's refusals of a settings save, read as the preload reads them, worded by the status line in Korean",
+  ],
+  [
     'main/kube/use-context-words.test.ts',
     "use-context's refusals made for real (kubeconfig-write.ts, use-context.ts) carry their words, their sentence the catalog's English",
   ],
