@@ -10,11 +10,14 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { clusterText } from '../../common/cluster-text.ts';
+import type { ErrorKind } from '../../common/errors.ts';
 import { type Settings, SettingsSchema } from '../../common/settings.ts';
 import type { SettingsWords } from '../../common/settings-words.ts';
 import { errorText } from '../../common/validate.ts';
 
 export class SettingsError extends Error {
+  /** Its kind where it crosses a process (common/errors.ts asErrorInfo keeps its words with it). */
+  readonly kind: ErrorKind = 'failed';
   constructor(
     message: string,
     /** The fields at fault, dotted ("alertRules.holdDownMs"); empty when the fault is not a field's. */

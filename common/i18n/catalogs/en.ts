@@ -744,6 +744,7 @@ export const en = {
       save: 'Save target',
       cancel: 'Cancel',
       badId: 'A name is 1 to 32 lower-case letters, digits or "-", starting with a letter or digit.',
+      urlTooLong: 'A URL has at most {{max, number}} characters.',
       badUrl:
         'Write the URL as http://host:port or https://host, without a user, password or ?query (settings are kept in plain text; a webhook proves itself with its signing key).',
       badTopic: 'A topic is 1 to 64 letters, digits, "-" or "_".',

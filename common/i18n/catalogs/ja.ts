@@ -708,6 +708,7 @@ export const ja: Catalog = {
       save: '転送先を保存',
       cancel: 'キャンセル',
       badId: '名前は英小文字・数字・「-」の 1〜32 文字で、英字か数字で始めます。',
+      urlTooLong: 'URL は {{max, number}} 文字までです。',
       badUrl:
         'URL は http://ホスト:ポート または https://ホスト の形で、ユーザー・パスワード・?クエリを含めずに書いてください（設定は平文で保存されます。Webhook は署名キーで認証します）。',
       badTopic: 'トピックは英字・数字・「-」・「_」の 1〜64 文字です。',

@@ -691,6 +691,7 @@ export const zhCN: Catalog = {
       save: '保存目标',
       cancel: '取消',
       badId: '名称为 1 到 32 个小写字母、数字或“-”，以字母或数字开头。',
+      urlTooLong: 'URL 最多 {{max, number}} 个字符。',
       badUrl:
         'URL 请写成 http://主机:端口 或 https://主机，不要包含用户名、密码或 ?查询参数（设置以明文保存；webhook 用签名密钥证明身份）。',
       badTopic: '主题为 1 到 64 个字母、数字、“-”或“_”。',
