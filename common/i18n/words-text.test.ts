@@ -1,6 +1,7 @@
 // Every area's words are worded in every language from the catalogs, never as a key or with a value
 // left out, and the codes of the areas never meet (the code alone picks the area's wording).
 import { describe, expect, it } from 'vitest';
+import { BRIDGE_ENGLISH } from '../bridge-words.ts';
 import { allForwardWords } from '../forward-words.testkit.ts';
 import { allKubeconfigWords } from '../kubeconfig-words.testkit.ts';
 import { allSettingsWords } from '../settings-words.testkit.ts';
@@ -9,7 +10,13 @@ import { LOCALES } from './locales.ts';
 import { translator } from './translator.ts';
 import { wordsEnglish, wordsText } from './words-text.ts';
 
-const all: Words[] = [...allForwardWords(), ...allKubeconfigWords(), ...allSettingsWords()];
+const bridge: Words[] = [
+  { code: 'bridgeNoAnswer' },
+  { code: 'bridgeHttp', status: 502 },
+  { code: 'bridgeUnexpected' },
+  { code: 'bridgeUnknownChannel', channel: 'no:such' },
+];
+const all: Words[] = [...allForwardWords(), ...allKubeconfigWords(), ...allSettingsWords(), ...bridge];
 const SCRIPT = {
   ko: /[\uac00-\ud7a3]/,
   ja: /[\u3040-\u30ff\u4e00-\u9fff]/,
@@ -47,6 +54,15 @@ describe('words of every area', () => {
         }
       }
     }
+  });
+
+  it("are the bridges' own English, so a log or test reads the same sentence the catalog has", () => {
+    expect(wordsEnglish({ code: 'bridgeNoAnswer' })).toBe(BRIDGE_ENGLISH.noAnswer);
+    expect(wordsEnglish({ code: 'bridgeHttp', status: 502 })).toBe(BRIDGE_ENGLISH.http(502));
+    expect(wordsEnglish({ code: 'bridgeUnexpected' })).toBe(BRIDGE_ENGLISH.unexpected);
+    expect(wordsEnglish({ code: 'bridgeUnknownChannel', channel: 'x:y' })).toBe(
+      BRIDGE_ENGLISH.unknownChannel('x:y'),
+    );
   });
 
   it('pick the sentence by the file-system code where it means something to the user', () => {

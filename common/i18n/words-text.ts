@@ -5,12 +5,13 @@
  * the caller then shows the English sentence that came with them.
  */
 
+import type { BridgeWords } from '../bridge-words.ts';
 import type { ErrorKind } from '../errors.ts';
 import { WordedError } from '../errors.ts';
 import type { ForwardWords } from '../forward-words.ts';
 import { FORWARD_WORDS_VALUES } from '../forward-words.ts';
 import { KUBECONFIG_WORDS_VALUES, type KubeconfigWords } from '../kubeconfig-words.ts';
-import type { SettingsWords } from '../settings-words.ts';
+import { SETTINGS_WORDS_VALUES, type SettingsWords } from '../settings-words.ts';
 import type { Words } from '../words.ts';
 import type { MessageKey, MessageVars } from './catalog-types.ts';
 import { forwardWordsText } from './forward-words-text.ts';
@@ -23,10 +24,26 @@ type T = (key: MessageKey, vars?: MessageVars) => string;
 const isForward = (w: Words): w is ForwardWords => Object.hasOwn(FORWARD_WORDS_VALUES, w.code);
 const isKubeconfig = (w: Words): w is KubeconfigWords => Object.hasOwn(KUBECONFIG_WORDS_VALUES, w.code);
 
+const isSettings = (w: Words): w is SettingsWords => Object.hasOwn(SETTINGS_WORDS_VALUES, w.code);
+
+function bridgeWordsText(w: BridgeWords, t: T): string {
+  switch (w.code) {
+    case 'bridgeNoAnswer':
+      return t('bridgeWords.noAnswer');
+    case 'bridgeHttp':
+      return t('bridgeWords.http', { status: String(w.status) });
+    case 'bridgeUnexpected':
+      return t('bridgeWords.unexpected');
+    case 'bridgeUnknownChannel':
+      return t('bridgeWords.unknownChannel', { channel: w.channel });
+  }
+}
+
 export function wordsText(w: Words, t: T): string | null {
   if (isForward(w)) return forwardWordsText(w, t);
   if (isKubeconfig(w)) return kubeconfigWordsText(w, t);
-  return settingsWordsText(w as SettingsWords, t);
+  if (isSettings(w)) return settingsWordsText(w, t);
+  return bridgeWordsText(w, t);
 }
 
 let english: Translator | null = null;

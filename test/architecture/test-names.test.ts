@@ -72,6 +72,10 @@ const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
     "the host's refusals of a settings save, read as the preload reads them, worded by the status line in Korean",
   ],
   [
+    'renderer/components/bridge-i18n.test.ts',
+    "the real bridges' own failures (web bridge, settleReply) worded by the startup screen, History and the kubectl list in Korean",
+  ],
+  [
     'main/kube/use-context-words.test.ts',
     "use-context's refusals made for real (kubeconfig-write.ts, use-context.ts) carry their words, their sentence the catalog's English",
   ],

@@ -1022,4 +1022,11 @@ export const en = {
     saveFull: 'Settings could not be saved: the disk is full ({{errno}}).',
     saveFailed: 'Settings could not be saved ({{errno}}).',
   },
+  /** Failures of the window's own bridges (common/bridge-words.ts); the bridges write this English. */
+  bridgeWords: {
+    noAnswer: 'The GPU Fleet engine did not answer.',
+    http: 'The engine answered HTTP {{status}}.',
+    unexpected: 'The engine answered something unexpected.',
+    unknownChannel: 'unknown channel {{channel}}',
+  },
 } as const;

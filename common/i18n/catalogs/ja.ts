@@ -973,4 +973,10 @@ export const ja: Catalog = {
     saveFull: '設定を保存できません。ディスクがいっぱいです（{{errno}}）。',
     saveFailed: '設定を保存できません（{{errno}}）。',
   },
+  bridgeWords: {
+    noAnswer: 'GPU Fleet エンジンが応答しません。',
+    http: 'エンジンが HTTP {{status}} を返しました。',
+    unexpected: 'エンジンから予期しない応答がありました。',
+    unknownChannel: '不明なチャネルです：{{channel}}',
+  },
 };

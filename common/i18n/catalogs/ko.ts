@@ -960,4 +960,10 @@ export const ko: Catalog = {
     saveFull: '설정을 저장할 수 없습니다. 디스크가 가득 찼습니다({{errno}}).',
     saveFailed: '설정을 저장할 수 없습니다({{errno}}).',
   },
+  bridgeWords: {
+    noAnswer: 'GPU Fleet 엔진이 응답하지 않습니다.',
+    http: '엔진이 HTTP {{status}}(으)로 응답했습니다.',
+    unexpected: '엔진이 예상하지 못한 응답을 보냈습니다.',
+    unknownChannel: '알 수 없는 채널입니다: {{channel}}',
+  },
 };

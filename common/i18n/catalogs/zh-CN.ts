@@ -942,4 +942,10 @@ export const zhCN: Catalog = {
     saveFull: '无法保存设置：磁盘已满（{{errno}}）。',
     saveFailed: '无法保存设置（{{errno}}）。',
   },
+  bridgeWords: {
+    noAnswer: 'GPU Fleet 引擎没有响应。',
+    http: '引擎返回了 HTTP {{status}}。',
+    unexpected: '引擎返回了意外的响应。',
+    unknownChannel: '未知通道：{{channel}}',
+  },
 };
