@@ -4,7 +4,7 @@
  * write-back WriteError carry one of these kinds; the renderer reads a rejected invoke back into
  * this shape with `invokeError` (renderer/lib/invoke-error.ts), never by stripping a prefix.
  */
-import { type ForwardWords, isForwardWords } from './forward-words.ts';
+import { isWords, type Words } from './words.ts';
 
 /** Failures of a Kubernetes API request (main/kube/errors.ts maps each to a ConnectionPhase). */
 export type ApiErrorKind =
@@ -74,8 +74,8 @@ export function isErrorKind(v: unknown): v is ErrorKind {
 export interface ErrorInfo {
   kind: ErrorKind;
   message: string;
-  /** A forwarding refusal (common/forward-words.ts), worded by forwardWordsText. */
-  words?: ForwardWords;
+  /** The refusal as facts (common/words.ts: forwarding, kubectl's context, settings), worded by wordsText. */
+  words?: Words;
 }
 
 /**
@@ -88,15 +88,15 @@ export function asErrorInfo(v: unknown): ErrorInfo | null {
   const message: unknown = 'message' in v ? v.message : undefined;
   if (!isErrorKind(kind) || typeof message !== 'string') return null;
   const words: unknown = 'words' in v ? v.words : undefined;
-  return isForwardWords(words) ? { kind, message, words } : { kind, message };
+  return isWords(words) ? { kind, message, words } : { kind, message };
 }
 
-/** A refusal with its facts: its message is their English, its kind 'bad-request'. */
+/** A refusal with its facts: its message is their English, its kind 'bad-request' unless given. */
 export class WordedError extends Error {
-  readonly kind: ErrorKind = 'bad-request';
   constructor(
-    readonly words: ForwardWords,
+    readonly words: Words,
     message: string,
+    readonly kind: ErrorKind = 'bad-request',
   ) {
     super(message);
   }

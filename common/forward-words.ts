@@ -4,12 +4,13 @@
  * ones. The window words them in its language, main in English (common/i18n/forward-words-text.ts).
  */
 import type { ForwardWords, ForwardWordsCode } from './forwarding.ts';
+import { hasWordsShape } from './words-shape.ts';
 
 // The union lives in forwarding.ts beside the view that carries it (one-way imports); named here too.
 export type { EndpointFault, ForwardWords, ForwardWordsCode, VaultFileFault } from './forwarding.ts';
 
 /** Each code's values, for the check where words arrive from another process. */
-const VALUES: Readonly<Record<ForwardWordsCode, readonly string[]>> = {
+export const FORWARD_WORDS_VALUES: Readonly<Record<ForwardWordsCode, readonly string[]>> = {
   keychainMissing: [],
   keychainBasicText: [],
   secretUnreadable: ['id'],
@@ -34,21 +35,10 @@ const VALUES: Readonly<Record<ForwardWordsCode, readonly string[]>> = {
   badUrl: ['id', 'kind', 'fault', 'host'],
 };
 
-const VALUE_MAX = 300;
-
 /**
- * Whether `v` has the shape of words: a known code with exactly its values, each a short string or a
- * number. Sub-codes (fault, why, kind) are looked up in fixed tables where they are worded.
+ * Whether `v` has the shape of forwarding words: a known code with exactly its values, each a short
+ * string or a number (common/words-shape.ts).
  */
 export function isForwardWords(v: unknown): v is ForwardWords {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const o = v as Record<string, unknown>;
-  const code = o.code;
-  if (typeof code !== 'string' || !Object.hasOwn(VALUES, code)) return false;
-  const names = VALUES[code as ForwardWordsCode];
-  if (Object.keys(o).length !== names.length + 1) return false;
-  return names.every((n) => {
-    const x = Object.hasOwn(o, n) ? o[n] : undefined;
-    return (typeof x === 'string' && x.length <= VALUE_MAX) || (typeof x === 'number' && Number.isFinite(x));
-  });
+  return hasWordsShape(v, FORWARD_WORDS_VALUES);
 }

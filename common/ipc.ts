@@ -5,6 +5,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { Alert } from './alerts.ts';
+import { BRIDGE_ENGLISH } from './bridge-words.ts';
 import { asErrorInfo, type ErrorInfo } from './errors.ts';
 import type { KubeContextInfo, KubectlContexts } from './fleet.ts';
 import type { FleetDeltaFrame, SyncedSnapshot, SyncMark } from './fleet-sync.ts';
@@ -258,6 +259,7 @@ export function settleReply(reply: unknown): Promise<unknown> {
   }
   return Promise.reject({
     kind: 'failed',
-    message: 'The engine answered something unexpected.',
+    message: BRIDGE_ENGLISH.unexpected,
+    words: { code: 'bridgeUnexpected' },
   } satisfies ErrorInfo);
 }

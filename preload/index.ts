@@ -4,12 +4,18 @@
  * carries `{kind, message}` (see common/errors.ts).
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
+import { BRIDGE_ENGLISH } from '../common/bridge-words.ts';
+import type { ErrorInfo } from '../common/errors.ts';
 import { type FleetApi, INVOKE_CHANNELS, PUSH_CHANNELS, RENDERER_READY, settleReply } from '../common/ipc.ts';
 
 const api: FleetApi = {
   invoke(channel, ...args) {
     if (!INVOKE_CHANNELS.includes(channel))
-      return Promise.reject({ kind: 'refused', message: `unknown channel ${channel}` });
+      return Promise.reject({
+        kind: 'refused',
+        message: BRIDGE_ENGLISH.unknownChannel(channel),
+        words: { code: 'bridgeUnknownChannel', channel },
+      } satisfies ErrorInfo);
     // The host answers an InvokeReply; a failure rejects with its {kind, message} as plain data.
     return ipcRenderer.invoke(channel, ...args).then(settleReply) as never;
   },

@@ -141,6 +141,13 @@ describe('AppCore', () => {
     await expect(async () => c.handlers['settings:update']({ crdGroup: 'nodots' })).rejects.toThrow(
       'Invalid settings: crdGroup: must be an API group: a lowercase DNS name with at least one dot, like gpufleet.io.',
     );
+    // As the window gets it: the host's sentence, and the facts it words in its language.
+    const pem = '-----BEGIN RSA PRIVATE KEY-----';
+    expect(await dispatchInvoke(c.handlers, 'settings:update', [{ monitoredContexts: [pem] }])).toMatchObject({
+      ok: false,
+      kind: 'failed',
+      words: { code: 'settingsCredential', field: 'contexts.0' },
+    });
     const telemetry = { background: 'off' as const, autoMaxGpuNodes: 50, budgetPerMinute: 60 };
     const view = await c.handlers['settings:update']({
       alertRules: {

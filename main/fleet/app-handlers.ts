@@ -1,4 +1,5 @@
 /** The invoke handlers of the contract, on top of the app core (validated arguments arrive here). */
+import { WordedError } from '../../common/errors.ts';
 import type { KubeContextInfo, KubectlContexts } from '../../common/fleet.ts';
 import type { SyncedSnapshot } from '../../common/fleet-sync.ts';
 import type { ForwardTargetSetting, ForwardTestResult, ForwardView } from '../../common/forwarding.ts';
@@ -48,11 +49,14 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
       monitoredContexts: [...effective, ...s.contexts.filter((n) => !known.has(n))],
     };
   };
+  // The sentence stays the host's English (kind 'failed', as any failure); the facts go with it.
+  const settingsRefusal = (e: SettingsError) =>
+    e.words ? new WordedError(e.words, e.message, 'failed') : new Error(e.message);
   const update = (patch: Parameters<typeof core.settings.update>[0]) => {
     try {
       return core.settings.update(patch);
     } catch (error) {
-      if (error instanceof SettingsError) throw new Error(error.message);
+      if (error instanceof SettingsError) throw settingsRefusal(error);
       throw error;
     }
   };
@@ -87,7 +91,7 @@ export function createHandlers(core: HandlerCore): InvokeHandlers {
       try {
         core.setTakeOver(context, on);
       } catch (error) {
-        if (error instanceof SettingsError) throw new Error(error.message);
+        if (error instanceof SettingsError) throw settingsRefusal(error);
         throw error;
       }
       return core.published();

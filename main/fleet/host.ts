@@ -5,7 +5,6 @@
  */
 
 import { type ErrorKind, toErrorInfo } from '../../common/errors.ts';
-import type { ForwardWords } from '../../common/forward-words.ts';
 import type { HostReply } from '../../common/host-protocol.ts';
 import {
   ARG_SCHEMAS,
@@ -17,6 +16,7 @@ import {
   type PushSender,
 } from '../../common/ipc.ts';
 import { check } from '../../common/validate.ts';
+import type { Words } from '../../common/words.ts';
 
 export type InvokeHandlers = {
   [C in InvokeChannel]: (...args: InvokeArgs<C>) => Promise<InvokeResults[C]> | InvokeResults[C];
@@ -32,7 +32,7 @@ export interface FleetHost {
 export type DispatchResult =
   | { ok: true; value: unknown }
   /** `kind` names the failure for the window: a handler's own (a KubeError's, a WriteError's) or the contract's. */
-  | { ok: false; status: 400 | 404 | 500; kind: ErrorKind; error: string; words?: ForwardWords };
+  | { ok: false; status: 400 | 404 | 500; kind: ErrorKind; error: string; words?: Words };
 
 function isChannel(name: string): name is InvokeChannel {
   return Object.hasOwn(ARG_SCHEMAS, name);

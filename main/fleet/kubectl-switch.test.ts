@@ -64,6 +64,8 @@ describe('kubectl context switching in the app', () => {
       status: 500,
       kind: 'not-found',
       error: `There is no context named "nope" in the kubeconfig (${env.kubeconfigPath}).`,
+      // The facts the window words in its language (common/kubeconfig-words.ts).
+      words: { code: 'kubeNoContext', name: 'nope', files: env.kubeconfigPath },
     });
     expect(core.kubectlContexts().error).toBe(r.ok ? null : r.error);
     expect(kubectlPushes().at(-1)?.error).toBe(r.ok ? null : r.error);

@@ -12,6 +12,7 @@ import { toErrorInfo } from '../../common/errors.ts';
 import { FORWARD_TARGETS_MAX, type ForwardTargetSetting } from '../../common/forwarding.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { at, play } from '../alerts/scenario.testkit.ts';
+import { openSettings } from '../settings/store.ts';
 import { DesktopForwarding } from './desktop-forwarding.ts';
 import { FilePendingStore } from './pending-store.ts';
 import type { Sender } from './send.ts';
@@ -130,4 +131,41 @@ it('refuses a 17th target with its facts', () => {
       message: 'At most 16 forwarding targets.',
     }),
   );
+});
+
+it('passes on the facts of a settings file that cannot be written, for "Save target" and "Remove"', () => {
+  const disk = Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+  let full = false;
+  const store = openSettings({
+    cwd: dir,
+    createBackend: () => ({
+      get store() {
+        return {};
+      },
+      set store(_v) {
+        if (full) throw disk;
+      },
+    }),
+  });
+  store.update({ forwarding: [slack] });
+  running = new DesktopForwarding({
+    read: () => store.get('forwarding'),
+    write: (forwarding) => store.update({ forwarding }),
+    store: new FilePendingStore(path.join(dir, 'forward-queue.json')),
+    forwarder: { clock: new ManualClock(at(0)), send: refused, random: () => 0.5 },
+  });
+  running.setSecrets({});
+  full = true;
+  const failure = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      return toErrorInfo(e);
+    }
+    return null;
+  };
+  const words = { code: 'settingsSaveFailed', errno: 'ENOSPC' };
+  expect(failure(() => running?.save({ ...slack, id: 'other' }))).toMatchObject({ kind: 'failed', words });
+  expect(failure(() => running?.remove('chat'))).toMatchObject({ kind: 'failed', words });
+  expect(store.get('forwarding')).toEqual([slack]);
 });

@@ -3,10 +3,13 @@
  * Relative paths (certificate-authority, client-certificate, client-key, token-file, an exec command with
  * a slash) resolve against the file's folder, as kubectl does. A bad entry throws a sentence naming it.
  */
+
 import path from 'node:path';
 import type { Cluster, User } from '@kubernetes/client-node';
 import { hasControlChars } from '../../common/cluster-text.ts';
+import { wordsEnglish } from '../../common/i18n/words-text.ts';
 import { isObj, type JsonRecord } from '../../common/json-guards.ts';
+import type { ContextNameFault } from '../../common/kubeconfig-words.ts';
 import { displayServerUrl } from '../../common/server-url.ts';
 import type { ExecSpec } from './kubeconfig-types.ts';
 
@@ -37,9 +40,15 @@ export const CONTEXT_NAME_MAX = 253;
  * be stored and alerted on.
  */
 export function contextNameProblem(name: string): string | null {
-  if (name === '') return 'A context name cannot be empty.';
-  if (name.length > CONTEXT_NAME_MAX) return `A context name has at most ${CONTEXT_NAME_MAX} characters.`;
-  if (hasControlChars(name)) return 'A context name cannot contain control characters.';
+  const fault = contextNameFault(name);
+  return fault === null ? null : wordsEnglish({ code: 'kubeBadName', fault, max: CONTEXT_NAME_MAX });
+}
+
+/** The same rule as a fault code (the window words it, common/kubeconfig-words.ts). */
+export function contextNameFault(name: string): ContextNameFault | null {
+  if (name === '') return 'empty';
+  if (name.length > CONTEXT_NAME_MAX) return 'tooLong';
+  if (hasControlChars(name)) return 'control';
   return null;
 }
 

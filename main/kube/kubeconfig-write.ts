@@ -11,19 +11,35 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SENTENCE_MAX } from '../../common/cluster-text.ts';
 import type { ErrorKind } from '../../common/errors.ts';
+import { wordsEnglish } from '../../common/i18n/words-text.ts';
 import { isObj } from '../../common/json-guards.ts';
+import type { KubeconfigWords } from '../../common/kubeconfig-words.ts';
 import { shownText } from '../log/redact.ts';
 
 import { KUBECONFIG_MAX_BYTES } from './kubeconfig-file.ts';
 
 export { KUBECONFIG_MAX_BYTES };
 
+/** A path or name as words carry it: through the text gate, short enough for the check where they arrive. */
+const VALUE_MAX = 240;
+
+/**
+ * A refusal as facts (`words`, worded by the window in its language) and their English (the CLI's and
+ * the logs' sentence, from the same catalog), with `detail` (the loader's own English) after it there.
+ */
 export class KubeconfigWriteError extends Error {
+  readonly words: KubeconfigWords;
   constructor(
     readonly kind: ErrorKind,
-    message: string,
+    words: KubeconfigWords,
+    detail = '',
   ) {
-    super(shownText(message, SENTENCE_MAX));
+    const gated = Object.fromEntries(
+      Object.entries(words).map(([k, v]) => [k, typeof v === 'string' ? shownText(v, VALUE_MAX) : v]),
+    ) as KubeconfigWords;
+    const english = wordsEnglish(gated);
+    super(shownText(detail === '' ? english : `${english} (${detail})`, SENTENCE_MAX));
+    this.words = gated;
     this.name = 'KubeconfigWriteError';
   }
 }
@@ -51,19 +67,20 @@ function readBytes(file: string): { real: string; st: fs.Stats; bytes: Buffer } 
     real = fs.realpathSync(file);
     st = fs.statSync(real);
   } catch (e) {
-    if (code(e) === 'ENOENT') throw new KubeconfigWriteError('not-found', `${file} does not exist.`);
-    throw new KubeconfigWriteError('config', `${file} cannot be read (${code(e)}).`);
+    if (code(e) === 'ENOENT') throw new KubeconfigWriteError('not-found', { code: 'kubeMissing', file });
+    throw new KubeconfigWriteError('config', { code: 'kubeUnreadable', file, errno: code(e) });
   }
-  if (!st.isFile()) throw new KubeconfigWriteError('config', `${file} is not a file.`);
+  if (!st.isFile()) throw new KubeconfigWriteError('config', { code: 'kubeNotFile', file });
   if (st.size > KUBECONFIG_MAX_BYTES)
-    throw new KubeconfigWriteError(
-      'too-large',
-      `${file} is larger than ${KUBECONFIG_MAX_BYTES / 1024 / 1024} MiB; GPU Fleet does not change it.`,
-    );
+    throw new KubeconfigWriteError('too-large', {
+      code: 'kubeTooLarge',
+      file,
+      mib: KUBECONFIG_MAX_BYTES / 1024 / 1024,
+    });
   try {
     return { real, st, bytes: fs.readFileSync(real) };
   } catch (e) {
-    throw new KubeconfigWriteError('config', `${file} cannot be read (${code(e)}).`);
+    throw new KubeconfigWriteError('config', { code: 'kubeUnreadable', file, errno: code(e) });
   }
 }
 
@@ -78,21 +95,19 @@ export function readStamped(file: string): FileStamp {
     writable = false;
   }
   if (!writable)
-    throw new KubeconfigWriteError(
-      'forbidden',
-      `${file} is read-only (mode ${octal(st.mode)}); GPU Fleet did not change it.`,
-    );
+    throw new KubeconfigWriteError('forbidden', { code: 'kubeReadOnly', file, mode: octal(st.mode) });
   try {
     fs.accessSync(path.dirname(real), fs.constants.W_OK);
   } catch {
-    throw new KubeconfigWriteError(
-      'forbidden',
-      `GPU Fleet cannot create files in ${path.dirname(real)}, so it cannot replace ${file} safely; nothing was changed.`,
-    );
+    throw new KubeconfigWriteError('forbidden', {
+      code: 'kubeFolderLocked',
+      file,
+      dir: path.dirname(real),
+    });
   }
   const text = bytes.toString('utf8');
   if (Buffer.compare(Buffer.from(text, 'utf8'), bytes) !== 0)
-    throw new KubeconfigWriteError('invalid', `${file} is not UTF-8 text; GPU Fleet did not change it.`);
+    throw new KubeconfigWriteError('invalid', { code: 'kubeNotUtf8', file });
   return {
     real,
     text,
@@ -125,15 +140,8 @@ function takeLock(file: string): string {
     fs.closeSync(fs.openSync(lock, 'wx', 0o600));
     return lock;
   } catch (e) {
-    if (code(e) === 'EEXIST')
-      throw new KubeconfigWriteError(
-        'conflict',
-        `${lock} exists: kubectl or another tool is changing the kubeconfig; try again (delete the lock file if nothing is).`,
-      );
-    throw new KubeconfigWriteError(
-      'forbidden',
-      `GPU Fleet cannot create ${lock} (${code(e)}); nothing was changed.`,
-    );
+    if (code(e) === 'EEXIST') throw new KubeconfigWriteError('conflict', { code: 'kubeLockHeld', lock });
+    throw new KubeconfigWriteError('forbidden', { code: 'kubeLockFailed', lock, errno: code(e) });
   }
 }
 
@@ -144,11 +152,7 @@ export function writeKubeconfigAtomically(file: string, read: FileStamp, text: s
   const temp = path.join(dir, `.${path.basename(read.real)}.gpu-fleet-${randomBytes(6).toString('hex')}.tmp`);
   let renamed = false;
   try {
-    if (!sameAsRead(file, read))
-      throw new KubeconfigWriteError(
-        'conflict',
-        `${file} changed since GPU Fleet read it; nothing was written (try again).`,
-      );
+    if (!sameAsRead(file, read)) throw new KubeconfigWriteError('conflict', { code: 'kubeChanged', file });
     const fd = fs.openSync(temp, 'wx', read.mode & 0o777);
     try {
       fs.writeFileSync(fd, text, 'utf8');
@@ -165,10 +169,7 @@ export function writeKubeconfigAtomically(file: string, read: FileStamp, text: s
     syncDir(dir);
   } catch (e) {
     if (e instanceof KubeconfigWriteError) throw e;
-    throw new KubeconfigWriteError(
-      'forbidden',
-      `${file} could not be replaced (${code(e)}); it was not changed.`,
-    );
+    throw new KubeconfigWriteError('forbidden', { code: 'kubeReplaceFailed', file, errno: code(e) });
   } finally {
     if (!renamed) fs.rmSync(temp, { force: true });
     fs.rmSync(lock, { force: true });

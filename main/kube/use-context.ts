@@ -10,12 +10,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { clusterText } from '../../common/cluster-text.ts';
+import { wordsEnglish } from '../../common/i18n/words-text.ts';
+import type { KubeconfigWords } from '../../common/kubeconfig-words.ts';
 import { setCurrentContext } from './current-context-edit.ts';
 import { currentContextFile } from './current-context-file.ts';
 import { type KubeconfigLocateOptions, loadKubeconfig, locateKubeconfigFiles } from './kubeconfig.ts';
-import { CONTEXT_NAME_MAX, contextNameProblem } from './kubeconfig-entries.ts';
+import { CONTEXT_NAME_MAX, contextNameFault, contextNameProblem } from './kubeconfig-entries.ts';
 import {
   type FileStamp,
+  KUBECONFIG_MAX_BYTES,
   readStamped,
   KubeconfigWriteError as UseContextError,
   writeKubeconfigAtomically,
@@ -53,32 +56,45 @@ export function useContextFile(opts: KubeconfigLocateOptions): string | null {
   return currentContextFile(locateKubeconfigFiles(opts), (f) => fs.existsSync(f));
 }
 
-const shown = (s: string) => `"${clusterText(s, 120)}"`;
+const noContext = (name: string, files: readonly string[]): KubeconfigWords => ({
+  code: 'kubeNoContext',
+  name: clusterText(name, 120),
+  files: files.join(', '),
+});
 
 /** The one sentence for a context name the kubeconfig does not have (CLI, window and tray alike). */
 export function noSuchContext(name: string, files: readonly string[]): string {
-  return `There is no context named ${shown(name)} in the kubeconfig (${files.join(', ')}).`;
+  return wordsEnglish(noContext(name, files));
 }
 
 export function prepareUseContext(name: string, opts: KubeconfigLocateOptions): UseContextPlan {
-  const problem = contextNameProblem(name);
-  if (problem) throw new UseContextError('invalid', problem);
+  const fault = contextNameFault(name);
+  if (fault) throw new UseContextError('invalid', { code: 'kubeBadName', fault, max: CONTEXT_NAME_MAX });
   const load = loadKubeconfig(opts);
-  if (load.kind === 'none') throw new UseContextError('config', load.message);
-  const file = useContextFile(opts);
-  if (file === null) throw new UseContextError('config', 'No kubeconfig file to write to.');
-  const broken = load.errors.find((e) => e.file === file);
-  if (broken)
+  if (load.kind === 'none')
     throw new UseContextError(
-      broken.tooLarge ? 'too-large' : 'invalid',
-      `${broken.message} Nothing was changed.`,
+      'config',
+      load.source === 'flag'
+        ? { code: 'kubeFlagMissing', file: load.searched[0] ?? '' }
+        : { code: 'kubeNoConfig', files: load.searched.join(', ') },
     );
+  const file = useContextFile(opts);
+  if (file === null) throw new UseContextError('config', { code: 'kubeNoFile' });
+  const broken = load.errors.find((e) => e.file === file);
+  if (broken?.tooLarge)
+    throw new UseContextError('too-large', {
+      code: 'kubeTooLarge',
+      file,
+      mib: KUBECONFIG_MAX_BYTES / 1024 / 1024,
+    });
+  // The loader's sentence says what is wrong; it follows the worded one for the CLI and the logs.
+  if (broken) throw new UseContextError('invalid', { code: 'kubeBroken', file }, broken.message);
   if (!load.contexts.some((c) => c.name === name))
-    throw new UseContextError('not-found', noSuchContext(name, load.files));
+    throw new UseContextError('not-found', noContext(name, load.files));
   if (load.currentContext === name) return { name, file, previous: name, read: null, text: null };
   const read = readStamped(file);
   const edit = setCurrentContext(read.text, name);
-  if (!edit.ok) throw new UseContextError('invalid', `${file} was not changed: ${edit.message}.`);
+  if (!edit.ok) throw new UseContextError('invalid', { code: 'kubeNoEdit', file }, edit.message);
   return { name, file, previous: load.currentContext, read, text: edit.changed ? edit.text : null };
 }
 

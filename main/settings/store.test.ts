@@ -182,3 +182,68 @@ describe('settings store', () => {
     expect(writes[0]?.launchAtLogin).toBe(true);
   });
 });
+
+describe('settings refusals carry their facts for the window (common/settings-words.ts)', () => {
+  const refusal = (fn: () => unknown): SettingsError => {
+    try {
+      fn();
+    } catch (e) {
+      if (e instanceof SettingsError) return e;
+      throw e;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('a value the schema refuses, a credential, a read-only field and a patch that is no object', () => {
+    const s = openSettings({ cwd: tempDir() });
+    const rules = { ...defaultSettings().alertRules, holdDownMs: -1 };
+    expect(refusal(() => s.update({ alertRules: rules })).words).toEqual({
+      code: 'settingsInvalid',
+      fields: 'alertRules.holdDownMs',
+    });
+    expect(refusal(() => s.update({ contexts: ['-----BEGIN RSA PRIVATE KEY-----'] })).words).toEqual({
+      code: 'settingsCredential',
+      field: 'contexts.0',
+    });
+    expect(refusal(() => s.update({ version: 1 } as SettingsUpdate)).words).toEqual({
+      code: 'settingsUnknown',
+      fields: 'version',
+    });
+    expect(refusal(() => s.update([] as unknown as SettingsUpdate)).words).toEqual({
+      code: 'settingsNotObject',
+    });
+  });
+
+  it('a write the file system refuses: its code only, never the error text', () => {
+    const failing = (error: Error): SettingsBackend => ({
+      get store() {
+        return {};
+      },
+      set store(_v) {
+        throw error;
+      },
+    });
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write /home/ana/x'), {
+      code: 'ENOSPC',
+    });
+    const s = openSettings({ cwd: tempDir(), createBackend: () => failing(full) });
+    expect(refusal(() => s.update({ theme: 'dark' })).words).toEqual({
+      code: 'settingsSaveFailed',
+      errno: 'ENOSPC',
+    });
+    const odd = Object.assign(new TypeError('the token abc is bad'), { code: 'not an errno' });
+    const t = openSettings({ cwd: tempDir(), createBackend: () => failing(odd) });
+    expect(refusal(() => t.update({ theme: 'dark' })).words).toEqual({
+      code: 'settingsSaveFailed',
+      errno: 'TypeError',
+    });
+  });
+
+  it('a document larger than a settings file may be: the two sizes its sentence names', () => {
+    const s = openSettings({ cwd: tempDir(), maxFileBytes: 64 });
+    const e = refusal(() => s.update({ theme: 'dark' }));
+    expect(e.words).toMatchObject({ code: 'settingsTooLarge' });
+    const w = e.words as { size: string; max: string };
+    expect(e.message).toContain(`they would take ${w.size}, more than the ${w.max} `);
+  });
+});

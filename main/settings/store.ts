@@ -10,9 +10,10 @@
  */
 import path from 'node:path';
 import Conf from 'conf';
+import { isObj } from '../../common/json-guards.ts';
 import { SETTINGS_VERSION, type Settings, SettingsSchema } from '../../common/settings.ts';
 import { loadSettingsFile, type SettingsNotice } from './file.ts';
-import { assertSettings, SettingsError } from './validate.ts';
+import { assertSettings, fieldNames, SettingsError } from './validate.ts';
 import { fitToFile } from './write-cap.ts';
 
 export type { SettingsNotice } from './file.ts';
@@ -78,6 +79,15 @@ function deepFreeze<T>(value: T): T {
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+/** The file system's code of a failed write (EACCES, ENOSPC …), else the error's name: never its text. */
+const errnoOf = (e: unknown) => {
+  const code = isObj(e) ? e.code : undefined;
+  return typeof code === 'string' && /^E[A-Z0-9]{1,15}$/.test(code)
+    ? code
+    : e instanceof Error
+      ? e.name
+      : 'Error';
+};
 
 export function openSettings(opts: OpenSettingsOptions): SettingsStore {
   const now = opts.now ?? (() => new Date());
@@ -111,13 +121,16 @@ export function openSettings(opts: OpenSettingsOptions): SettingsStore {
     all: () => current,
     update(patch) {
       if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-        throw new SettingsError('Invalid settings: an update must be an object of fields.', []);
+        throw new SettingsError('Invalid settings: an update must be an object of fields.', [], {
+          code: 'settingsNotObject',
+        });
       }
       const unknown = Object.keys(patch).filter((k) => !PATCH_KEYS.has(k));
       if (unknown.length > 0) {
         throw new SettingsError(
           `Invalid settings: unknown or read-only field ${unknown.join(', ')}.`,
           unknown,
+          { code: 'settingsUnknown', fields: fieldNames(unknown) },
         );
       }
       const merged: Record<string, unknown> = { ...current, ...patch, version: SETTINGS_VERSION };
@@ -125,13 +138,21 @@ export function openSettings(opts: OpenSettingsOptions): SettingsStore {
       if (Array.isArray(merged.alertLog)) merged.alertLog = merged.alertLog.slice(-ALERT_LOG_LIMIT);
       // At most what the next start reads: the oldest alerts give way, or the update is refused.
       const fitted = fitToFile(assertSettings(structuredClone(merged)), opts.maxFileBytes);
-      if (!fitted.ok) throw new SettingsError(fitted.message, []);
+      if (!fitted.ok)
+        throw new SettingsError(fitted.message, [], {
+          code: 'settingsTooLarge',
+          size: fitted.size,
+          max: fitted.max,
+        });
       const next = fitted.doc;
       if (backend !== null) {
         try {
           backend.store = { ...next };
         } catch (e) {
-          throw new SettingsError(`Settings could not be saved: ${message(e)}`, []);
+          throw new SettingsError(`Settings could not be saved: ${message(e)}`, [], {
+            code: 'settingsSaveFailed',
+            errno: errnoOf(e),
+          });
         }
       }
       current = deepFreeze(next);

@@ -9,19 +9,29 @@
  * valid alerts (a node named `gpu-id-token-1`) and dropped them from the log.
  */
 import { Value } from '@sinclair/typebox/value';
+import { clusterText } from '../../common/cluster-text.ts';
+import type { ErrorKind } from '../../common/errors.ts';
 import { type Settings, SettingsSchema } from '../../common/settings.ts';
+import type { SettingsWords } from '../../common/settings-words.ts';
 import { errorText } from '../../common/validate.ts';
 
 export class SettingsError extends Error {
+  /** Its kind where it crosses a process (common/errors.ts asErrorInfo keeps its words with it). */
+  readonly kind: ErrorKind = 'failed';
   constructor(
     message: string,
     /** The fields at fault, dotted ("alertRules.holdDownMs"); empty when the fault is not a field's. */
     readonly fields: string[],
+    /** The refusal as facts, for the window to word in its language (common/settings-words.ts). */
+    readonly words?: SettingsWords,
   ) {
     super(message);
     this.name = 'SettingsError';
   }
 }
+
+/** Field names as words carry them: joined, through the text gate, short enough for the check. */
+export const fieldNames = (fields: readonly string[]) => clusterText(fields.join(', '), 240);
 
 /** A JSON pointer as a dotted field name. */
 export const dotted = (pointer: string) => pointer.replace(/^\//, '').replaceAll('/', '.') || '(root)';
@@ -69,16 +79,18 @@ export function assertSettings(value: unknown): Settings {
   if (!Value.Check(SettingsSchema, value)) {
     const problems = settingsProblems(value);
     const text = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
-    throw new SettingsError(
-      `Invalid settings: ${text}.`,
-      problems.map((p) => p.field),
-    );
+    const fields = problems.map((p) => p.field);
+    throw new SettingsError(`Invalid settings: ${text}.`, fields, {
+      code: 'settingsInvalid',
+      fields: fieldNames(fields),
+    });
   }
   const credential = findCredential(value);
   if (credential !== null) {
     throw new SettingsError(
       `Invalid settings: ${credential} looks like a credential; settings keep context names only.`,
       [credential],
+      { code: 'settingsCredential', field: fieldNames([credential]) },
     );
   }
   return value;

@@ -62,6 +62,8 @@ describe('fitToFile', () => {
       message: expect.stringMatching(
         /^Settings could not be saved: they would take [\d.]+ MiB, more than the 0 MiB a settings file may hold, even without the alert log\.$/,
       ),
+      size: expect.stringMatching(/^[\d.]+ MiB$/),
+      max: '0 MiB',
     });
   });
 

@@ -14,7 +14,10 @@ export function settingsFileBytes(doc: Readonly<Settings>): number {
   return Buffer.byteLength(JSON.stringify(doc, undefined, '\t'));
 }
 
-export type Fitted = { ok: true; doc: Settings; shed: number } | { ok: false; message: string };
+export type Fitted =
+  | { ok: true; doc: Settings; shed: number }
+  /** `size`, `max`: the two sizes the sentence names, as it writes them (the window words them too). */
+  | { ok: false; message: string; size: string; max: string };
 
 /**
  * The document as it may be written (at most `maxBytes` as a file), with `shed` oldest alerts dropped to
@@ -29,6 +32,8 @@ export function fitToFile(doc: Settings, maxBytes = SETTINGS_MAX_BYTES): Fitted 
   if (settingsFileBytes(without(log.length)) > maxBytes)
     return {
       ok: false,
+      size: mib(bytes),
+      max: mib(maxBytes),
       message:
         `Settings could not be saved: they would take ${mib(bytes)}, more than the ${mib(maxBytes)} ` +
         'a settings file may hold, even without the alert log.',

@@ -66,6 +66,7 @@ describe('POST /api/invoke/kubectl:use-context', () => {
       error: {
         kind: 'not-found',
         message: `There is no context named "nope" in the kubeconfig (${env.kubeconfigPath}).`,
+        words: { code: 'kubeNoContext', name: 'nope', files: env.kubeconfigPath },
       },
     });
   });

@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ErrorInfo, ErrorKind } from '../../common/errors.ts';
-import type { ForwardWords } from '../../common/forward-words.ts';
+import type { Words } from '../../common/words.ts';
 import { dispatchInvoke, type FleetHost } from '../fleet/host.ts';
 import { type Clock, systemClock } from '../kube/clock.ts';
 import { FleetFrames } from './fleet-frames.ts';
@@ -35,7 +35,7 @@ const SECURITY_HEADERS = {
 const TEXT = 'text/plain; charset=utf-8';
 
 /** A failed invoke's body: the failure keeps its kind across HTTP, as it does across Electron's IPC. */
-function failure(kind: ErrorKind, message: string, words?: ForwardWords): string {
+function failure(kind: ErrorKind, message: string, words?: Words): string {
   return JSON.stringify({ error: { kind, message, ...(words && { words }) } satisfies ErrorInfo });
 }
 

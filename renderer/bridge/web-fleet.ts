@@ -8,15 +8,18 @@
  * words of that sentence (bridge/connect.ts).
  */
 
+import { BRIDGE_ENGLISH } from '../../common/bridge-words.ts';
 import { STABLE_TOKEN_COMMAND } from '../../common/browser-session.ts';
 import { asErrorInfo, type ErrorInfo } from '../../common/errors.ts';
 import { translator } from '../../common/i18n/translator.ts';
 import { type FleetApi, PUSH_CHANNELS, type PushChannel, type PushEvents } from '../../common/ipc.ts';
 import { type LinkStatus, probeResult, StreamKeeper, type StreamSource } from './web-stream.ts';
 
+// With their facts (common/bridge-words.ts), so the window words them in its language.
 const disconnected: ErrorInfo = {
   kind: 'disconnected',
-  message: 'The GPU Fleet engine did not answer.',
+  message: BRIDGE_ENGLISH.noAnswer,
+  words: { code: 'bridgeNoAnswer' },
 };
 
 /** The web bridge, plus local delivery: the browser's own notifier hands a click to the window as `ui:focus`. */
@@ -99,7 +102,11 @@ export function createWebFleet(base = '', opts: WebFleetOptions = {}): WebFleet 
       // A failure rejects with its {kind, message}, as the Electron preload does.
       throw (
         ('error' in reply ? asErrorInfo(reply.error) : null) ??
-        ({ kind: 'failed', message: `The engine answered HTTP ${res.status}.` } satisfies ErrorInfo)
+        ({
+          kind: 'failed',
+          message: BRIDGE_ENGLISH.http(res.status),
+          words: { code: 'bridgeHttp', status: res.status },
+        } satisfies ErrorInfo)
       );
     },
     // The bridge holds nothing for the page: every push goes to whoever listens on the event stream.

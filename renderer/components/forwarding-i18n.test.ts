@@ -12,7 +12,10 @@ import type { ForwardWords } from '../../common/forward-words.ts';
 import type { ForwardTargetSetting, ForwardView } from '../../common/forwarding.ts';
 import { forwardWordsEnglish, forwardWordsText } from '../../common/i18n/forward-words-text.ts';
 import { translator } from '../../common/i18n/translator.ts';
+import { wordsEnglish, wordsText } from '../../common/i18n/words-text.ts';
 import { settleReply } from '../../common/ipc.ts';
+import { allSettingsWords } from '../../common/settings-words.testkit.ts';
+import type { Words } from '../../common/words.ts';
 import { createFakeFleet } from '../fixtures/fake-fleet.ts';
 import { fleet } from '../fixtures/homelab.ts';
 import { i18n } from '../i18n/i18n.svelte.ts';
@@ -117,5 +120,36 @@ describe('forwarding in a Korean window', () => {
       await waitFor(() => expect(shown('forward-remove-error')).toBe(korean));
       expectKorean(shown('forward-remove-error'));
     }
+  });
+
+  it('words a refused "Send test" in Korean, and a settings file that cannot be written for "Save target"', async () => {
+    const fake = createFakeFleet(fleet([]), {
+      forwarding: { targets: [], status: [], editable: [setting('phone')], secretSet: [], problems: {} },
+    });
+    let next: Words = FORWARD_WORDS_SAMPLES.noTarget;
+    const invoke = fake.api.invoke;
+    fake.api.invoke = ((channel: string, ...args: unknown[]) =>
+      channel === 'forward:test' || channel === 'forward:save'
+        ? settleReply({ ok: false, error: { kind: 'failed', message: wordsEnglish(next), words: next } })
+        : (invoke as (c: string, ...a: unknown[]) => Promise<unknown>)(channel, ...args)) as typeof invoke;
+    render(SettingsForwarding, { forwarding: new ForwardingStore(fake.api) });
+    for (const w of [FORWARD_WORDS_SAMPLES.noTarget, ...allSettingsWords()]) {
+      next = w;
+      const korean = wordsText(w, translator('ko').t);
+      await fireEvent.click(await screen.findByTestId('forward-test-phone'));
+      await waitFor(() => expect(screen.queryByTestId('forward-result-phone')?.textContent).toBe(korean));
+      expect(korean).toMatch(/[\uac00-\ud7a3]/);
+      expect(korean).not.toBe(wordsEnglish(w));
+    }
+    next = { code: 'settingsSaveFailed', errno: 'ENOSPC' };
+    await fireEvent.input(screen.getByTestId('forward-id'), { target: { value: 'other' } });
+    await fireEvent.input(screen.getByTestId('forward-url'), { target: { value: 'http://127.0.0.1:8090' } });
+    await fireEvent.input(screen.getByTestId('forward-topic'), { target: { value: 'gpu-alerts' } });
+    await fireEvent.click(screen.getByTestId('forward-save'));
+    await waitFor(() =>
+      expect(screen.queryByTestId('forward-form-error')?.textContent).toBe(
+        wordsText(next, translator('ko').t),
+      ),
+    );
   });
 });

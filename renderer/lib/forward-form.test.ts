@@ -1,7 +1,8 @@
 /** The forwarding form's own checks, in the window's words, before the host checks the target again. */
 import { describe, expect, it } from 'vitest';
+import { FORWARD_URL_MAX } from '../../common/forwarding.ts';
 import type { MessageKey } from '../../common/i18n/catalog-types.ts';
-import { checkDraft, emptyDraft } from './forward-form.ts';
+import { checkDraft, emptyDraft, secretProblem } from './forward-form.ts';
 
 const t = (key: MessageKey) => key;
 const draft = (over: Partial<ReturnType<typeof emptyDraft>>) => ({
@@ -27,5 +28,16 @@ describe('checkDraft', () => {
   ])('refuses a webhook URL with %s, in the window’s words', (_what, url) => {
     const checked = checkDraft(draft({ kind: 'webhook', url }), t);
     expect(checked).toEqual({ ok: false, errors: { url: 'forwarding.form.badUrl' } });
+  });
+
+  it('refuses a URL longer than the host takes (FORWARD_URL_MAX), before it is sent', () => {
+    const url = (n: number) => `https://hooks.example/${'g'.repeat(n - 'https://hooks.example/'.length)}`;
+    expect(checkDraft(draft({ kind: 'webhook', url: url(FORWARD_URL_MAX) }), t).ok).toBe(true);
+    expect(checkDraft(draft({ kind: 'webhook', url: url(FORWARD_URL_MAX + 1) }), t)).toEqual({
+      ok: false,
+      errors: { url: 'forwarding.form.urlTooLong' },
+    });
+    expect(secretProblem('slack', { url: url(FORWARD_URL_MAX + 1) }, t)).toBe('forwarding.form.urlTooLong');
+    expect(secretProblem('slack', { url: url(FORWARD_URL_MAX) }, t)).toBeNull();
   });
 });

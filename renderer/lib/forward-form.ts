@@ -8,6 +8,7 @@ import type { ErrorInfo } from '../../common/errors.ts';
 import type { ForwardWords } from '../../common/forward-words.ts';
 import {
   FORWARD_CLUSTERS_MAX,
+  FORWARD_URL_MAX,
   type ForwardKind,
   type ForwardResultWords,
   type ForwardSecretInput,
@@ -20,6 +21,7 @@ import {
 import type { MessageKey, MessageVars } from '../../common/i18n/catalog-types.ts';
 import { forwardWordsText } from '../../common/i18n/forward-words-text.ts';
 import type { Locale } from '../../common/i18n/locales.ts';
+import { errorInfoText } from './invoke-error.ts';
 
 type T = (key: MessageKey, vars?: MessageVars) => string;
 
@@ -81,7 +83,9 @@ export function checkDraft(
   const id = d.id.trim();
   if (!TARGET_ID.test(id)) errors.id = t('forwarding.form.badId');
   const url = hasUrl(d.kind) ? d.url.trim() : '';
-  if (hasUrl(d.kind) && urlProblem(url)) errors.url = t('forwarding.form.badUrl');
+  // The schema's cap where the host refuses it (FORWARD_URL_MAX), said here before it is sent.
+  if (url.length > FORWARD_URL_MAX) errors.url = t('forwarding.form.urlTooLong', { max: FORWARD_URL_MAX });
+  else if (hasUrl(d.kind) && urlProblem(url)) errors.url = t('forwarding.form.badUrl');
   const topic = d.kind === 'ntfy' ? d.topic.trim() : '';
   if (d.kind === 'ntfy' && !/^[-_A-Za-z0-9]{1,64}$/.test(topic)) errors.topic = t('forwarding.form.badTopic');
   const names = [
@@ -119,6 +123,8 @@ export function secretProblem(kind: ForwardKind, s: ForwardSecretInput, t: T): s
     const fault = ntfySecretFault(s);
     return fault === null ? null : t(`forwarding.secret.${fault}`);
   }
+  if ((kind === 'slack' || kind === 'discord') && s.url !== undefined && s.url.length > FORWARD_URL_MAX)
+    return t('forwarding.form.urlTooLong', { max: FORWARD_URL_MAX });
   if ((kind === 'slack' || kind === 'discord') && s.url !== undefined && urlProblem(s.url))
     return t('forwarding.form.badUrl');
   return null;
@@ -160,7 +166,7 @@ export function resultText(result: ForwardTestResult, t: T): string {
 
 /** A refused invoke in the window's language: from its facts when the host gave them, else its sentence. */
 export function refusalText(e: ErrorInfo, t: T): string {
-  return (e.words && forwardWordsText(e.words, t)) ?? e.message;
+  return errorInfoText(e, t);
 }
 
 /** Why a target does not run (or what the vault found), in the window's language. */

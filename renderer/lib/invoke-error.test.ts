@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { translator } from '../../common/i18n/translator.ts';
 import type { FleetApi } from '../../common/ipc.ts';
 import { FleetStore } from '../state/fleet.svelte.ts';
 import { invokeError, invokeErrorText } from './invoke-error.ts';
@@ -17,7 +18,26 @@ describe('invokeError: the one reader of a rejected invoke', () => {
       kind: 'failed',
       message: '[object Object]',
     });
-    expect(invokeErrorText('plain')).toBe('plain');
+    expect(invokeErrorText('plain', translator('en').t)).toBe('plain');
+  });
+
+  it('words a refusal from its facts in the window language, else keeps the sentence', () => {
+    const ko = translator('ko').t;
+    const words = { code: 'kubeChanged', file: '~/.kube/config' };
+    const said = '~/.kube/config changed since GPU Fleet read it; nothing was written (try again).';
+    expect(invokeErrorText({ kind: 'conflict', message: said, words }, ko)).toBe(
+      ko('kubectl.words.changed', { file: '~/.kube/config' }),
+    );
+    expect(invokeErrorText({ kind: 'conflict', message: said, words }, ko)).toMatch(/[\uac00-\ud7a3]/);
+    // Facts this version does not know (or not well-formed) are dropped where they arrive: the sentence stays.
+    for (const odd of [{ code: 'kubeFuture', file: 'x' }, { ...words, extra: 1 }, { code: 'kubeChanged' }])
+      expect(invokeErrorText({ kind: 'conflict', message: said, words: odd }, ko)).toBe(said);
+    expect(
+      invokeErrorText(
+        { kind: 'bad-request', message: 'x', words: { code: 'kubeBadName', fault: 'odd', max: 1 } },
+        ko,
+      ),
+    ).toBe('x');
   });
 
   it("the CRD install's failure shows the host's sentence as it was written", async () => {

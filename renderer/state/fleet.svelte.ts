@@ -53,7 +53,7 @@ export class FleetStore {
     this.#stream = new FleetStream(
       () => (api ? api.invoke('fleet:snapshot') : Promise.reject(new Error('no host'))),
       (s) => this.#shown(s),
-      (e) => this.#addNotice('error', t('errors.resync', { message: invokeErrorText(e) })),
+      (e) => this.#addNotice('error', t('errors.resync', { message: invokeErrorText(e, t) })),
     );
   }
 
@@ -108,7 +108,7 @@ export class FleetStore {
       for (const m of info.notices) this.#addNotice('warning', m);
       this.#load = 'ready';
     } catch (e) {
-      this.#error = invokeErrorText(e);
+      this.#error = invokeErrorText(e, t);
       this.#load = 'failed';
       // A snapshot that comes while it is failed tries again (#recover).
       if (this.#snapshot !== null) this.#recover();
@@ -130,7 +130,7 @@ export class FleetStore {
       this.#error = null;
       this.#load = 'ready';
     } catch (e) {
-      this.#addNotice('error', t('errors.resync', { message: invokeErrorText(e) }));
+      this.#addNotice('error', t('errors.resync', { message: invokeErrorText(e, t) }));
       return;
     }
     this.#loadAlertLog(api);
@@ -148,7 +148,7 @@ export class FleetStore {
     try {
       this.#setSnapshot(await this.#api.invoke('fleet:focus', context));
     } catch (e) {
-      this.#addNotice('error', t('errors.focus', { context, message: invokeErrorText(e) }));
+      this.#addNotice('error', t('errors.focus', { context, message: invokeErrorText(e, t) }));
     }
   }
 
@@ -173,7 +173,7 @@ export class FleetStore {
         ? 'CRD installed; writing the inventory.'
         : 'The CRD was already there; writing the inventory.';
     } catch (e) {
-      return t('errors.installCrd', { message: invokeErrorText(e) });
+      return t('errors.installCrd', { message: invokeErrorText(e, t) });
     }
   }
 
@@ -184,7 +184,7 @@ export class FleetStore {
       this.#setSnapshot(await this.#api.invoke('writeback:take-over', context, true));
       return 'Take-over is on for this context; writing the inventory.';
     } catch (e) {
-      return t('errors.takeOver', { message: invokeErrorText(e) });
+      return t('errors.takeOver', { message: invokeErrorText(e, t) });
     }
   }
 
@@ -198,7 +198,7 @@ export class FleetStore {
           : await this.#api.invoke('alerts:snooze', null, { kind: 'for', ms }),
       );
     } catch (e) {
-      this.#addNotice('error', t('errors.pause', { message: invokeErrorText(e) }));
+      this.#addNotice('error', t('errors.pause', { message: invokeErrorText(e, t) }));
     }
   }
 
@@ -212,7 +212,7 @@ export class FleetStore {
           : await this.#api.invoke('alerts:snooze', context, until),
       );
     } catch (e) {
-      this.#addNotice('error', t('clusterPause.failed', { context, message: invokeErrorText(e) }));
+      this.#addNotice('error', t('clusterPause.failed', { context, message: invokeErrorText(e, t) }));
     }
   }
 
@@ -263,7 +263,7 @@ export class FleetStore {
       (log) => {
         if (Array.isArray(log)) for (const a of log) this.#addAlert(a);
       },
-      (e: unknown) => this.#addNotice('error', t('errors.alertLog', { message: invokeErrorText(e) })),
+      (e: unknown) => this.#addNotice('error', t('errors.alertLog', { message: invokeErrorText(e, t) })),
     );
   }
 

@@ -12,6 +12,7 @@ import type {
   ForwardView,
 } from '../../common/forwarding.ts';
 import type { FleetApi } from '../../common/ipc.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 import { invokeError, invokeErrorText } from '../lib/invoke-error.ts';
 
 export class ForwardingStore {
@@ -97,7 +98,7 @@ export class ForwardingStore {
       const result = await this.#api.invoke('forward:test', id);
       this.#results = { ...this.#results, [id]: result };
     } catch (e) {
-      this.#results = { ...this.#results, [id]: { ok: false, message: invokeErrorText(e) } };
+      this.#results = { ...this.#results, [id]: { ok: false, message: invokeErrorText(e, t) } };
     } finally {
       this.#testing = null;
     }

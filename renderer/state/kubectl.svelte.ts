@@ -70,7 +70,7 @@ export class KubectlStore {
     try {
       this.#contexts = await this.#api.invoke('kubectl:contexts');
     } catch (e) {
-      this.#message = { ok: false, text: t('kubectl.loadFailed', { reason: invokeErrorText(e) }) };
+      this.#message = { ok: false, text: t('kubectl.loadFailed', { reason: invokeErrorText(e, t) }) };
     }
   }
 
@@ -83,7 +83,7 @@ export class KubectlStore {
       this.#message = { ok: true, text: t('kubectl.switched', { context: name }) };
       return true;
     } catch (e) {
-      this.#message = { ok: false, text: invokeErrorText(e) };
+      this.#message = { ok: false, text: invokeErrorText(e, t) };
       return false;
     } finally {
       this.#busy = false;

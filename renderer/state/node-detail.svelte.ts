@@ -114,7 +114,7 @@ export class NodeDetailState {
         this.#error = t('errors.readNode', {
           node: target.node,
           context: target.context,
-          message: invokeErrorText(e),
+          message: invokeErrorText(e, t),
         });
         this.#pending = null;
       },

@@ -84,7 +84,7 @@ export class SettingsStore {
       this.#setSaved(settings);
       this.#loadError = null;
     } catch (e) {
-      this.#loadError = invokeErrorText(e);
+      this.#loadError = invokeErrorText(e, t);
     }
   }
 
@@ -124,7 +124,7 @@ export class SettingsStore {
       this.#touched = false;
       return true;
     } catch (e) {
-      this.#save = { kind: 'error', message: invokeErrorText(e) };
+      this.#save = { kind: 'error', message: invokeErrorText(e, t) };
       return false;
     }
   }

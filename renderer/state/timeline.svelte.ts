@@ -5,6 +5,7 @@
  */
 import type { FleetApi } from '../../common/ipc.ts';
 import type { TimelineRangeName, TimelineView } from '../../common/timeline.ts';
+import { t } from '../i18n/i18n.svelte.ts';
 import { invokeErrorText } from '../lib/invoke-error.ts';
 
 export class TimelineState {
@@ -53,7 +54,7 @@ export class TimelineState {
       this.#error = null;
     } catch (error) {
       if (asked !== this.#asked) return;
-      this.#error = invokeErrorText(error);
+      this.#error = invokeErrorText(error, t);
     } finally {
       if (asked === this.#asked) this.#loading = false;
     }

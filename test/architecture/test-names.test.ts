@@ -63,6 +63,22 @@ const BEHAVIOURS: ReadonlyMap<string, string> = new Map([
     'renderer/components/forwarding-i18n.test.ts',
     "forwarding refusals and problems of the vault, main and the host, read as the preload reads them, worded by the section's parts in Korean",
   ],
+  [
+    'renderer/components/kubectl-i18n.test.ts',
+    "refusals of a kubectl context switch, read as the preload reads them, worded by the window's message in Korean",
+  ],
+  [
+    'renderer/components/settings-i18n.test.ts',
+    "the host's refusals of a settings save, read as the preload reads them, worded by the status line in Korean",
+  ],
+  [
+    'renderer/components/bridge-i18n.test.ts',
+    "the real bridges' own failures (web bridge, settleReply) worded by the startup screen, History and the kubectl list in Korean",
+  ],
+  [
+    'main/kube/use-context-words.test.ts',
+    "use-context's refusals made for real (kubeconfig-write.ts, use-context.ts) carry their words, their sentence the catalog's English",
+  ],
   ['main/timeline/free.test.ts', 'free GPUs by product: written by the recorder, read back as step lines'],
   [
     'main/timeline/slices.test.ts',

@@ -117,6 +117,7 @@ describe('the web bridge keeps the kind of a failure', () => {
     expect(await rejection(fleet.invoke('app:info'))).toEqual({
       kind: 'disconnected',
       message: 'The GPU Fleet engine did not answer.',
+      words: { code: 'bridgeNoAnswer' },
     });
   });
 });

@@ -517,6 +517,34 @@ export const en = {
     more: '+{{count, number}} more not listed',
     switched: 'Switched kubectl to {{context}}.',
     loadFailed: "Could not read kubectl's contexts: {{reason}}",
+    /** Refusals of a context switch as facts (common/kubeconfig-words.ts); the CLI prints this English. */
+    words: {
+      badName: {
+        empty: 'A context name cannot be empty.',
+        tooLong: 'A context name has at most {{max, number}} characters.',
+        control: 'A context name cannot contain control characters.',
+      },
+      noConfig: 'No kubeconfig found (looked at {{files}}); nothing was changed.',
+      flagMissing: 'The kubeconfig file {{file}} does not exist.',
+      noFile: 'No kubeconfig file to write to.',
+      broken: '{{file}} is not a valid kubeconfig; nothing was changed.',
+      noContext: 'There is no context named "{{name}}" in the kubeconfig ({{files}}).',
+      noEdit:
+        '{{file}} was not changed: its current-context cannot be set safely; use kubectl config use-context instead.',
+      missing: '{{file}} does not exist.',
+      unreadable: '{{file}} cannot be read ({{errno}}).',
+      notFile: '{{file}} is not a file.',
+      tooLarge: '{{file}} is larger than {{mib, number}} MiB; GPU Fleet does not change it.',
+      readOnly: '{{file}} is read-only (mode {{mode}}); GPU Fleet did not change it.',
+      folderLocked:
+        'GPU Fleet cannot create files in {{dir}}, so it cannot replace {{file}} safely; nothing was changed.',
+      notUtf8: '{{file}} is not UTF-8 text; GPU Fleet did not change it.',
+      lockHeld:
+        '{{lock}} exists: kubectl or another tool is changing the kubeconfig; try again (delete the lock file if nothing is).',
+      lockFailed: 'GPU Fleet cannot create {{lock}} ({{errno}}); nothing was changed.',
+      changed: '{{file}} changed since GPU Fleet read it; nothing was written (try again).',
+      replaceFailed: '{{file}} could not be replaced ({{errno}}); it was not changed.',
+    },
   },
   tray: {
     line: '{{context}} — {{phase}}',
@@ -716,6 +744,7 @@ export const en = {
       save: 'Save target',
       cancel: 'Cancel',
       badId: 'A name is 1 to 32 lower-case letters, digits or "-", starting with a letter or digit.',
+      urlTooLong: 'A URL has at most {{max, number}} characters.',
       badUrl:
         'Write the URL as http://host:port or https://host, without a user, password or ?query (settings are kept in plain text; a webhook proves itself with its signing key).',
       badTopic: 'A topic is 1 to 64 letters, digits, "-" or "_".',
@@ -989,5 +1018,25 @@ export const en = {
     thenMemoryUnknown: 'memory shown as unknown',
     thenProfileZero: 'profile counted as 0',
     thenReplicasUnknown: 'replicas shown as unknown',
+  },
+  /** Why the host refused to save settings, as facts (common/settings-words.ts); logs this English. */
+  settingsWords: {
+    invalid: 'Settings were not saved: GPU Fleet does not accept the value of {{fields}}.',
+    credential:
+      'Settings were not saved: {{field}} looks like a credential; settings keep context names only.',
+    unknown: 'Settings were not saved: {{fields}} cannot be changed here.',
+    notObject: 'Settings were not saved: the change is not a set of fields.',
+    tooLarge:
+      'Settings could not be saved: they would take {{size}}, more than the {{max}} a settings file may hold, even without the alert log.',
+    saveDenied: 'Settings could not be saved: GPU Fleet may not write its settings file ({{errno}}).',
+    saveFull: 'Settings could not be saved: the disk is full ({{errno}}).',
+    saveFailed: 'Settings could not be saved ({{errno}}).',
+  },
+  /** Failures of the window's own bridges (common/bridge-words.ts); the bridges write this English. */
+  bridgeWords: {
+    noAnswer: 'The GPU Fleet engine did not answer.',
+    http: 'The engine answered HTTP {{status}}.',
+    unexpected: 'The engine answered something unexpected.',
+    unknownChannel: 'unknown channel {{channel}}',
   },
 } as const;

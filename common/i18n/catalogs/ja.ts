@@ -493,6 +493,34 @@ export const ja: Catalog = {
     more: 'ほか {{count, number}} 件は表示されていません',
     switched: 'kubectl を {{context}} に切り替えました。',
     loadFailed: 'kubectl のコンテキストを読み込めませんでした：{{reason}}',
+    words: {
+      badName: {
+        empty: 'コンテキスト名は空にできません。',
+        tooLong: 'コンテキスト名は {{max, number}} 文字までです。',
+        control: 'コンテキスト名に制御文字は使えません。',
+      },
+      noConfig: 'kubeconfig が見つかりません（確認した場所：{{files}}）。何も変更していません。',
+      flagMissing: 'kubeconfig ファイル {{file}} がありません。',
+      noFile: '書き込み先の kubeconfig ファイルがありません。',
+      broken: '{{file}} は正しい kubeconfig ではありません。何も変更していません。',
+      noContext: 'kubeconfig（{{files}}）に「{{name}}」というコンテキストはありません。',
+      noEdit:
+        '{{file}} の current-context を安全に変更できないため、変更していません。kubectl config use-context で変更してください。',
+      missing: '{{file}} がありません。',
+      unreadable: '{{file}} を読み込めません（{{errno}}）。',
+      notFile: '{{file}} はファイルではありません。',
+      tooLarge: '{{file}} は {{mib, number}} MiB を超えているため、GPU Fleet は変更しません。',
+      readOnly: '{{file}} は読み取り専用（モード {{mode}}）のため、GPU Fleet は変更していません。',
+      folderLocked:
+        'GPU Fleet は {{dir}} にファイルを作成できないため、{{file}} を安全に置き換えられません。何も変更していません。',
+      notUtf8: '{{file}} は UTF-8 テキストではないため、GPU Fleet は変更していません。',
+      lockHeld:
+        '{{lock}} があります。kubectl などのツールが kubeconfig を変更中です。もう一度お試しください（変更中のツールがなければロックファイルを削除してください）。',
+      lockFailed: 'GPU Fleet は {{lock}} を作成できません（{{errno}}）。何も変更していません。',
+      changed:
+        'GPU Fleet が読み込んだ後に {{file}} が変更されました。何も書き込んでいません（もう一度お試しください）。',
+      replaceFailed: '{{file}} を置き換えられませんでした（{{errno}}）。変更していません。',
+    },
   },
   tray: {
     line: '{{context}} — {{phase}}',
@@ -680,6 +708,7 @@ export const ja: Catalog = {
       save: '転送先を保存',
       cancel: 'キャンセル',
       badId: '名前は英小文字・数字・「-」の 1〜32 文字で、英字か数字で始めます。',
+      urlTooLong: 'URL は {{max, number}} 文字までです。',
       badUrl:
         'URL は http://ホスト:ポート または https://ホスト の形で、ユーザー・パスワード・?クエリを含めずに書いてください（設定は平文で保存されます。Webhook は署名キーで認証します）。',
       badTopic: 'トピックは英字・数字・「-」・「_」の 1〜64 文字です。',
@@ -940,5 +969,23 @@ export const ja: Catalog = {
     thenMemoryUnknown: 'メモリは不明として表示',
     thenProfileZero: 'プロファイルは 0 として計上',
     thenReplicasUnknown: 'レプリカ数は不明として表示',
+  },
+  settingsWords: {
+    invalid: '設定を保存しませんでした。{{fields}} の値は GPU Fleet では使えません。',
+    credential:
+      '設定を保存しませんでした。{{field}} は認証情報のようです。設定にはコンテキスト名だけを保存します。',
+    unknown: '設定を保存しませんでした。{{fields}} はここでは変更できません。',
+    notObject: '設定を保存しませんでした。変更内容がフィールドの集まりではありません。',
+    tooLarge:
+      '設定を保存できません。アラート履歴を除いても {{size}} になり、設定ファイルの上限 {{max}} を超えます。',
+    saveDenied: '設定を保存できません。GPU Fleet に設定ファイルへの書き込み権限がありません（{{errno}}）。',
+    saveFull: '設定を保存できません。ディスクがいっぱいです（{{errno}}）。',
+    saveFailed: '設定を保存できません（{{errno}}）。',
+  },
+  bridgeWords: {
+    noAnswer: 'GPU Fleet エンジンが応答しません。',
+    http: 'エンジンが HTTP {{status}} を返しました。',
+    unexpected: 'エンジンから予期しない応答がありました。',
+    unknownChannel: '不明なチャネルです：{{channel}}',
   },
 };

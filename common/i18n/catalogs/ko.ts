@@ -486,6 +486,33 @@ export const ko: Catalog = {
     more: '외 {{count, number}}개는 표시되지 않음',
     switched: 'kubectl 컨텍스트를 {{context}}(으)로 전환했습니다.',
     loadFailed: 'kubectl 컨텍스트를 읽을 수 없습니다: {{reason}}',
+    words: {
+      badName: {
+        empty: '컨텍스트 이름은 비워 둘 수 없습니다.',
+        tooLong: '컨텍스트 이름은 최대 {{max, number}}자입니다.',
+        control: '컨텍스트 이름에는 제어 문자를 넣을 수 없습니다.',
+      },
+      noConfig: 'kubeconfig를 찾지 못했습니다({{files}} 확인). 아무것도 바꾸지 않았습니다.',
+      flagMissing: 'kubeconfig 파일 {{file}}이(가) 없습니다.',
+      noFile: '쓸 kubeconfig 파일이 없습니다.',
+      broken: '{{file}}은(는) 올바른 kubeconfig가 아닙니다. 아무것도 바꾸지 않았습니다.',
+      noContext: 'kubeconfig({{files}})에 "{{name}}" 컨텍스트가 없습니다.',
+      noEdit:
+        '{{file}}의 current-context를 안전하게 바꿀 수 없어 그대로 두었습니다. kubectl config use-context로 바꾸세요.',
+      missing: '{{file}}이(가) 없습니다.',
+      unreadable: '{{file}}을(를) 읽을 수 없습니다({{errno}}).',
+      notFile: '{{file}}은(는) 파일이 아닙니다.',
+      tooLarge: '{{file}}이(가) {{mib, number}} MiB보다 커서 GPU Fleet이 바꾸지 않습니다.',
+      readOnly: '{{file}}은(는) 읽기 전용(권한 {{mode}})이라 GPU Fleet이 바꾸지 않았습니다.',
+      folderLocked:
+        'GPU Fleet이 {{dir}}에 파일을 만들 수 없어 {{file}}을(를) 안전하게 바꿀 수 없습니다. 아무것도 바꾸지 않았습니다.',
+      notUtf8: '{{file}}이(가) UTF-8 텍스트가 아니어서 GPU Fleet이 바꾸지 않았습니다.',
+      lockHeld:
+        '{{lock}}이(가) 있습니다. kubectl이나 다른 도구가 kubeconfig를 바꾸는 중입니다. 다시 시도하세요(바꾸는 도구가 없다면 잠금 파일을 지우세요).',
+      lockFailed: 'GPU Fleet이 {{lock}}을(를) 만들 수 없습니다({{errno}}). 아무것도 바꾸지 않았습니다.',
+      changed: 'GPU Fleet이 읽은 뒤에 {{file}}이(가) 바뀌었습니다. 아무것도 쓰지 않았으니 다시 시도하세요.',
+      replaceFailed: '{{file}}을(를) 교체할 수 없어({{errno}}) 그대로 두었습니다.',
+    },
   },
   tray: {
     line: '{{context}} — {{phase}}',
@@ -671,6 +698,7 @@ export const ko: Catalog = {
       save: '대상 저장',
       cancel: '취소',
       badId: '이름은 영문 소문자, 숫자, "-"로 된 1~32자이며 문자나 숫자로 시작합니다.',
+      urlTooLong: 'URL은 최대 {{max, number}}자입니다.',
       badUrl:
         'URL은 http://호스트:포트 또는 https://호스트 형식으로, 사용자·비밀번호·?쿼리 없이 쓰세요 (설정은 평문으로 저장됩니다. 웹훅은 서명 키로 인증합니다).',
       badTopic: '토픽은 영문자, 숫자, "-", "_"로 된 1~64자입니다.',
@@ -928,5 +956,23 @@ export const ko: Catalog = {
     thenMemoryUnknown: '메모리를 알 수 없음으로 표시',
     thenProfileZero: '프로필을 0으로 계산',
     thenReplicasUnknown: '복제본 수를 알 수 없음으로 표시',
+  },
+  settingsWords: {
+    invalid: '설정을 저장하지 않았습니다. GPU Fleet이 {{fields}} 값을 받아들일 수 없습니다.',
+    credential:
+      '설정을 저장하지 않았습니다. {{field}}이(가) 자격 증명처럼 보입니다. 설정에는 컨텍스트 이름만 저장합니다.',
+    unknown: '설정을 저장하지 않았습니다. {{fields}}은(는) 여기서 바꿀 수 없습니다.',
+    notObject: '설정을 저장하지 않았습니다. 변경 내용이 필드 묶음이 아닙니다.',
+    tooLarge:
+      '설정을 저장할 수 없습니다. 알림 기록을 빼도 {{size}}(으)로, 설정 파일 한도 {{max}}보다 큽니다.',
+    saveDenied: '설정을 저장할 수 없습니다. GPU Fleet에 설정 파일 쓰기 권한이 없습니다({{errno}}).',
+    saveFull: '설정을 저장할 수 없습니다. 디스크가 가득 찼습니다({{errno}}).',
+    saveFailed: '설정을 저장할 수 없습니다({{errno}}).',
+  },
+  bridgeWords: {
+    noAnswer: 'GPU Fleet 엔진이 응답하지 않습니다.',
+    http: '엔진이 HTTP {{status}}(으)로 응답했습니다.',
+    unexpected: '엔진이 예상하지 못한 응답을 보냈습니다.',
+    unknownChannel: '알 수 없는 채널입니다: {{channel}}',
   },
 };

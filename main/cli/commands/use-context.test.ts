@@ -184,7 +184,12 @@ describe('gpu-fleet use-context refuses and changes nothing', () => {
     const before = files();
     const r = await runCliOnce(['use-context', 'work'], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^error: ${a} is not valid YAML: .*Nothing was changed\\.\\n$`));
+    // The worded sentence, then the loader's own saying what is wrong.
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: ${a} is not a valid kubeconfig; nothing was changed\\. \\(${a} is not valid YAML: .*\\)\\n$`,
+      ),
+    );
     expect(files()).toEqual(before);
   });
 
