@@ -143,11 +143,13 @@ describe('AppCore', () => {
     );
     // As the window gets it: the host's sentence, and the facts it words in its language.
     const pem = '-----BEGIN RSA PRIVATE KEY-----';
-    expect(await dispatchInvoke(c.handlers, 'settings:update', [{ monitoredContexts: [pem] }])).toMatchObject({
-      ok: false,
-      kind: 'failed',
-      words: { code: 'settingsCredential', field: 'contexts.0' },
-    });
+    expect(await dispatchInvoke(c.handlers, 'settings:update', [{ monitoredContexts: [pem] }])).toMatchObject(
+      {
+        ok: false,
+        kind: 'failed',
+        words: { code: 'settingsCredential', field: 'contexts.0' },
+      },
+    );
     const telemetry = { background: 'off' as const, autoMaxGpuNodes: 50, budgetPerMinute: 60 };
     const view = await c.handlers['settings:update']({
       alertRules: {
