@@ -244,7 +244,7 @@ if (only.has('5'))
 if (only.has('6'))
   notes.push({
     group: '6',
-    text: `Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does); 6f/6g put scan beside a raw list (plain https and JSON.parse, pages of 500, no gzip asked: the least any tool pays), 6g against a simulator that answers each request ${SIM_LATENCY_MS} ms late, as a real API server's round trip and admission cost per page.`,
+    text: `Row 6 starts a fresh process per run for both sides (the built CLI, and the plain list built the same way with Vite); peak RSS is the process's own high-water mark (Linux VmHWM); 6c/6d put a loopback proxy in front of the simulator that passes or drops Accept-Encoding, so only the encoding differs (the sim gzips responses over 128 KiB, as kube-apiserver does); 6f/6g put scan beside a raw list (plain https and JSON.parse, pages of 500, no gzip asked: the least any tool pays), 6g against a simulator that answers each request ${SIM_LATENCY_MS} ms late, as a real API server's round trip and admission cost per page; 6h puts both behind the proxy that drops Accept-Encoding, so neither side's answers are gzipped (scan asks for gzip, as kubectl and client-node do; the raw list does not).`,
   });
 if (only.has('12')) {
   const cores = os.cpus().length;

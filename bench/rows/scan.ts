@@ -3,7 +3,8 @@
  * a plain client-node paged list of the same nodes, built the same way (plain JavaScript, no loader), so
  * only the work differs: wall time and peak RSS, direct and through a proxy with gzip on and off. And
  * `gpu-fleet --help`: start-up time and peak RSS beside the TypeScript-loader start-up it replaced. Rows 6f
- * and 6g put scan beside a raw https list (the least any tool pays), without and with a per-request latency.
+ * and 6g put scan beside a raw https list (the least any tool pays), without and with a per-request latency;
+ * 6h does so with neither side's answers gzipped (scan asks for gzip, the raw list does not).
  */
 import path from 'node:path';
 import { buildBaseline } from '../lib/built-baseline.ts';
@@ -103,13 +104,18 @@ export async function scanRows(
     const proxy = await startEncodingProxy(large.info, { gzip, dir });
     try {
       const r = await compare(proxy.kubeconfigPath, plainJs, 2, dir);
-      return { r, wireBytes: proxy.bytesOut() / (r.scan.length + r.plain.length) };
+      const wireBytes = proxy.bytesOut() / (r.scan.length + r.plain.length);
+      // 6h: scan beside the raw list with neither side's answers gzipped, so the server's compression
+      // (which the raw list never asks for) is out of the comparison and only the clients' work differs.
+      const rawSameEncoding = gzip ? null : await compare(proxy.kubeconfigPath, rawJs, 3, dir);
+      return { r, wireBytes, rawSameEncoding };
     } finally {
       await proxy.close();
     }
   };
   const gz = await viaProxy(true);
   const plainText = await viaProxy(false);
+  if (!plainText.rawSameEncoding) throw new Error('row 6h: no raw list through the gzip-off proxy');
   const [h, t, b] = [medianMs(help), medianMs(viaTsx), medianMs(bare)];
   return [
     scanRow('6a', 'homelab', small),
@@ -118,6 +124,11 @@ export async function scanRows(
     scanRow('6d', 'large:5000 through a proxy, gzip off', plainText.r, plainText.wireBytes),
     rawRow('6f', 'large:5000', raw),
     rawRow('6g', `large:5000, the simulator answering each request ${SIM_LATENCY_MS} ms late`, rawSlow),
+    rawRow(
+      '6h',
+      'large:5000, both through a loopback proxy that drops Accept-Encoding (no gzip either side)',
+      plainText.rawSameEncoding,
+    ),
     {
       id: '6e',
       measure: '`gpu-fleet --help`: start-up to exit (wall, and CPU), and peak RSS (median of 10)',
