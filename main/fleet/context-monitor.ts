@@ -201,6 +201,14 @@ export class ContextMonitor {
   }
 
   /**
+   * Whether this context's own pods watch is forbidden (its nodes are watched, not read from a controller):
+   * read from the watch's state, so asking costs nothing, unlike `free`, which builds the figures.
+   */
+  get podsForbidden(): boolean {
+    return this.#active === 'nodes' && this.#free?.connection.phase === 'forbidden';
+  }
+
+  /**
    * Free GPUs as the snapshot shows them: from the controller's status while it is read (absent if it has
    * none), marked stale while the controller's freshness mark is old (freshMarkOldAt).
    */

@@ -274,7 +274,8 @@ export class FleetEngine {
    * contexts not yet found forbidden (once each; with all tried, the first is watched again).
    */
   #tryOtherContext(monitor: ContextMonitor): void {
-    if (monitor.free?.reason !== 'forbidden' || this.#podsForbidden.has(monitor.context)) return;
+    // Not monitor.free: that builds the figures over every node, and this runs on every pod event.
+    if (!monitor.podsForbidden || this.#podsForbidden.has(monitor.context)) return;
     const entry = this.#entries.get(monitor.context);
     if (!entry?.also.some((c) => !this.#podsForbidden.has(c.name))) return;
     this.#podsForbidden.add(monitor.context);

@@ -3,13 +3,26 @@
  * a pod bound, deleted and completed moving the numbers both ways on the pods watch, a user who may list
  * nodes but not pods (unknown, never 0), and the per-context off switch. Engine time is a ManualClock.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClusterFree } from '../../common/free-gpus.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { ContextClient } from '../kube/context-client.ts';
 import { FleetEngine } from './engine.ts';
+
+// Counts the builds of the figures (the real function runs): a build is a pass over every node.
+const builds = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../inventory/free-gpus.ts', async (real) => {
+  const mod = await real<typeof import('../inventory/free-gpus.ts')>();
+  return {
+    ...mod,
+    snapshotFree: (...a: Parameters<typeof mod.snapshotFree>) => {
+      builds.count++;
+      return mod.snapshotFree(...a);
+    },
+  };
+});
 
 const sims: SimContext[] = [];
 let engine: FleetEngine | null = null;
@@ -113,6 +126,48 @@ describe('free GPUs in the engine', () => {
       });
       expect(gone.status).toBe(200);
       await until(() => a30() === 3, 'the deleted pod');
+    } finally {
+      client.close();
+    }
+  });
+
+  it('a burst of pod events builds the figures when a snapshot asks, not once per event', async () => {
+    const { env, e, until } = await start();
+    await until(() => e.snapshot().contexts[0]?.free?.state === 'known', 'the pods list');
+    const pending = () => e.snapshot().contexts[0]?.free?.pending?.count ?? Number.NaN;
+    const before = pending();
+    const client = new ContextClient(env.context('sim-admin'));
+    const burst = 40;
+    // The engine's clock stands still from here: no snapshot task runs, only the reads below ask for figures.
+    builds.count = 0;
+    try {
+      const made = await Promise.all(
+        Array.from({ length: burst }, (_, i) =>
+          client.request('POST', '/api/v1/namespaces/research/pods', {
+            headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+            body: JSON.stringify({
+              apiVersion: 'v1',
+              kind: 'Pod',
+              metadata: { name: `many-${i}`, namespace: 'research' },
+              spec: {
+                containers: [{ name: 'c', image: 'cuda', resources: { limits: { 'nvidia.com/gpu': '1' } } }],
+              },
+            }),
+          }),
+        ),
+      );
+      expect(made.map((r) => r.status)).toEqual(Array(burst).fill(201));
+      let reads = 0;
+      await pollUntil(
+        () => {
+          reads++;
+          return pending() === before + burst;
+        },
+        'every Pending pod in the figures',
+        { everyMs: 100 },
+      );
+      // Each pod event used to build the figures (the merged-cluster check read them): 40 builds at least.
+      expect(builds.count).toBeLessThanOrEqual(reads);
     } finally {
       client.close();
     }
