@@ -1,6 +1,8 @@
 // The per-context client over real HTTPS against the simulator: TLS trust, auth, errors, exec plugins.
 import fs from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SimContext, startSimContext } from '../../test/helpers/sim-context.ts';
 import { WatcherRecorder } from '../../test/helpers/watcher-recorder.ts';
@@ -71,6 +73,18 @@ async function listError(client: ContextClient): Promise<KubeError> {
     client.close();
   }
   throw new Error('the list worked');
+}
+
+/** Three answers (plain, peeked, parsed) as weak references only, so nothing here keeps them. */
+async function weakAnswers(client: ContextClient): Promise<WeakRef<object>[]> {
+  const answers: WeakRef<object>[] = [];
+  for (const peek of [undefined, { bytes: 16, read: () => undefined }]) {
+    const res = await client.request('GET', '/api/v1/nodes', peek ? { peek } : {});
+    expect(res.status).toBe(200);
+    answers.push(new WeakRef(res));
+  }
+  answers.push(new WeakRef((await client.getJson('/api/v1/nodes', 'listing nodes')) as object));
+  return answers;
 }
 
 describe('ContextClient', () => {
@@ -145,6 +159,21 @@ describe('ContextClient', () => {
     await client.request('GET', '/version', { peek: { bytes: 1 << 20, read: () => heads.push('short') } });
     client.close();
     expect(heads).toHaveLength(1);
+  });
+
+  it('a settled answer is not kept alive by the connection it came on', async () => {
+    // The kept-alive socket outlives the request (Node's https agent keeps its first request reachable
+    // through the socket's TLS 'session' listener): our listeners on it must not keep the answer too.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const s = await sim();
+    const client = new ContextClient(s.context());
+    const answers = await weakAnswers(client);
+    // Let the sockets go back to the agent's free list, then collect.
+    await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 4; i++) gc();
+    expect(answers.map((a) => a.deref() === undefined)).toEqual([true, true, true]);
+    client.close();
   });
 
   it('a signal cancels its request alone; one aborted already sends nothing', async () => {

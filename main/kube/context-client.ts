@@ -60,6 +60,9 @@ export interface BodyPeek {
   read: (head: Buffer) => void;
 }
 
+type Listener = Parameters<NodeJS.EventEmitter['on']>[1];
+const ignoreLateError = (): void => undefined;
+
 export class ContextClient {
   readonly #auth: ContextAuth;
   readonly #url: URL;
@@ -104,11 +107,25 @@ export class ContextClient {
       let timer: unknown = null;
       let req: http.ClientRequest | null = null;
       let settled = false;
+      // Our listeners on the request, its response and the inflater, taken off once settled: Node's https
+      // agent keeps the first request of each kept-alive socket reachable for as long as the socket lives
+      // (its TLS 'session' listener's scope holds it), and through our listeners this scope, its promise
+      // and so the answer (a 1 MB page of pods and its parsed items) would stay with it.
+      const attached: [NodeJS.EventEmitter, string, Listener][] = [];
+      const listen = (on: NodeJS.EventEmitter, event: string, fn: Listener) => {
+        on.on(event, fn);
+        attached.push([on, event, fn]);
+      };
       const settle = () => {
         settled = true;
         this.#inflight.delete(cancel);
         this.#clock.clearTimeout(timer);
         init.signal?.removeEventListener('abort', cancel);
+        for (const [on, event, fn] of attached.splice(0)) {
+          on.off(event, fn);
+          // A late error (the socket reset after the answer) must still have a listener.
+          if (event === 'error') on.on('error', ignoreLateError);
+        }
       };
       const fail = (e: KubeError) => {
         settle();
@@ -137,8 +154,8 @@ export class ContextClient {
           // "socket hang up" has nobody left to tell).
           if (settled) return void r.on('error', () => undefined).destroy();
           req = r;
-          r.on('error', (err) => fail(classifyNetworkError(err, this.server)));
-          r.on('response', (res) => {
+          listen(r, 'error', (err: Error) => fail(classifyNetworkError(err, this.server)));
+          listen(r, 'response', (res: http.IncomingMessage) => {
             if (res.statusCode === 401) this.#auth.invalidate();
             const gz = res.headers['content-encoding'] === 'gzip';
             const src = gz ? res.pipe(zlib.createGunzip({ chunkSize: INFLATE_CHUNK_BYTES })) : res;
@@ -146,7 +163,7 @@ export class ContextClient {
             let size = 0;
             const ok = (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) <= 299;
             let peek = ok ? init.peek : undefined;
-            src.on('data', (d: Buffer) => {
+            listen(src, 'data', (d: Buffer) => {
               if (!ok) {
                 // An error answer: keep a bounded head, drain the rest without storing it.
                 if (size < ERROR_BODY_BYTES) parts.push(d.subarray(0, ERROR_BODY_BYTES - size));
@@ -170,11 +187,11 @@ export class ContextClient {
                 }
               }
             });
-            src.on('error', (err) => fail(classifyNetworkError(err, this.server)));
-            res.on('aborted', () =>
+            listen(src, 'error', (err: Error) => fail(classifyNetworkError(err, this.server)));
+            listen(res, 'aborted', () =>
               fail(new KubeError('unreachable', `The connection to ${this.#url.host} was cut off.`)),
             );
-            src.on('end', () => {
+            listen(src, 'end', () => {
               settle();
               resolve({
                 status: res.statusCode ?? 0,
