@@ -1,8 +1,10 @@
 /**
- * `npm run bench`: every row of issue 8 next to a baseline measured in the same run against the simulator
- * over real HTTPS. Prints a Markdown table (and notes) on stdout, progress on stderr, merges the raw
- * figures into bench/results/latest.json (rows not measured in this run keep their last figures, with the
- * run that measured them) and regenerates the table of docs/performance.md from it. Asserts nothing.
+ * `npm run bench`: every row next to its baseline, against the simulator over real HTTPS. Most baselines
+ * are another program measured in the same run; some are our own engine with a feature off, a poller
+ * scaled from real passes, an analytic delay or none (docs/performance.md says which, row by row).
+ * Prints a Markdown table (and notes) on stdout, progress on stderr, merges the raw figures into
+ * bench/results/latest.json (rows not measured in this run keep their last figures, with the run that
+ * measured them) and regenerates the table of docs/performance.md from it. Asserts nothing.
  *
  *   node --expose-gc --import tsx bench/run.ts [--only 1,2,3,4,5,6,7,8,9,10,11,12]   (4c: row 4c alone)
  *

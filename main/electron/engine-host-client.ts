@@ -8,6 +8,7 @@
  * that then died fails with a sentence, and is not sent again (it may have acted: a context switch).
  */
 import { Value } from '@sinclair/typebox/value';
+import { backoffStep } from '../../common/backoff.ts';
 import type { ErrorInfo } from '../../common/errors.ts';
 import {
   HOST_MESSAGE_SCHEMA,
@@ -20,7 +21,6 @@ import {
 import type { PushChannel } from '../../common/ipc.ts';
 import type { DesktopNotice } from '../../common/notification.ts';
 import type { TrayModel } from '../../common/tray-menu.ts';
-import { backoffStep } from '../kube/backoff.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { EngineHostState } from './engine-line.ts';
 

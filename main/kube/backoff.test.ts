@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
-import { Backoff, backoffStep } from './backoff.ts';
+import { Backoff } from './backoff.ts';
 
 describe('Backoff', () => {
   it.each([
@@ -57,18 +57,5 @@ describe('Backoff', () => {
     b.next();
     b.reset();
     expect(b.next()).toBe(800);
-  });
-});
-
-describe('backoffStep: the one formula behind every retry', () => {
-  it('starts at initialMs, multiplies by factor, and caps at maxMs', () => {
-    const s = { initialMs: 500, maxMs: 30_000, factor: 2 };
-    expect([0, 1, 2, 3, 6, 7, 1000].map((k) => backoffStep(s, k))).toEqual([
-      500, 1000, 2000, 4000, 30_000, 30_000, 30_000,
-    ]);
-    expect(backoffStep(s, -3)).toBe(500);
-    expect(Number.isFinite(backoffStep({ initialMs: 1, maxMs: Number.MAX_VALUE, factor: 10 }, 10_000))).toBe(
-      true,
-    );
   });
 });

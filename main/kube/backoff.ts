@@ -5,15 +5,14 @@
  * Jitter: 'equal' (the default) waits base/2 + random·base/2, 'full' waits random·base. Equal jitter is the
  * default because it keeps a floor of half the step (no hot reconnect loop against a server that refuses at
  * once) while still spreading the reconnects of many contexts after a laptop wakes or a VPN comes back.
+ * Each step's base is common/backoff.ts's backoffStep, the formula every retry of the app uses.
  */
+import { type BackoffSchedule, backoffStep } from '../../common/backoff.ts';
 import type { Clock } from './clock.ts';
 
 export type Jitter = 'full' | 'equal' | 'none';
 
-export interface BackoffOptions {
-  initialMs: number;
-  maxMs: number;
-  factor: number;
+export interface BackoffOptions extends BackoffSchedule {
   jitter: Jitter;
   /** Healthy this long (see markHealthy) and the next failure starts again from initialMs. */
   resetAfterMs: number;
@@ -26,22 +25,6 @@ export const DEFAULT_BACKOFF: BackoffOptions = {
   jitter: 'equal',
   resetAfterMs: 120_000,
 };
-
-/** The schedule of a backoff without jitter or state: the k-th step (0-based) of initial × factor^k, capped. */
-export interface BackoffSchedule {
-  initialMs: number;
-  maxMs: number;
-  factor: number;
-}
-
-/**
- * The un-jittered wait for step `k` (0-based: the first retry waits initialMs). The one formula every
- * retry in the app uses: the watchers and write-back (Backoff below), alert forwarding, telemetry's
- * per-pod retries, the timeline's reopens, the engine host's restarts. The exponent is capped so a long streak cannot overflow to Infinity.
- */
-export function backoffStep(s: BackoffSchedule, k: number): number {
-  return Math.min(s.maxMs, s.initialMs * s.factor ** Math.min(Math.max(0, k), 64));
-}
 
 export class Backoff {
   readonly options: BackoffOptions;

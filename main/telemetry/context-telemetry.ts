@@ -10,6 +10,8 @@
  *   zero GPUs, so it cannot start the gpu-gone hold-down.
  * Failures are one sentence in the node's `NodeTelemetry`, never thrown to the caller.
  */
+
+import { type BackoffSchedule, backoffStep } from '../../common/backoff.ts';
 import {
   type GpuSample,
   type GpuTelemetry,
@@ -17,7 +19,6 @@ import {
   SUMMARY_MODELS_MAX,
   type TelemetrySummary,
 } from '../../common/telemetry.ts';
-import { type BackoffSchedule, backoffStep } from '../kube/backoff.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { type GpuReading, isDcgmExporterText, readGpus } from './dcgm-read.ts';

@@ -14,6 +14,7 @@
  */
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+import { type BackoffSchedule, backoffStep } from '../../common/backoff.ts';
 import type { ConnectionState } from '../../common/connection.ts';
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
 import type {
@@ -25,7 +26,6 @@ import type {
   TimelineStatus,
   TimelineView,
 } from '../../common/timeline.ts';
-import { type BackoffSchedule, backoffStep } from '../kube/backoff.ts';
 import type { Clock } from '../kube/clock.ts';
 import type { TelemetryReading } from '../telemetry/context-telemetry.ts';
 import { CHECKPOINT_MS, Checkpointer, type CheckpointResult } from './checkpointer.ts';
@@ -56,7 +56,7 @@ export const QUEUE_MAX = 50_000;
 export const HEARTBEAT_MS = 60_000;
 export const PRUNE_MS = 10 * 60_000;
 export const IDLE_MS = 5 * 60_000;
-/** A database that cannot be written is tried again after 10 s, doubling to 5 min (kube/backoff.ts). */
+/** A database that cannot be written is tried again after 10 s, doubling to 5 min (common/backoff.ts). */
 const RETRY: BackoffSchedule = { initialMs: 10_000, maxMs: 5 * 60_000, factor: 2 };
 /** A heartbeat older than this at start means the app was not running in between. */
 const GAP_MS = 3 * HEARTBEAT_MS;

@@ -7,6 +7,7 @@
  * sets the cookie this page then uses too. A stream that opens again is `live` and tells `onBack`, so
  * the window reads what it missed without a reload.
  */
+import { type BackoffSchedule, backoffStep } from '../../common/backoff.ts';
 
 /** `connecting`: the first stream is not open yet. */
 export type LinkState = 'connecting' | 'live' | 'down' | 'token-changed';
@@ -38,9 +39,11 @@ export interface LinkStatus {
 /** Waits between tries: 0.5 s doubling to 8 s (a probe on loopback costs next to nothing). */
 export const RETRY_FIRST_MS = 500;
 export const RETRY_MAX_MS = 8_000;
+const RETRY: BackoffSchedule = { initialMs: RETRY_FIRST_MS, maxMs: RETRY_MAX_MS, factor: 2 };
 
+/** The wait before try `attempt` (0-based), by the app's one backoff formula. */
 export function retryDelay(attempt: number): number {
-  return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, Math.min(attempt, 16)));
+  return backoffStep(RETRY, attempt);
 }
 
 /** What a probe's HTTP answer means: 401 is the guard refusing this page's session token. */

@@ -2,12 +2,13 @@
  * The `gpu-fleet` command runs from the JavaScript that `npm run build:cli` writes to dist/cli/ (the node
  * project's globalSetup builds it when stale): no TypeScript loader among the runtime dependencies, and the
  * bundle imports only Node's built-ins, its own chunks and runtime dependencies, so it also runs after
- * `npm ci --omit=dev`.
+ * `npm ci --omit=dev`. The simulator's TLS packages load with `gpu-fleet sim` (or a demo it starts) only.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { closure, SIM_TLS_PACKAGES } from './bundle-closure.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(ROOT, 'dist/cli');
@@ -22,12 +23,26 @@ function packageOf(specifier: string): string {
   return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
 }
 
-function importsOf(code: string): string[] {
-  // Static imports start a line in Vite's output (one line each); dynamic ones can be anywhere.
-  const statics = code.matchAll(/^(?:import|export)\b[^'"\n]*?(["'])([^"'\n]+)\1/gm);
-  const dynamics = code.matchAll(/\bimport\s*\(\s*(["'])([^"'\n]+)\1/g);
-  return [...statics, ...dynamics].map((m) => m[2] ?? '');
-}
+// Static imports start a line in Vite's output (one line each); dynamic ones can be anywhere.
+const staticsOf = (code: string) =>
+  [...code.matchAll(/^(?:import|export)\b[^'"\n]*?(["'])([^"'\n]+)\1/gm)].map((m) => m[2] ?? '');
+const dynamicsOf = (code: string) =>
+  [...code.matchAll(/\bimport\s*\(\s*(["'])([^"'\n]+)\1/g)].map((m) => m[2] ?? '');
+const importsOf = (code: string): string[] => [...staticsOf(code), ...dynamicsOf(code)];
+
+const chunk = (file: string) => readFileSync(path.join(DIST, file), 'utf8');
+/** The chunks a file loads at once: its static imports of our own chunks, and theirs. */
+const loadedWith = (file: string) =>
+  closure(file, (f) => staticsOf(chunk(f)).flatMap((s) => (s.startsWith('./') ? [s.slice(2)] : [])));
+/** The packages the code of these chunks imports, statically or when it runs (`await import('pkg')`). */
+const packagesOf = (files: Iterable<string>) =>
+  new Set(
+    [...files].flatMap((f) =>
+      importsOf(chunk(f))
+        .filter((s) => !s.startsWith('./'))
+        .map(packageOf),
+    ),
+  );
 
 describe('the built CLI', () => {
   it('needs no TypeScript loader at run time', () => {
@@ -53,6 +68,27 @@ describe('the built CLI', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("loads the simulator's TLS packages only for `gpu-fleet sim` (serve loads them with its demo, lazily)", () => {
+    // Each command is a chunk entry.js imports when that command runs.
+    const commands = [
+      ...chunk('entry.js').matchAll(
+        /registerCommand\("([a-z-]+)", async \(\) => \(await import\("\.\/([^"]+)"\)\)/g,
+      ),
+    ].map((m) => ({ name: m[1] ?? '', file: m[2] ?? '' }));
+    expect(commands.map((c) => c.name)).toEqual(expect.arrayContaining(['scan', 'watch', 'serve', 'sim']));
+    const atStart = loadedWith('entry.js');
+    const withTls = commands
+      .filter((c) => {
+        const loaded = packagesOf(new Set([...atStart, ...loadedWith(c.file)]));
+        return SIM_TLS_PACKAGES.some((p) => loaded.has(p));
+      })
+      .map((c) => c.name);
+    expect(withTls).toEqual(['sim']);
+    // And they are there: the simulator's chunk carries them (a renamed package would pass the above).
+    const everywhere = packagesOf(readdirSync(DIST).filter((f) => f.endsWith('.js')));
+    for (const p of SIM_TLS_PACKAGES) expect(everywhere).toContain(p);
   });
 
   it('the import scan sees static, dynamic and bare imports, not words in strings', () => {

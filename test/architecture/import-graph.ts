@@ -38,7 +38,7 @@ export function sourceFiles(root: string): string[] {
   return out.sort();
 }
 
-function scriptOf(file: string, text: string): string {
+export function scriptOf(file: string, text: string): string {
   if (!file.endsWith('.svelte')) return text;
   return [...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
 }
