@@ -130,7 +130,7 @@ export async function startSim(options: SimOptions = {}): Promise<RunningSim> {
     },
     control,
     async listenAlso(otherHost = '127.0.0.1') {
-      const other = new SimServer(core, tls, handler);
+      const other = new SimServer(core, tls, handler, timeouts);
       others.push(other);
       const otherPort = await other.listen(0, otherHost);
       return `https://${otherHost.includes(':') ? `[${otherHost}]` : otherHost}:${otherPort}`;

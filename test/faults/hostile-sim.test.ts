@@ -121,6 +121,13 @@ describe('slow and idle clients of the simulator', () => {
     await stillServes(s);
   });
 
+  it('a second address of the same cluster (listenAlso) keeps the same timeouts', async () => {
+    const s = await sim({ headersMs: 300 });
+    const other = Number(new URL(await s.sim.listenAlso()).port);
+    const answer = await rawExchange({ port: other, tls: true }, 'GET /version HTTP/1.1\r\nHost: x\r\n');
+    expect(answer).toBe('');
+  });
+
   it('cuts a client whose body is not in by the request timeout, without an answer', async () => {
     const s = await sim({ headersMs: 200, requestMs: 400 });
     const answer = await rawExchange(
