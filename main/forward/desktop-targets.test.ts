@@ -36,6 +36,13 @@ describe('resolveDesktopTargets', () => {
     expect(problems.chat).toEqual({ code: 'urlNotSet', id: 'chat', kind: 'slack' });
   });
 
+  it('an ntfy topic its router keeps for itself is a bad topic, as the form says', () => {
+    const ntfy = (topic: string) =>
+      resolveDesktopTargets([setting('phone', 'http://127.0.0.1:8090', { kind: 'ntfy', topic })], {});
+    expect(ntfy('app').problems.phone).toEqual({ code: 'badTopic', id: 'phone' });
+    expect(ntfy('gpu-alerts').problems).toEqual({});
+  });
+
   it('refuses at the door an ntfy token a header cannot carry (it would fail every delivery)', () => {
     expect(checkSecretInput('phone', 'ntfy', { token: 'tk_ok-1.2' })).toBeNull();
     for (const token of ['tk a', 'tk\nb', 'tk\u200bc', 'tké'])

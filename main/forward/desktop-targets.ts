@@ -11,10 +11,11 @@ import {
   type ForwardSecret,
   type ForwardSecretInput,
   type ForwardTargetSetting,
+  isNtfyTopic,
   ntfySecretFault,
   TARGET_ID,
 } from '../../common/forwarding.ts';
-import { type EndpointCheck, NTFY_TOPIC, parseEndpoint } from './endpoint.ts';
+import { type EndpointCheck, parseEndpoint } from './endpoint.ts';
 
 import type { ResolvedTarget } from './forwarder.ts';
 
@@ -44,7 +45,7 @@ export function checkTargetSetting(t: ForwardTargetSetting): ForwardWords | null
   if (t.kind === 'webhook' && /[?#]/.test(t.url)) return { code: 'webhookQuery', id };
   // The URL parser drops tabs and newlines silently: what is stored must be what is sent.
   if (hasControlChars(t.url)) return { code: 'controlChars', id };
-  if (t.kind === 'ntfy' && !NTFY_TOPIC.test(t.topic)) return { code: 'badTopic', id };
+  if (t.kind === 'ntfy' && !isNtfyTopic(t.topic)) return { code: 'badTopic', id };
   return badUrl(t, parseEndpoint(t.kind, endpointUrl(t, undefined) ?? ''));
 }
 

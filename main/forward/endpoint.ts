@@ -4,7 +4,7 @@
  * a Slack or Discord webhook token, an ntfy topic on a public server).
  */
 import type { EndpointFault } from '../../common/forward-words.ts';
-import { type ForwardKind, HEADER_TOKEN } from '../../common/forwarding.ts';
+import { type ForwardKind, HEADER_TOKEN, isNtfyTopic } from '../../common/forwarding.ts';
 
 export interface Endpoint {
   kind: ForwardKind;
@@ -20,19 +20,6 @@ export type EndpointCheck =
   | { ok: true; endpoint: Endpoint }
   | { ok: false; error: string; fault: EndpointFault; host: string };
 
-/** ntfy's topic rule (a topic outside it is a 404 "page not found"), and names its router keeps. */
-export const NTFY_TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
-const NTFY_RESERVED = new Set([
-  'docs',
-  'static',
-  'file',
-  'app',
-  'account',
-  'settings',
-  'signup',
-  'login',
-  'v1',
-]);
 export const URL_MAX = 2048;
 
 export function parseEndpoint(kind: ForwardKind, raw: string): EndpointCheck {
@@ -86,7 +73,7 @@ export function parseEndpoint(kind: ForwardKind, raw: string): EndpointCheck {
     };
   const parts = url.pathname.split('/');
   const topic = parts.pop() ?? '';
-  if (!NTFY_TOPIC.test(topic) || NTFY_RESERVED.has(topic))
+  if (!isNtfyTopic(topic))
     return {
       ok: false,
       error: `the ntfy URL for ${host} must end in a topic of 1 to 64 letters, digits, "-" or "_" (e.g. ${host}/gpu-alerts)`,

@@ -30,6 +30,16 @@ describe('checkDraft', () => {
     expect(checked).toEqual({ ok: false, errors: { url: 'forwarding.form.badUrl' } });
   });
 
+  it.each(['app', 'docs', 'v1', 'a b', 'x'.repeat(65)])(
+    'refuses the ntfy topic %j as the host does (a name its router keeps, or outside its rule)',
+    (topic) => {
+      expect(checkDraft(draft({ kind: 'ntfy', url: 'http://127.0.0.1:8090', topic }), t)).toEqual({
+        ok: false,
+        errors: { topic: 'forwarding.form.badTopic' },
+      });
+    },
+  );
+
   it('refuses a URL longer than the host takes (FORWARD_URL_MAX), before it is sent', () => {
     const url = (n: number) => `https://hooks.example/${'g'.repeat(n - 'https://hooks.example/'.length)}`;
     expect(checkDraft(draft({ kind: 'webhook', url: url(FORWARD_URL_MAX) }), t).ok).toBe(true);

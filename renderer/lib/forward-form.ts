@@ -14,6 +14,7 @@ import {
   type ForwardSecretInput,
   type ForwardTargetSetting,
   type ForwardTestResult,
+  isNtfyTopic,
   ntfySecretFault,
   type Severity,
   TARGET_ID,
@@ -87,7 +88,7 @@ export function checkDraft(
   if (url.length > FORWARD_URL_MAX) errors.url = t('forwarding.form.urlTooLong', { max: FORWARD_URL_MAX });
   else if (hasUrl(d.kind) && urlProblem(url)) errors.url = t('forwarding.form.badUrl');
   const topic = d.kind === 'ntfy' ? d.topic.trim() : '';
-  if (d.kind === 'ntfy' && !/^[-_A-Za-z0-9]{1,64}$/.test(topic)) errors.topic = t('forwarding.form.badTopic');
+  if (d.kind === 'ntfy' && !isNtfyTopic(topic)) errors.topic = t('forwarding.form.badTopic');
   const names = [
     ...new Set(
       d.clusters
