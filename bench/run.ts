@@ -164,12 +164,13 @@ if (only.has('9')) {
   }
 }
 
+// Row 12's sizes: GPU_FLEET_BENCH_FREE_SIZES=nodes,pods,gpuPods for a quick run of the plumbing.
+const givenSizes = process.env.GPU_FLEET_BENCH_FREE_SIZES?.split(',').map(Number);
+const sizes: FreeSizes =
+  givenSizes?.length === 3 && givenSizes.every((n) => Number.isInteger(n) && n > 0)
+    ? { nodes: givenSizes[0] as number, pods: givenSizes[1] as number, gpuPods: givenSizes[2] as number }
+    : FREE_SIZES;
 if (only.has('12')) {
-  const given = process.env.GPU_FLEET_BENCH_FREE_SIZES?.split(',').map(Number);
-  const sizes: FreeSizes =
-    given?.length === 3 && given.every((n) => Number.isInteger(n) && n > 0)
-      ? { nodes: given[0] as number, pods: given[1] as number, gpuPods: given[2] as number }
-      : FREE_SIZES;
   log(`starting simulators for row 12: ${freeScenarios(sizes).join(', ')} (in a child process)`);
   const host = await startSimHost({ scenarios: freeScenarios(sizes) });
   try {
@@ -253,7 +254,7 @@ if (only.has('12')) {
   const busy = Math.max(loadAtStart[0] ?? 0, loadAtEnd[0] ?? 0) > cores;
   notes.push({
     group: '12',
-    text: `Row 12${busy ? ` was measured under load (load average ${loadAtStart[0]?.toFixed(1)} → ${loadAtEnd[0]?.toFixed(1)} on ${cores} cores: wall times and stalls include waits for a core; "on our CPU" is this process's own part)` : ''}: the simulators (4 × 5,000 nodes, 3 of them with 100,000 pods) run in one child process on the same machine; 12b/12c replace 100 pods a second and flip a GPU node every 500 ms for 30 s after the sync; 12b's per-GPU-pod figure includes what the pods watch costs once (its client and cache), spread over the 20,000 GPU pods.`,
+    text: `Row 12${busy ? ` was measured under load (load average ${loadAtStart[0]?.toFixed(1)} → ${loadAtEnd[0]?.toFixed(1)} on ${cores} cores: wall times and stalls include waits for a core; "on our CPU" is this process's own part)` : ''}: the simulators (4 × ${sizes.nodes.toLocaleString('en')} nodes, 3 of them with ${sizes.pods.toLocaleString('en')} pods) run in one child process on the same machine; 12b/12c replace 100 pods a second and flip a GPU node every 500 ms for 30 s after the sync; 12b's per-GPU-pod figure includes what the pods watch costs once (its client and cache), spread over the ${sizes.gpuPods.toLocaleString('en')} GPU pods; 12e starts the built desktop app under the Electron double (as row 4c) on the first cluster, twice with free GPUs on and twice off.`,
   });
 }
 if (only.has('10'))

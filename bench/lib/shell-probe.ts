@@ -36,6 +36,8 @@ export interface ShellProbeArgs {
   runs: number;
   /** How long the meter runs on after the sync (work scheduled right after it counts too). */
   settleMs: number;
+  /** false: every context's free GPUs switched off in the settings (row 12e's baseline); on when absent. */
+  freeGpus?: boolean;
 }
 
 export interface ShellStallRun {
@@ -105,7 +107,12 @@ function deferred(what: string): { promise: Promise<void>; done: () => void } {
   return { promise, done };
 }
 
-const settingsFor = (a: ShellProbeArgs) => JSON.stringify({ ...defaultSettings(), contexts: a.contexts });
+const settingsFor = (a: ShellProbeArgs) =>
+  JSON.stringify({
+    ...defaultSettings(),
+    contexts: a.contexts,
+    ...(a.freeGpus === false ? { freeGpus: Object.fromEntries(a.contexts.map((c) => [c, false])) } : {}),
+  });
 
 /**
  * A full collection before a measured start: a launched app has no earlier start's garbage to collect,

@@ -9,11 +9,18 @@
  * - 12c the longest stall of the engine's process (as the engine host runs it) over the sync and the
  *   churn, free GPUs on vs off;
  * - 12d `gpu-fleet free --all-contexts -o json` over 3 such clusters (the built CLI, a fresh process)
- *   vs a fresh process doing the raw paged lists of the 3 clusters: wall time and peak RSS.
+ *   vs a fresh process doing the raw paged lists of the 3 clusters: wall time and peak RSS;
+ * - 12e the longest stall of the process that owns the tray (the built desktop app under the Electron
+ *   double, engine in its host process) while the 100,000-pod cluster syncs and its pods are listed, free
+ *   GPUs on vs off: the tray's process only shows what the host words, whatever the pods.
  */
+import path from 'node:path';
+import { appBuildIsStale, buildApp } from '../lib/app-build.ts';
 import { runChild } from '../lib/child.ts';
 import type { FreeChurnProbe, FreeProbeArgs, FreeSyncProbe } from '../lib/free-probe.ts';
+import type { ShellProbe, ShellProbeArgs } from '../lib/shell-probe.ts';
 import type { RemoteSim } from '../lib/sim-remote.ts';
+import { writeSimsKubeconfig } from '../lib/sims-kubeconfig.ts';
 import { bytes, max, median, ms, ratio, seconds } from '../lib/stats.ts';
 import type { Row } from '../lib/table.ts';
 import { type Run, timedNode } from '../lib/timed.ts';
@@ -35,6 +42,9 @@ export function freeScenarios(s: FreeSizes = FREE_SIZES): string[] {
 }
 
 const CHURN = { seconds: 30, flipEveryMs: 500, podsPerSecond: 100 };
+/** Row 12e: starts of the desktop app a side, and how long its meter runs on after the nodes are in (the pods list, ~5 s quiet, inside it). */
+const TRAY = { runs: 2, settleMs: 15_000 };
+const shellProbe = (a: ShellProbeArgs) => runChild<ShellProbe>('shell-probe.ts', a, ['--expose-gc']);
 
 export async function freeGpuRows(
   sims: RemoteSim[],
@@ -86,6 +96,26 @@ export async function freeGpuRows(
     );
     plain.push(await timedNode([plainJs, allContexts], dir));
   }
+  log(
+    `row 12e: the tray's process while the ${sizes} cluster syncs, free GPUs on then off (${TRAY.runs} starts each)`,
+  );
+  if (appBuildIsStale()) {
+    log('building the app (main, engine host, preload) for row 12e');
+    buildApp();
+  }
+  const trayConfig = path.join(dir, 'tray-12e.yaml');
+  const trayArgs = {
+    task: 'shell' as const,
+    kubeconfig: trayConfig,
+    contexts: await writeSimsKubeconfig(trayConfig, [full.info]),
+    ...TRAY,
+  };
+  const trayOn = (await shellProbe(trayArgs)).runs;
+  const trayOff = (await shellProbe({ ...trayArgs, freeGpus: false })).runs;
+  const trayWorst = (runs: typeof trayOn) => max(runs.map((r) => r.stallMs));
+  const trayCpu = (runs: typeof trayOn) => max(runs.map((r) => r.busiestCpuMs));
+  const hostWorst = (runs: typeof trayOn) => max(runs.map((r) => r.host?.loopDelayMaxMs ?? Number.NaN));
+
   const [o, p] = [median(oursMs), median(rawMs)];
   const [fm, pm] = [median(free.map((r) => r.ms)), median(plain.map((r) => r.ms))];
   const [fr, pr] = [max(free.map((r) => r.rss)), max(plain.map((r) => r.rss))];
@@ -128,6 +158,15 @@ export async function freeGpuRows(
       target: 'beside a plain paged list',
       met: null,
       raw: { free, plain },
+    },
+    {
+      id: '12e',
+      measure: `Free GPUs: longest stall of the process that owns the tray (the built app under the Electron double, engine in its host process) from launch until ${TRAY.settleMs / 1000} s after the nodes of the ${sizes} cluster are in (the pods list inside it; worst of ${TRAY.runs} starts)`,
+      ours: `free GPUs on: ${ms(trayWorst(trayOn))}, at most ${ms(trayCpu(trayOn))} of its own CPU in one gap (engine host: ${ms(hostWorst(trayOn))})`,
+      baseline: `free GPUs off: ${ms(trayWorst(trayOff))}, at most ${ms(trayCpu(trayOff))} of its own CPU in one gap (engine host: ${ms(hostWorst(trayOff))})`,
+      target: 'unaffected (≤ 16 ms, one frame, either way)',
+      met: trayWorst(trayOn) <= 16,
+      raw: { on: trayOn, off: trayOff },
     },
   ];
 }
