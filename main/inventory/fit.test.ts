@@ -146,6 +146,15 @@ describe('fitCluster', () => {
     expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([
       { kind: 'no-product', offeredAs: { mig: ['1g.5gb', '2g.10gb'], shared: false } },
     ]);
+    // A MIG profile no node has: the profiles the nodes do have are the way to ask instead.
+    const migReq = ask(1, { want: { kind: 'mig', profile: '1g.10gb' } });
+    const byMig = fitCluster(f.nodes, migReq, null);
+    expect(byMig.reasons).toEqual([
+      { kind: 'no-product', offeredAs: { mig: ['1g.5gb', '2g.10gb'], shared: false } },
+    ]);
+    expect(reasonSentence(byMig.reasons[0] as FitReason, migReq)).toBe(
+      'no node offers MIG 1g.10gb instances; offered instead as MIG profiles 1g.5gb, 2g.10gb (ask with --mig 1g.5gb)',
+    );
   });
 
   it('MIG profile and shared replicas are asked for by kind; whole GPUs never land on them', () => {

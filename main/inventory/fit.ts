@@ -132,7 +132,8 @@ function noProduct(nodes: readonly NodeFree[], request: FitRequest): FitReason {
       if (slot.kind === 'shared') shared = true;
     }
   }
-  if (request.want.kind === 'mig') mig.clear();
+  // Asked for a MIG profile no node has: the profiles there are what the job could ask instead.
+  if (request.want.kind === 'mig') mig.delete(request.want.profile);
   if (request.want.kind === 'shared') shared = false;
   if (mig.size === 0 && !shared) return { kind: 'no-product' };
   return { kind: 'no-product', offeredAs: { mig: [...mig].sort(), shared } };
