@@ -1,6 +1,7 @@
 /** `watch -o json` connection lines keep their English shape: the catalog key is the window's. */
 import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../../common/connection.ts';
+import type { FleetSnapshot } from '../../../common/fleet.ts';
 import { KubeError } from '../../kube/errors.ts';
 import { eventLine, humanPrinter } from './watch.ts';
 
@@ -66,6 +67,28 @@ describe('watch: human lines', () => {
       'lab: unreachable — h:6443 did not answer in time.',
       'lab: live',
     ]);
+  });
+
+  it('name the contexts watched once because they reach the same cluster, once', () => {
+    const print = humanPrinter();
+    const snapshot = (sameCluster: string[] | undefined) => ({
+      type: 'snapshot' as const,
+      snapshot: {
+        contexts: [
+          { context: 'lab-admin', ...(sameCluster ? { sameCluster } : {}) },
+          { context: 'other' },
+        ] as unknown as FleetSnapshot['contexts'],
+        focused: null,
+        alertsPausedUntil: null,
+        health: 'all-ready' as const,
+        generatedAt: '2026-12-01T10:00:00.000Z',
+      },
+    });
+    expect(print(snapshot(undefined))).toBeNull();
+    expect(print(snapshot(['lab-readonly', 'lab-ci']))?.slice(9)).toBe(
+      'lab-admin: the same cluster as lab-readonly, lab-ci (watched once)\n',
+    );
+    expect(print(snapshot(['lab-readonly', 'lab-ci']))).toBeNull();
   });
 
   it('count GPUs and GPU nodes in the singular when there is one', () => {
