@@ -639,6 +639,8 @@ export const en = {
     chartTitle: 'Ready GPU nodes of {{context}} over the last {{range}}',
     chartDescription:
       'From {{from}} to now, ready GPU nodes went from {{first, number}} to {{last, number}} of {{total, number}}; the lowest was {{lowest, number}}. {{alerts}}',
+    chartSteady:
+      'From {{from}} to now, ready GPU nodes stayed at {{last, number}} of {{total, number}}. {{alerts}}',
     chartEmpty: 'Nothing was recorded in this range yet.',
     alertsInRange_one: '{{count, number}} alert.',
     alertsInRange_other: '{{count, number}} alerts.',

@@ -610,6 +610,8 @@ export const ja: Catalog = {
     chartTitle: '{{context}} の Ready GPU ノード (直近 {{range}})',
     chartDescription:
       '{{from}} から現在まで、Ready GPU ノードは {{total, number}} 台中 {{first, number}} 台から {{last, number}} 台になり、最少は {{lowest, number}} 台でした。{{alerts}}',
+    chartSteady:
+      '{{from}} から現在まで、Ready GPU ノードは {{total, number}} 台中 {{last, number}} 台のままでした。{{alerts}}',
     chartEmpty: 'この期間にはまだ何も記録されていません。',
     alertsInRange_other: 'アラート {{count, number}} 件。',
     hover: '{{time}}: GPU ノード {{total, number}} 台中 {{ready, number}} 台が Ready、{{gpus}}',

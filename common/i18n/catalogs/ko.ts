@@ -602,6 +602,8 @@ export const ko: Catalog = {
     chartTitle: '{{context}}의 Ready GPU 노드 (최근 {{range}})',
     chartDescription:
       '{{from}}부터 지금까지 Ready GPU 노드가 {{total, number}}개 중 {{first, number}}개에서 {{last, number}}개가 되었고, 가장 적을 때는 {{lowest, number}}개였습니다. {{alerts}}',
+    chartSteady:
+      '{{from}}부터 지금까지 Ready GPU 노드는 {{total, number}}개 중 {{last, number}}개로 그대로였습니다. {{alerts}}',
     chartEmpty: '이 기간에는 아직 기록된 것이 없습니다.',
     alertsInRange_other: '알림 {{count, number}}건.',
     hover: '{{time}}: GPU 노드 {{total, number}}개 중 {{ready, number}}개 Ready, {{gpus}}',

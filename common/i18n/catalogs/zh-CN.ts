@@ -595,6 +595,8 @@ export const zhCN: Catalog = {
     chartTitle: '{{context}} 的 Ready GPU 节点 (最近 {{range}})',
     chartDescription:
       '从 {{from}} 到现在，Ready GPU 节点从 {{first, number}} 个变为 {{last, number}} 个 (共 {{total, number}} 个)；最少时为 {{lowest, number}} 个。{{alerts}}',
+    chartSteady:
+      '从 {{from}} 到现在，Ready GPU 节点一直是 {{last, number}} 个 (共 {{total, number}} 个)。{{alerts}}',
     chartEmpty: '此范围内尚无记录。',
     alertsInRange_other: '{{count, number}} 条告警。',
     hover: '{{time}}: {{total, number}} 个 GPU 节点中 {{ready, number}} 个 Ready，{{gpus}}',
