@@ -124,6 +124,10 @@ export const en = {
     /** As main/fleet/context-monitor.ts logs it (`{{count}}` ungrouped, as the CLI prints it). */
     ignoredNodes_one: '{{count}} node with an invalid name was ignored (not a Kubernetes node name).',
     ignoredNodes_other: '{{count}} nodes with invalid names were ignored (not Kubernetes node names).',
+    flapping_one:
+      '{{nodes}} keeps changing between Ready and NotReady: its alerts are held until it settles.',
+    flapping_other:
+      '{{nodes}} keep changing between Ready and NotReady: their alerts are held until they settle.',
     ready: 'GPU nodes ready',
     lastKnown: '(last known)',
     noInventory: 'no inventory yet',

@@ -117,6 +117,7 @@ export const ja: Catalog = {
   card: {
     ignoredNodes_other:
       '名前が無効なノード {{count, number}} 個を無視しました（Kubernetes のノード名ではありません）。',
+    flapping_other: '{{nodes}} が Ready と NotReady を繰り返しています。落ち着くまでアラートを保留します。',
     ready: 'GPU ノードが Ready',
     lastKnown: '（最後に確認した値）',
     noInventory: 'インベントリはまだありません',

@@ -116,6 +116,7 @@ export const ko: Catalog = {
   card: {
     ignoredNodes_other:
       '이름이 잘못된 노드 {{count, number}}개를 무시했습니다 (Kubernetes 노드 이름이 아님).',
+    flapping_other: '{{nodes}}: Ready와 NotReady 사이를 계속 오갑니다. 안정될 때까지 알림을 보류합니다.',
     ready: 'GPU 노드 Ready',
     lastKnown: '(마지막으로 확인된 값)',
     noInventory: '아직 인벤토리 없음',

@@ -115,6 +115,7 @@ export const zhCN: Catalog = {
   },
   card: {
     ignoredNodes_other: '已忽略 {{count, number}} 个名称无效的节点（不是 Kubernetes 节点名称）。',
+    flapping_other: '{{nodes}} 在 Ready 与 NotReady 之间反复切换，稳定之前暂不发送其告警。',
     ready: '个 GPU 节点就绪',
     lastKnown: '（最后已知）',
     noInventory: '尚无清单',
