@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../../common/connection.ts';
 import type { FleetSnapshot } from '../../../common/fleet.ts';
 import { KubeError } from '../../kube/errors.ts';
+import { COMMAND_HELP } from '../help.ts';
 import { eventLine, humanPrinter } from './watch.ts';
 
 describe('watch -o json: connection lines', () => {
@@ -154,5 +155,22 @@ describe('watch -o json: telemetry and node-events lines', () => {
       node: 'nuc1',
       events: [event],
     });
+  });
+});
+
+describe('watch --help', () => {
+  it('names every type of line -o json prints', () => {
+    const help = COMMAND_HELP.get('watch') ?? '';
+    for (const type of [
+      'inventory',
+      'connection',
+      'alert',
+      'telemetry',
+      'node-events',
+      'ignored',
+      'write',
+      'forward',
+    ])
+      expect(help).toContain(`{"type":"${type}"`);
   });
 });
