@@ -266,7 +266,12 @@ it('shows a flapping node in the snapshot, degraded while it is Ready between fl
   const alerts: PolicyAlert[] = [];
   const snapshots: FleetSnapshot[] = [];
   const rules = { ...DEFAULT_ALERT_RULES, holdDownMs: 0 };
-  const e = new FleetEngine({ clock, rules });
+  // No telemetry scrapes: on a quiet cluster nothing but the policy would make a snapshot.
+  const e = new FleetEngine({
+    clock,
+    rules,
+    telemetry: () => ({ background: 'off', autoMaxGpuNodes: 200, budgetPerMinute: 20 }),
+  });
   engine = e;
   e.on((ev) => {
     if (ev.type === 'alert') alerts.push(ev.alert);
