@@ -555,6 +555,7 @@ export const en = {
     lineLastSeen: '{{context}} — {{phase}} (last seen {{ready, number}}/{{total, number}})',
     lineReady: '{{context}} — {{ready, number}}/{{total, number}} ready GPU nodes, {{gpus}}',
     downNode: '{{node}} — {{reason}}',
+    flappingNode: '{{node}} — flapping between Ready and NotReady',
     moreDown: '+{{count, number}} more down',
     noneMonitored: 'No cluster monitored',
     alertsPaused: 'Alerts paused',

@@ -528,6 +528,7 @@ export const ja: Catalog = {
     lineLastSeen: '{{context}} — {{phase}}（最後に確認 {{ready, number}}/{{total, number}}）',
     lineReady: '{{context}} — GPU ノード {{ready, number}}/{{total, number}} が Ready、{{gpus}}',
     downNode: '{{node}} — {{reason}}',
+    flappingNode: '{{node}} — Ready と NotReady を繰り返し中',
     moreDown: 'ほか {{count, number}} 台が停止',
     noneMonitored: '監視中のクラスターはありません',
     alertsPaused: 'アラート一時停止中',

@@ -520,6 +520,7 @@ export const ko: Catalog = {
     lineLastSeen: '{{context}} — {{phase}}(마지막 확인 {{ready, number}}/{{total, number}})',
     lineReady: '{{context}} — GPU 노드 {{ready, number}}/{{total, number}} Ready, {{gpus}}',
     downNode: '{{node}} — {{reason}}',
+    flappingNode: '{{node}} — Ready와 NotReady 사이를 오가는 중',
     moreDown: '외 {{count, number}}개 다운',
     noneMonitored: '모니터링 중인 클러스터 없음',
     alertsPaused: '알림 일시 중지됨',

@@ -514,6 +514,7 @@ export const zhCN: Catalog = {
     lineLastSeen: '{{context}} — {{phase}}（上次所见 {{ready, number}}/{{total, number}}）',
     lineReady: '{{context}} — {{ready, number}}/{{total, number}} 个 GPU 节点就绪，{{gpus}}',
     downNode: '{{node}} — {{reason}}',
+    flappingNode: '{{node}} — 在 Ready 与 NotReady 之间反复切换',
     moreDown: '另有 {{count, number}} 个宕机',
     noneMonitored: '未监控任何集群',
     alertsPaused: '告警已暂停',
