@@ -12,7 +12,7 @@
  * their index), and the whole name order when they moved, so `applyDelta` rebuilds the order of `b`
  * whatever it is (the proof is at `applyList` in list-delta.ts).
  *
- * Optional fields (a context's `telemetry`, `source`, `ignoredNodes`, `free`, `sameCluster`; an inventory's `nodes_compacted`,
+ * Optional fields (a context's `telemetry`, `source`, `ignoredNodes`, `free`, `sameCluster`, `flapping`; an inventory's `nodes_compacted`,
  * `nodes_omitted`) are never null in a snapshot, so in a delta `null` says "absent now".
  */
 import type { ContextSnapshot, FleetSnapshot, HistoryPoint } from './fleet.ts';
@@ -38,6 +38,7 @@ const CONTEXT_OPTIONAL = [
   'free',
   'alertsPausedUntil',
   'sameCluster',
+  'flapping',
 ] as const;
 const INVENTORY_FIELDS = ['observed_at', 'total_gpu_nodes', 'ready_gpu_nodes', 'total_gpus'] as const;
 const INVENTORY_OPTIONAL = ['nodes_compacted', 'nodes_omitted', 'free_gpus', 'writer'] as const;

@@ -84,6 +84,11 @@ export interface ContextSnapshot {
   sameCluster?: string[];
   /** This context's own alert pause: RFC 3339 end or `'until resumed'`; absent when it has none. */
   alertsPausedUntil?: string;
+  /**
+   * GPU nodes the alert policy holds as flapping (their readiness changed too often; no alerts until they
+   * settle): the context stays degraded meanwhile, even while they are Ready. Absent when there are none.
+   */
+  flapping?: string[];
   /** Free GPUs by node and product (common/free-gpus.ts); absent while the inventory comes from the controller. */
   free?: ClusterFree;
 }

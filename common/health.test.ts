@@ -30,6 +30,19 @@ const CASES: readonly [string, ReturnType<typeof contextSnapshot>, ContextHealth
     'degraded',
   ],
   ['stale but live', contextSnapshot('a', 'live', inventory(1, 1), { stale: true }), 'ready', 'all-ready'],
+  // Between two flaps every node is Ready: still degraded, or the card and the icon flip with each flap.
+  [
+    'all ready but a node flapping',
+    contextSnapshot('a', 'live', inventory(4, 4), { flapping: ['lab-l4'] }),
+    'degraded',
+    'degraded',
+  ],
+  [
+    'all down and a node flapping',
+    contextSnapshot('a', 'live', inventory(0, 4), { flapping: ['lab-l4'] }),
+    'down',
+    'down',
+  ],
 ];
 
 describe('contextHealth and fleetHealth of one context', () => {

@@ -28,6 +28,8 @@ export function isErrorPhase(phase: ConnectionPhase): boolean {
 export interface HealthInput {
   connection: { phase: ConnectionPhase };
   inventory: { ready_gpu_nodes: number; total_gpu_nodes: number } | null;
+  /** GPU nodes held as flapping (ContextSnapshot.flapping): degraded while there are any. */
+  flapping?: readonly string[];
 }
 
 export function contextHealth(ctx: HealthInput): ContextHealth {
@@ -37,6 +39,9 @@ export function contextHealth(ctx: HealthInput): ContextHealth {
   if (inv.total_gpu_nodes === 0) return ctx.connection.phase === 'live' ? 'empty' : 'connecting';
   if (inv.ready_gpu_nodes === 0) return 'down';
   if (inv.ready_gpu_nodes < inv.total_gpu_nodes) return 'degraded';
+  // A flapping node that is Ready this minute is no reason for "all ready": the card and the tray icon
+  // would flip between ready and degraded with every flap, after the one alert that said it flaps.
+  if ((ctx.flapping?.length ?? 0) > 0) return 'degraded';
   return 'ready';
 }
 

@@ -23,6 +23,18 @@ describe('message catalogs', () => {
     },
   );
 
+  it.each(LOCALES)('%s names the History tab and write-back with different words', (locale) => {
+    // Korean once called both "기록": a "기록" checkbox in Settings read as "record History".
+    const c = CATALOGS[locale] as unknown as {
+      tabs: { history: string };
+      settings: { clusters: { writeBack: string }; writeBack: { legend: string } };
+      writeback: { label: string };
+    };
+    const history = c.tabs.history;
+    for (const w of [c.settings.clusters.writeBack, c.settings.writeBack.legend, c.writeback.label])
+      expect(w.includes(history), `"${w}" uses the History tab's word "${history}"`).toBe(false);
+  });
+
   it('a translated Kubernetes word is reported', () => {
     const broken = structuredClone(CATALOGS.ja) as { node: Record<string, unknown> };
     broken.node.notReady = '準備未完了';

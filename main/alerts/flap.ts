@@ -6,7 +6,7 @@
 
 import type { AlertRules } from '../../common/alert-rules.ts';
 import { copyDict, dict, hasKey, own } from '../../common/dict.ts';
-import type { ContextPolicy, InventoryView } from './types.ts';
+import type { ContextPolicy, InventoryView, PolicyState } from './types.ts';
 
 export interface FlapResult {
   changes: Record<string, number[]>;
@@ -51,4 +51,10 @@ export function trackFlaps(
 export function nextUnflapAt(cp: ContextPolicy, rules: AlertRules): number | null {
   const times = Object.values(cp.flapping);
   return times.length === 0 ? null : Math.min(...times) + rules.flapWindowMs;
+}
+
+/** The nodes of a context the policy holds as flapping, by name (what the fleet snapshot shows). */
+export function flappingNodes(state: PolicyState, context: string): string[] {
+  const cp = own(state.contexts, context);
+  return cp ? Object.keys(cp.flapping).sort() : [];
 }

@@ -118,8 +118,9 @@ field manager): that is a "conflict" naming the owner. --take-over allows it (ke
 that other tools own are still never written or deleted).
 
 With -o json it prints one JSON object per line: {"type":"inventory","source":"controller"|"nodes",...},
-{"type":"connection",...},
-{"type":"alert",...}, {"type":"write",...}, {"type":"forward",...}.
+{"type":"connection",...}, {"type":"alert",...}, {"type":"telemetry",...} (a DCGM exporter reading),
+{"type":"node-events",...} (Kubernetes events about a GPU node), {"type":"ignored",...} (nodes with
+invalid names), {"type":"write",...}, {"type":"forward",...}.
 
 --forward KIND=URL (repeatable; KIND ntfy, webhook, slack or discord; for ntfy the server and topic,
 e.g. ntfy=http://127.0.0.1:8090/gpu-alerts) sends every alert that would notify to that target too,

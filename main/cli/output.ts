@@ -20,6 +20,11 @@ export function toJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/**
+ * As kubectl prints YAML: every value written out. The yaml library would otherwise turn a value that
+ * occurs twice (one empty list shared by two fields) into an anchor and an alias (`resources: &a1 []`,
+ * `problems: *a1`), which reads as noise and which many tools do not follow.
+ */
 export function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0 });
+  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -5,6 +5,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { DEFAULT_ALERT_RULES } from '../../common/alert-rules.ts';
+import type { FleetSnapshot } from '../../common/fleet.ts';
 import { DEFAULT_CONTROLLER_NAMESPACE, DEFAULT_CRD_GROUP } from '../../common/settings.ts';
 import { ManualClock } from '../../test/helpers/manual-clock.ts';
 import { pollUntil } from '../../test/helpers/poll.ts';
@@ -255,4 +256,45 @@ it('says each connection state once: with source auto, "connecting" is one event
   e.setContexts([env.context('sim-admin')]);
   await until(clock, () => phases.includes('live'), 'live');
   expect(phases).toEqual(['connecting', 'live']);
+});
+
+it('shows a flapping node in the snapshot, degraded while it is Ready between flaps, until it settles', async () => {
+  const env = await startSimContext({ scenario: 'homelab' });
+  sims.push(env);
+  for (const n of ['nuc1', 'nuc2', 'omen', 'omen2']) env.sim.control.setNodeReady(n, 'True');
+  const clock = new ManualClock();
+  const alerts: PolicyAlert[] = [];
+  const snapshots: FleetSnapshot[] = [];
+  const rules = { ...DEFAULT_ALERT_RULES, holdDownMs: 0 };
+  // No telemetry scrapes: on a quiet cluster nothing but the policy would make a snapshot.
+  const e = new FleetEngine({
+    clock,
+    rules,
+    telemetry: () => ({ background: 'off', autoMaxGpuNodes: 200, budgetPerMinute: 20 }),
+  });
+  engine = e;
+  e.on((ev) => {
+    if (ev.type === 'alert') alerts.push(ev.alert);
+    if (ev.type === 'snapshot') snapshots.push(ev.snapshot);
+  });
+  e.setContexts([env.context('sim-admin')]);
+  await until(clock, () => e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === 4, 'the first list');
+  for (const [i, ready] of (['False', 'True', 'False', 'True'] as const).entries()) {
+    clock.advance(150);
+    env.sim.control.setNodeReady('omen2', ready);
+    const want = ready === 'True' ? 4 : 3;
+    await until(clock, () => e.snapshot().contexts[0]?.inventory?.ready_gpu_nodes === want, `flip ${i}`);
+  }
+  await until(clock, () => alerts.some((a) => a.kind === 'flapping'), 'the flapping alert');
+  const now = e.snapshot();
+  expect(now.contexts[0]?.flapping).toEqual(['omen2']);
+  expect(now.contexts[0]?.inventory?.ready_gpu_nodes).toBe(4);
+  expect(now.health).toBe('degraded');
+
+  // Stable for a whole window: no longer flapping, and a snapshot says so without any node event.
+  const seen = snapshots.length;
+  clock.advance(rules.flapWindowMs + 1_000);
+  await until(clock, () => snapshots.length > seen, 'the snapshot after it settled');
+  expect(snapshots.at(-1)?.contexts[0]?.flapping).toBeUndefined();
+  expect(snapshots.at(-1)?.health).toBe('all-ready');
 });

@@ -15,6 +15,7 @@ import type { GpuInventoryStatus } from '../../common/inventory.ts';
 import { productlessNodes } from '../../common/inventory-counts.ts';
 import type { NodeDetail } from '../../common/node-detail.ts';
 import { DEFAULT_TELEMETRY, type TelemetrySettingsView } from '../../common/telemetry.ts';
+import { flappingNodes } from '../alerts/flap.ts';
 import { evaluate, evaluateFree, forgetContext, tick } from '../alerts/policy.ts';
 import { countsAsReachable } from '../alerts/reachability.ts';
 import {
@@ -384,11 +385,13 @@ export class FleetEngine {
       const s = e.monitor.snapshot();
       const telemetry = this.#telemetry.summary(e.context.name, productlessNodes(s.inventory));
       const paused = pausedUntil(own(this.#snooze.contexts, e.context.name));
+      const flapping = flappingNodes(this.#policy, e.context.name);
       return {
         ...s,
         ...(telemetry === null ? {} : { telemetry }),
         ...(paused === null ? {} : { alertsPausedUntil: paused }),
         ...(e.also.length > 0 ? { sameCluster: e.also.map((c) => c.name) } : {}),
+        ...(flapping.length > 0 ? { flapping } : {}),
       };
     });
     const all = this.#snooze.all;
@@ -516,7 +519,12 @@ export class FleetEngine {
   }
 
   #afterPolicy(state: PolicyState, alerts: PolicyAlert[], nextCheckAt: number | null): void {
+    const before = this.#policy;
     this.#policy = state;
+    // The snapshot says which nodes flap: a change of that (a node starts or stops flapping) is news.
+    const names = new Set([...Object.keys(before.contexts), ...Object.keys(state.contexts)]);
+    if ([...names].some((c) => flappingNodes(before, c).join() !== flappingNodes(state, c).join()))
+      this.#scheduleSnapshot();
     for (const alert of alerts) this.#emit({ type: 'alert', alert });
     if (this.#tickTimer !== null) this.#clock.clearTimeout(this.#tickTimer);
     this.#tickTimer = null;

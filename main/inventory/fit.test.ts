@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { gfdLabels, rawNode } from '../../test/fixtures/nodes.ts';
 import { gpuPodSpec, rawPod } from '../../test/fixtures/pods.ts';
-import { type FitReason, type FitRequest, fitCluster, matchesProduct, reasonSentence } from './fit.ts';
+import {
+  askText,
+  type FitReason,
+  type FitRequest,
+  fitCluster,
+  matchesProduct,
+  reasonSentence,
+  wantText,
+} from './fit.ts';
 import { clusterFree } from './free-gpus.ts';
 import { type GpuPod, trimGpuPod } from './gpu-pod.ts';
 import { type NodeFacts, trimNode } from './node-facts.ts';
@@ -138,6 +146,15 @@ describe('fitCluster', () => {
     expect(fitCluster(f.nodes, ask(1), null).reasons).toEqual([
       { kind: 'no-product', offeredAs: { mig: ['1g.5gb', '2g.10gb'], shared: false } },
     ]);
+    // A MIG profile no node has: the profiles the nodes do have are the way to ask instead.
+    const migReq = ask(1, { want: { kind: 'mig', profile: '1g.10gb' } });
+    const byMig = fitCluster(f.nodes, migReq, null);
+    expect(byMig.reasons).toEqual([
+      { kind: 'no-product', offeredAs: { mig: ['1g.5gb', '2g.10gb'], shared: false } },
+    ]);
+    expect(reasonSentence(byMig.reasons[0] as FitReason, migReq)).toBe(
+      'no node offers MIG 1g.10gb instances; offered instead as MIG profiles 1g.5gb, 2g.10gb (ask with --mig 1g.5gb)',
+    );
   });
 
   it('MIG profile and shared replicas are asked for by kind; whole GPUs never land on them', () => {
@@ -171,6 +188,21 @@ describe('fitCluster', () => {
         (x) => x.node,
       ),
     ).toEqual(['s']);
+  });
+});
+
+describe('askText and wantText', () => {
+  it('say GPU once when the asked product ends in GPU', () => {
+    const laptop = ask(1, { product: 'RTX 4070 Laptop GPU' });
+    expect(askText(laptop)).toBe('1 whole RTX 4070 Laptop GPU (nvidia.com/gpu)');
+    expect(wantText(laptop)).toBe('whole RTX 4070 Laptop GPUs (nvidia.com/gpu)');
+    expect(askText({ ...laptop, count: 2, want: { kind: 'shared' } })).toBe(
+      '2 shared RTX 4070 Laptop GPU replicas',
+    );
+    expect(wantText({ ...laptop, product: 'NVIDIA-GeForce-RTX-4070-Laptop-GPU' })).toBe(
+      'whole NVIDIA-GeForce-RTX-4070-Laptop GPUs (nvidia.com/gpu)',
+    );
+    expect(askText(ask(2, { product: 'A100' }))).toBe('2 whole A100 GPUs (nvidia.com/gpu)');
   });
 });
 

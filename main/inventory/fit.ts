@@ -132,7 +132,8 @@ function noProduct(nodes: readonly NodeFree[], request: FitRequest): FitReason {
       if (slot.kind === 'shared') shared = true;
     }
   }
-  if (request.want.kind === 'mig') mig.clear();
+  // Asked for a MIG profile no node has: the profiles there are what the job could ask instead.
+  if (request.want.kind === 'mig') mig.delete(request.want.profile);
   if (request.want.kind === 'shared') shared = false;
   if (mig.size === 0 && !shared) return { kind: 'no-product' };
   return { kind: 'no-product', offeredAs: { mig: [...mig].sort(), shared } };
@@ -203,6 +204,16 @@ function offeredText(o: { mig: string[]; shared: boolean } | undefined): string 
   return `; offered instead ${ways.join(' and ')}`;
 }
 
+/**
+ * The asked product, with a space, where the word GPU follows it: `--product "RTX 4070 Laptop GPU"` reads
+ * `RTX 4070 Laptop GPUs`, not `RTX 4070 Laptop GPU GPUs`; empty for any product.
+ */
+function beforeGpu(product: string | null): string {
+  if (product === null) return '';
+  const stem = product.replace(/[\s_-]+GPUs?$/i, '');
+  return stem === '' || stem === product ? `${product} ` : `${stem} `;
+}
+
 /** What the job asks for, with its count: `1 whole GPU (nvidia.com/gpu)`, `2 MIG 1g.5gb instances`. */
 export function askText(request: FitRequest): string {
   const n = request.count;
@@ -210,11 +221,11 @@ export function askText(request: FitRequest): string {
   const s = n === 1 ? '' : 's';
   switch (request.want.kind) {
     case 'whole':
-      return `${n} whole ${product}GPU${s} (nvidia.com/gpu)`;
+      return `${n} whole ${beforeGpu(request.product)}GPU${s} (nvidia.com/gpu)`;
     case 'mig':
       return `${n} ${product}MIG ${request.want.profile} instance${s}`;
     case 'shared':
-      return `${n} shared ${product}GPU replica${s}`;
+      return `${n} shared ${beforeGpu(request.product)}GPU replica${s}`;
     case 'resource':
       return `${n} × ${product}${request.want.resource}`;
   }
@@ -224,11 +235,11 @@ export function wantText(request: FitRequest): string {
   const product = request.product === null ? '' : `${request.product} `;
   switch (request.want.kind) {
     case 'whole':
-      return `whole ${product}GPUs (nvidia.com/gpu)`;
+      return `whole ${beforeGpu(request.product)}GPUs (nvidia.com/gpu)`;
     case 'mig':
       return `${product}MIG ${request.want.profile} instances`;
     case 'shared':
-      return `shared ${product}GPU replicas`;
+      return `shared ${beforeGpu(request.product)}GPU replicas`;
     case 'resource':
       return `${product}${request.want.resource}`;
   }

@@ -6,10 +6,30 @@ const states = (...nodes: ReturnType<typeof node>[]) =>
   new Map<string, NodeState>(nodes.map((n) => [n.name, stateOf(n)]));
 
 describe('diffInventory', () => {
-  it('records the states of a cluster seen for the first time, but no changes', () => {
+  it('records the states of a cluster seen for the first time, and changes only for nodes already down', () => {
     const d = diffInventory(new Map(), inventory([node({ name: 'a' }), notReady('b')]), 1);
-    expect(d.changes).toEqual([]);
+    expect(d.changes).toEqual([
+      {
+        node: 'b',
+        at: 1,
+        kind: 'ready',
+        from: 'Ready',
+        to: 'Unknown',
+        reason: 'NodeStatusUnknown',
+        message: 'Kubelet stopped posting node status.',
+      },
+    ]);
     expect([...d.put.keys()]).toEqual(['a', 'b']);
+  });
+
+  it('dates an outage under way at the first look by its Ready condition, never after the look', () => {
+    const at = Date.parse('2026-12-07T01:04:00Z');
+    const since = (s: string | null) => ({ ...notReady('b'), not_ready_since: s });
+    const first = (s: string | null) => diffInventory(new Map(), inventory([since(s)]), at).changes[0]?.at;
+    expect(first('2026-12-06T22:02:07Z')).toBe(Date.parse('2026-12-06T22:02:07Z'));
+    expect(first(null)).toBe(at);
+    expect(first('not a time')).toBe(at);
+    expect(first('2026-12-07T02:00:00Z')).toBe(at);
   });
 
   it('records a readiness transition with its reason and message, and nothing for unchanged nodes', () => {

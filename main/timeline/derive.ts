@@ -2,7 +2,10 @@
  * Pure: what changed between the node states last recorded for a cluster and its inventory now —
  * readiness transitions, GPUs offered (allocatable/capacity) and the GPU count label — as NodeChange
  * rows, and the node states to keep for the next comparison. A cluster seen for the first time records
- * its states but no changes (its nodes did not "appear"; the timeline just started looking).
+ * its states, and changes only for the nodes that are already down: its nodes did not "appear" (the
+ * timeline just started looking), but an outage under way is what happened, and History must not say
+ * "nothing happened" while every GPU node is NotReady. That outage is dated by the Ready condition's
+ * last transition (`not_ready_since`) where the cluster says it, else from the first look.
  */
 import type { GpuInventoryStatus, GpuNodeEntry } from '../../common/inventory.ts';
 import type { NodeChange } from '../../common/timeline.ts';
@@ -62,9 +65,21 @@ export function diffInventory(
     if (was) known++;
     if (was && was.ready === now.ready && was.gpus === now.gpus && was.labels === now.labels) continue;
     put.set(n.name, now);
-    if (first) continue;
     const reason = now.ready === 'Ready' ? null : (n.not_ready_reason ?? null);
     const message = now.ready === 'Ready' ? null : (n.not_ready_message ?? null);
+    if (first) {
+      if (now.ready !== 'Ready')
+        changes.push({
+          node: n.name,
+          at: downSince(n, at),
+          kind: 'ready',
+          from: 'Ready',
+          to: now.ready,
+          reason,
+          message,
+        });
+      continue;
+    }
     const base = { node: n.name, at };
     if (!was || was.ready !== now.ready)
       changes.push({ ...base, kind: 'ready', from: was?.ready ?? ABSENT, to: now.ready, reason, message });
@@ -92,4 +107,10 @@ export function diffInventory(
     changes.push({ node: name, at, kind: 'ready', from: was.ready, to: ABSENT, reason: null, message: null });
   }
   return { changes, put, removed };
+}
+
+/** When a node already down at the first look went down: its Ready condition's transition, if earlier. */
+function downSince(n: GpuNodeEntry, at: number): number {
+  const since = n.not_ready_since ? Date.parse(n.not_ready_since) : Number.NaN;
+  return Number.isFinite(since) && since <= at ? since : at;
 }

@@ -7,10 +7,12 @@ import type { Episode } from '../../common/timeline.ts';
 const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
 
+/** Like the window (renderer/lib/timeline-text.ts spanText): seconds under a minute, minutes under an hour. */
 export function durationText(ms: number): string {
+  // A 40 s outage is "40 s" (it rounded to "1 min" here while the window said 40 s).
+  if (ms < 60_000) return `${Math.max(0, Math.round(ms / 1000))} s`;
   const min = Math.round(ms / 60_000);
-  if (min < 1) return `${Math.max(0, Math.round(ms / 1000))} s`;
-  if (min < 120) return `${min} min`;
+  if (min < 60) return `${min} min`;
   const h = Math.floor(min / 60);
   return h < 48 ? `${h} h ${min % 60} min` : `${Math.floor(h / 24)} d ${h % 24} h`;
 }

@@ -77,6 +77,22 @@ describe('context card: what is wrong', () => {
   });
 });
 
+describe('context card: a flapping node', () => {
+  it('stays degraded and says the node flaps while it is Ready between flaps', () => {
+    show(context('small-lab', inventory([node('lab-a100'), node('lab-l4')]), { flapping: ['lab-l4'] }));
+    expect(screen.getByTestId('context-card').getAttribute('data-health')).toBe('degraded');
+    expect(screen.getByTestId('card-flapping').textContent?.trim()).toBe(
+      'lab-l4 keeps changing between Ready and NotReady: its alerts are held until it settles.',
+    );
+  });
+
+  it('says nothing of flapping when no node flaps', () => {
+    show(context('small-lab', inventory([node('lab-l4')])));
+    expect(screen.getByTestId('context-card').getAttribute('data-health')).toBe('ready');
+    expect(screen.queryByTestId('card-flapping')).toBeNull();
+  });
+});
+
 describe('context card: nodes the engine refused', () => {
   it('says how many nodes with invalid names were ignored, and nothing when there were none', () => {
     show({

@@ -1,8 +1,9 @@
 /**
  * The window as a user sees it, against `gpu-fleet serve --demo` in Chromium: the overview, the node
- * table, a node's detail and the settings, at 1280 and 420 px wide, light and dark, in English and
- * Korean. `npm run screenshots` writes them to docs/screenshots/ (`<view>-<lang>-<theme>-<width>.png`);
- * ordinary runs write to .tmp/screenshots. Each view also must not scroll sideways.
+ * table, a node's detail, the Capacity view, History and the settings, at 1280 and 420 px wide, light
+ * and dark, in English and Korean. `npm run screenshots` writes them to docs/screenshots/
+ * (`<view>-<lang>-<theme>-<width>.png`); ordinary runs write to .tmp/screenshots. Each view also must
+ * not scroll sideways, neither the page nor the view inside it.
  */
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -24,8 +25,12 @@ afterAll(async () => {
   await served?.close();
 });
 
+/** How far the page, or the view's own scroller (main), would scroll sideways: 0 when it fits. */
 const overflow = (page: Page) =>
-  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+  page.evaluate<number>(`Math.max(
+    document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    ...[...document.querySelectorAll('main')].map((m) => m.scrollWidth - m.clientWidth),
+  )`);
 
 const CASES = [
   ['en', 'en-US'],
@@ -72,6 +77,17 @@ describe('screenshots of the window', () => {
         .toBeGreaterThan(0);
       await shot('node-detail');
       await page.keyboard.press('Escape');
+
+      await page.getByTestId('tab-capacity').click();
+      await expect.poll(() => page.getByTestId('capacity-row').count()).toBeGreaterThan(0);
+      await shot('capacity');
+
+      // home-lab's GPU nodes were down before the app first looked: History still says so.
+      await page.getByTestId('tab-history').click();
+      await expect
+        .poll(() => page.getByTestId('episode').count(), { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(4);
+      await shot('history');
 
       await page.getByTestId('tab-settings').click();
       await page.getByTestId('settings-form').waitFor();

@@ -124,6 +124,10 @@ export const en = {
     /** As main/fleet/context-monitor.ts logs it (`{{count}}` ungrouped, as the CLI prints it). */
     ignoredNodes_one: '{{count}} node with an invalid name was ignored (not a Kubernetes node name).',
     ignoredNodes_other: '{{count}} nodes with invalid names were ignored (not Kubernetes node names).',
+    flapping_one:
+      '{{nodes}} keeps changing between Ready and NotReady: its alerts are held until it settles.',
+    flapping_other:
+      '{{nodes}} keep changing between Ready and NotReady: their alerts are held until they settle.',
     ready: 'GPU nodes ready',
     lastKnown: '(last known)',
     noInventory: 'no inventory yet',
@@ -551,6 +555,7 @@ export const en = {
     lineLastSeen: '{{context}} — {{phase}} (last seen {{ready, number}}/{{total, number}})',
     lineReady: '{{context}} — {{ready, number}}/{{total, number}} ready GPU nodes, {{gpus}}',
     downNode: '{{node}} — {{reason}}',
+    flappingNode: '{{node}} — flapping between Ready and NotReady',
     moreDown: '+{{count, number}} more down',
     noneMonitored: 'No cluster monitored',
     alertsPaused: 'Alerts paused',
@@ -639,6 +644,8 @@ export const en = {
     chartTitle: 'Ready GPU nodes of {{context}} over the last {{range}}',
     chartDescription:
       'From {{from}} to now, ready GPU nodes went from {{first, number}} to {{last, number}} of {{total, number}}; the lowest was {{lowest, number}}. {{alerts}}',
+    chartSteady:
+      'From {{from}} to now, ready GPU nodes stayed at {{last, number}} of {{total, number}}. {{alerts}}',
     chartEmpty: 'Nothing was recorded in this range yet.',
     alertsInRange_one: '{{count, number}} alert.',
     alertsInRange_other: '{{count, number}} alerts.',

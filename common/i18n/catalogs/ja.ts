@@ -117,6 +117,7 @@ export const ja: Catalog = {
   card: {
     ignoredNodes_other:
       '名前が無効なノード {{count, number}} 個を無視しました（Kubernetes のノード名ではありません）。',
+    flapping_other: '{{nodes}} が Ready と NotReady を繰り返しています。落ち着くまでアラートを保留します。',
     ready: 'GPU ノードが Ready',
     lastKnown: '（最後に確認した値）',
     noInventory: 'インベントリはまだありません',
@@ -527,6 +528,7 @@ export const ja: Catalog = {
     lineLastSeen: '{{context}} — {{phase}}（最後に確認 {{ready, number}}/{{total, number}}）',
     lineReady: '{{context}} — GPU ノード {{ready, number}}/{{total, number}} が Ready、{{gpus}}',
     downNode: '{{node}} — {{reason}}',
+    flappingNode: '{{node}} — Ready と NotReady を繰り返し中',
     moreDown: 'ほか {{count, number}} 台が停止',
     noneMonitored: '監視中のクラスターはありません',
     alertsPaused: 'アラート一時停止中',
@@ -610,6 +612,8 @@ export const ja: Catalog = {
     chartTitle: '{{context}} の Ready GPU ノード (直近 {{range}})',
     chartDescription:
       '{{from}} から現在まで、Ready GPU ノードは {{total, number}} 台中 {{first, number}} 台から {{last, number}} 台になり、最少は {{lowest, number}} 台でした。{{alerts}}',
+    chartSteady:
+      '{{from}} から現在まで、Ready GPU ノードは {{total, number}} 台中 {{last, number}} 台のままでした。{{alerts}}',
     chartEmpty: 'この期間にはまだ何も記録されていません。',
     alertsInRange_other: 'アラート {{count, number}} 件。',
     hover: '{{time}}: GPU ノード {{total, number}} 台中 {{ready, number}} 台が Ready、{{gpus}}',

@@ -116,6 +116,7 @@ export const ko: Catalog = {
   card: {
     ignoredNodes_other:
       '이름이 잘못된 노드 {{count, number}}개를 무시했습니다 (Kubernetes 노드 이름이 아님).',
+    flapping_other: '{{nodes}}: Ready와 NotReady 사이를 계속 오갑니다. 안정될 때까지 알림을 보류합니다.',
     ready: 'GPU 노드 Ready',
     lastKnown: '(마지막으로 확인된 값)',
     noInventory: '아직 인벤토리 없음',
@@ -137,7 +138,7 @@ export const ko: Catalog = {
       compacted: '컨트롤러가 이 GPU 노드들을 요약 형식으로 나열합니다',
       omitted_other: 'GPU 노드 {{count, number}}개가 합계에는 포함되었지만 컨트롤러 목록에는 없습니다',
       writebackPaused:
-        '이 클러스터의 GpuInventory는 컨트롤러가 기록하므로 이 앱은 기록(write-back)하지 않습니다.',
+        '이 클러스터의 GpuInventory는 컨트롤러가 쓰므로 이 앱은 클러스터에 쓰지 않습니다(write-back).',
     },
   },
   sparkline: {
@@ -149,11 +150,11 @@ export const ko: Catalog = {
     label: '클러스터',
   },
   writeback: {
-    label: '기록(write-back):',
+    label: '클러스터에 쓰기(write-back):',
     phase: {
       off: '꺼짐',
       idle: '최신 상태',
-      writing: '기록 중…',
+      writing: '쓰는 중…',
       forbidden: '권한 없음',
       crdMissing: 'CRD 미설치',
       crdMismatch: '다른 형태의 CRD',
@@ -339,11 +340,11 @@ export const ko: Catalog = {
       none: 'kubeconfig에서 컨텍스트를 찾을 수 없습니다.',
       context: '컨텍스트',
       monitor: '모니터링',
-      writeBack: '기록',
+      writeBack: '클러스터에 쓰기',
       current: '현재',
       monitorLabel: '{{context}} 모니터링',
-      writeBackLabel: '{{context}}에 인벤토리 기록',
-      hint: '기록(write-back)을 켜면 해당 클러스터에 {{resource}}와 ConfigMap을 만듭니다. 기본값은 꺼짐입니다.',
+      writeBackLabel: '{{context}}에 인벤토리 쓰기',
+      hint: '클러스터에 쓰기(write-back)를 켜면 해당 클러스터에 {{resource}}와 ConfigMap을 만듭니다. 기본값은 꺼짐입니다.',
       source: '소스',
       sourceLabel: '{{context}}의 인벤토리 소스',
       sourceAuto: '자동',
@@ -382,7 +383,7 @@ export const ko: Catalog = {
       perMinute: '노드/분',
     },
     writeBack: {
-      legend: '기록 대상',
+      legend: '클러스터에 쓰기 대상',
       crdGroup: 'CRD 그룹',
       crdGroupHint: 'GpuInventory 리소스의 API 그룹.',
       namespace: 'ConfigMap 네임스페이스',
@@ -519,6 +520,7 @@ export const ko: Catalog = {
     lineLastSeen: '{{context}} — {{phase}}(마지막 확인 {{ready, number}}/{{total, number}})',
     lineReady: '{{context}} — GPU 노드 {{ready, number}}/{{total, number}} Ready, {{gpus}}',
     downNode: '{{node}} — {{reason}}',
+    flappingNode: '{{node}} — Ready와 NotReady 사이를 오가는 중',
     moreDown: '외 {{count, number}}개 다운',
     noneMonitored: '모니터링 중인 클러스터 없음',
     alertsPaused: '알림 일시 중지됨',
@@ -602,6 +604,8 @@ export const ko: Catalog = {
     chartTitle: '{{context}}의 Ready GPU 노드 (최근 {{range}})',
     chartDescription:
       '{{from}}부터 지금까지 Ready GPU 노드가 {{total, number}}개 중 {{first, number}}개에서 {{last, number}}개가 되었고, 가장 적을 때는 {{lowest, number}}개였습니다. {{alerts}}',
+    chartSteady:
+      '{{from}}부터 지금까지 Ready GPU 노드는 {{total, number}}개 중 {{last, number}}개로 그대로였습니다. {{alerts}}',
     chartEmpty: '이 기간에는 아직 기록된 것이 없습니다.',
     alertsInRange_other: '알림 {{count, number}}건.',
     hover: '{{time}}: GPU 노드 {{total, number}}개 중 {{ready, number}}개 Ready, {{gpus}}',

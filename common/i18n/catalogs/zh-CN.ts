@@ -115,6 +115,7 @@ export const zhCN: Catalog = {
   },
   card: {
     ignoredNodes_other: '已忽略 {{count, number}} 个名称无效的节点（不是 Kubernetes 节点名称）。',
+    flapping_other: '{{nodes}} 在 Ready 与 NotReady 之间反复切换，稳定之前暂不发送其告警。',
     ready: '个 GPU 节点就绪',
     lastKnown: '（最后已知）',
     noInventory: '尚无清单',
@@ -513,6 +514,7 @@ export const zhCN: Catalog = {
     lineLastSeen: '{{context}} — {{phase}}（上次所见 {{ready, number}}/{{total, number}}）',
     lineReady: '{{context}} — {{ready, number}}/{{total, number}} 个 GPU 节点就绪，{{gpus}}',
     downNode: '{{node}} — {{reason}}',
+    flappingNode: '{{node}} — 在 Ready 与 NotReady 之间反复切换',
     moreDown: '另有 {{count, number}} 个宕机',
     noneMonitored: '未监控任何集群',
     alertsPaused: '告警已暂停',
@@ -595,6 +597,8 @@ export const zhCN: Catalog = {
     chartTitle: '{{context}} 的 Ready GPU 节点 (最近 {{range}})',
     chartDescription:
       '从 {{from}} 到现在，Ready GPU 节点从 {{first, number}} 个变为 {{last, number}} 个 (共 {{total, number}} 个)；最少时为 {{lowest, number}} 个。{{alerts}}',
+    chartSteady:
+      '从 {{from}} 到现在，Ready GPU 节点一直是 {{last, number}} 个 (共 {{total, number}} 个)。{{alerts}}',
     chartEmpty: '此范围内尚无记录。',
     alertsInRange_other: '{{count, number}} 条告警。',
     hover: '{{time}}: {{total, number}} 个 GPU 节点中 {{ready, number}} 个 Ready，{{gpus}}',

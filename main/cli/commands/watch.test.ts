@@ -1,7 +1,9 @@
 /** `watch -o json` connection lines keep their English shape: the catalog key is the window's. */
 import { describe, expect, it } from 'vitest';
 import type { ConnectionState } from '../../../common/connection.ts';
+import type { FleetSnapshot } from '../../../common/fleet.ts';
 import { KubeError } from '../../kube/errors.ts';
+import { COMMAND_HELP } from '../help.ts';
 import { eventLine, humanPrinter } from './watch.ts';
 
 describe('watch -o json: connection lines', () => {
@@ -68,6 +70,28 @@ describe('watch: human lines', () => {
     ]);
   });
 
+  it('name the contexts watched once because they reach the same cluster, once', () => {
+    const print = humanPrinter();
+    const snapshot = (sameCluster: string[] | undefined) => ({
+      type: 'snapshot' as const,
+      snapshot: {
+        contexts: [
+          { context: 'lab-admin', ...(sameCluster ? { sameCluster } : {}) },
+          { context: 'other' },
+        ] as unknown as FleetSnapshot['contexts'],
+        focused: null,
+        alertsPausedUntil: null,
+        health: 'all-ready' as const,
+        generatedAt: '2026-12-01T10:00:00.000Z',
+      },
+    });
+    expect(print(snapshot(undefined))).toBeNull();
+    expect(print(snapshot(['lab-readonly', 'lab-ci']))?.slice(9)).toBe(
+      'lab-admin: the same cluster as lab-readonly, lab-ci (watched once)\n',
+    );
+    expect(print(snapshot(['lab-readonly', 'lab-ci']))).toBeNull();
+  });
+
   it('count GPUs and GPU nodes in the singular when there is one', () => {
     const inventory = {
       observed_at: '2026-12-01T10:00:00Z',
@@ -131,5 +155,22 @@ describe('watch -o json: telemetry and node-events lines', () => {
       node: 'nuc1',
       events: [event],
     });
+  });
+});
+
+describe('watch --help', () => {
+  it('names every type of line -o json prints', () => {
+    const help = COMMAND_HELP.get('watch') ?? '';
+    for (const type of [
+      'inventory',
+      'connection',
+      'alert',
+      'telemetry',
+      'node-events',
+      'ignored',
+      'write',
+      'forward',
+    ])
+      expect(help).toContain(`{"type":"${type}"`);
   });
 });

@@ -111,7 +111,22 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  */
 export function humanPrinter(): (event: EngineEvent) => string | null {
   const shown = new Map<string, string>();
+  const merged = new Map<string, string>();
   return (event) => {
+    // --all-contexts: contexts that reach one cluster are watched once, under the first one's name. Say
+    // so (as `free` does), or the others look forgotten.
+    if (event.type === 'snapshot') {
+      const at = new Date().toISOString().slice(11, 19);
+      let out = '';
+      for (const c of event.snapshot.contexts) {
+        const others = (c.sameCluster ?? []).join(', ');
+        if ((merged.get(c.context) ?? '') === others) continue;
+        merged.set(c.context, others);
+        if (others !== '')
+          out += terminalLine(`${at} ${c.context}: the same cluster as ${others} (watched once)`);
+      }
+      return out === '' ? null : out;
+    }
     if (event.type === 'connection') {
       const { phase, message } = event.state;
       const key = `${phase}\u0000${message ?? ''}`;

@@ -20,6 +20,8 @@ export interface TrayContext {
   pausedUntil: string | null;
   /** Free GPUs in short (tray-free.ts); null when the snapshot has none (the controller is read). */
   free: TrayFree | null;
+  /** GPU nodes held as flapping (ContextSnapshot.flapping): the icon's "degraded" is theirs. */
+  flapping: string[];
 }
 
 /** The fleet as the tray needs it (trayFleet makes it from a FleetSnapshot). */
@@ -52,6 +54,7 @@ export function trayContext(ctx: ContextSnapshot): TrayContext {
     downCount: down.length,
     pausedUntil: ctx.alertsPausedUntil ?? null,
     free: ctx.free ? trayFree(ctx.free) : null,
+    flapping: (ctx.flapping ?? []).slice(0, TRAY_DOWN_NODES_MAX),
   };
 }
 

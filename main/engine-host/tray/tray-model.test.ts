@@ -197,6 +197,16 @@ describe('downNodeLines', () => {
     expect(downNodeLines(trayContext(contextSnapshot('new', 'connecting', null)), en)).toEqual([]);
   });
 
+  it('names a flapping node that is Ready just now, so the degraded icon has a reason', () => {
+    const ctx = contextSnapshot('small-lab', 'live', inventory(4, 4), { flapping: ['lab-l4'] });
+    // The icon is the snapshot's health (degraded: common/health.ts); this line says why.
+    const model = buildTrayModel(trayFleet(fleet([ctx])), en);
+    expect(model.menu.slice(0, 2).map((i) => [i.label, i.enabled])).toEqual([
+      ['small-lab — 4/4 ready GPU nodes, 4 GPUs', undefined],
+      ['    lab-l4 — flapping between Ready and NotReady', false],
+    ]);
+  });
+
   it('keeps a hostile node name and message to one short clean line', () => {
     const inv = downInventory(1, {
       name: `evil\u001b]0;owned\u0007\n${'n'.repeat(300)}`,

@@ -54,7 +54,15 @@ export function downNodeLines(ctx: TrayContext, tr: Translator): TrayMenuItem[] 
       enabled: false,
     };
   });
-  const more = ctx.downCount - lines.length;
+  // A flapping node that is Ready just now: the icon says degraded, this line says why.
+  const down = new Set(ctx.down.map((n) => n.name));
+  for (const node of ctx.flapping)
+    if (!down.has(node))
+      lines.push({
+        label: `${INDENT}${clusterText(tr.t('tray.flappingNode', { node: clusterText(node, 63) }), TRAY_LINE_MAX - INDENT.length)}`,
+        enabled: false,
+      });
+  const more = ctx.downCount - ctx.down.slice(0, TRAY_DOWN_NODES_MAX).length;
   if (more > 0)
     lines.push({
       label: `${INDENT}${tr.t('tray.moreDown', { count: more })}`,

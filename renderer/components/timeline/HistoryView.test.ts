@@ -90,6 +90,26 @@ it('describes the chart from its first recorded point, not from the start of the
   );
 });
 
+it('says the ready GPU nodes stayed the same when they never changed in the range', async () => {
+  const f = createFakeFleet(fleet([]), {
+    timeline: (context, range: TimelineRangeName) => ({
+      ...emptyTimeline(context, range, TO),
+      counts: [
+        { at: TO - 3_600_000, ready: 0, total: 4, gpus: 1 },
+        { at: at(7, 30), ready: 0, total: 4, gpus: 1 },
+      ],
+    }),
+  });
+  render(HistoryView, {
+    props: { timeline: new TimelineState(f.api), context: 'home', price: null, currency: '' },
+  });
+  const chart = await screen.findByTestId('history-chart');
+  await expect
+    .poll(() => chart.textContent)
+    .toContain('From 07:00 to now, ready GPU nodes stayed at 0 of 4.');
+  expect(chart.textContent).not.toContain('went from');
+});
+
 it('draws free GPUs by product over the range, with each one now', async () => {
   const f = createFakeFleet(fleet([]), {
     timeline: (context, range: TimelineRangeName) => ({
