@@ -16,6 +16,7 @@ import type { Clock } from '../kube/clock.ts';
 import type { ContextClient } from '../kube/context-client.ts';
 import { ListWatcher, type ListWatcherOptions, type WatcherEvent } from '../kube/list-watcher.ts';
 import { ObjectCache, type ObjectCacheView } from '../kube/object-cache.ts';
+import { sharedTurn } from '../kube/turns.ts';
 import { GPU_PODS, POD_PAGE_SIZE } from './pod-watch.ts';
 
 export interface FreeGpuFeedOptions {
@@ -32,6 +33,7 @@ export class FreeGpuFeed {
   readonly #tally = new FreeTally();
   readonly #watcher: ListWatcher<GpuPod>;
   #synced = false;
+  #running = false;
   #memo: {
     nodes: ObjectCacheView<NodeFacts>;
     nodesVersion: number;
@@ -63,10 +65,12 @@ export class FreeGpuFeed {
   }
 
   start(): void {
+    this.#running = true;
     this.#watcher.start();
   }
 
   stop(): void {
+    this.#running = false;
     this.#watcher.stop();
   }
 
@@ -113,9 +117,12 @@ export class FreeGpuFeed {
     const changed = this.#cache.apply(e);
     if (key !== null) this.#tally.change(key, before, view.get(key));
     else this.#tally.reset(this.#cache.entries());
-    if (e.type === 'replace' && !this.#synced) {
+    if (e.type === 'replace') {
+      const first = !this.#synced;
       this.#synced = true;
-      this.onChange();
+      // This task has just parsed the last page and kept and tallied every GPU pod (20,000 of them: tens
+      // of ms): the figures the engine builds on hearing of it get a turn of their own (kube/turns.ts).
+      if (first || changed) void sharedTurn().then(() => this.#running && this.onChange());
       return;
     }
     if (changed) this.onChange();
