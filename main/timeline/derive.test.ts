@@ -30,6 +30,10 @@ describe('diffInventory', () => {
     expect(first(null)).toBe(at);
     expect(first('not a time')).toBe(at);
     expect(first('2026-12-07T02:00:00Z')).toBe(at);
+    // Down for longer than the timeline keeps: dated no earlier than the caller allows.
+    const earliest = at - 86_400_000;
+    const old = diffInventory(new Map(), inventory([since('2026-10-01T00:00:00Z')]), at, undefined, earliest);
+    expect(old.changes[0]?.at).toBe(earliest);
   });
 
   it('records a readiness transition with its reason and message, and nothing for unchanged nodes', () => {

@@ -50,6 +50,8 @@ export function diffInventory(
   inv: GpuInventoryStatus,
   at: number,
   seen?: readonly GpuNodeEntry[],
+  /** The earliest time a row may carry: a first-look outage dated before the retention would be pruned at once. */
+  earliest = Number.NEGATIVE_INFINITY,
 ): Diff {
   const first = before.size === 0;
   const changes: NodeChange[] = [];
@@ -71,7 +73,7 @@ export function diffInventory(
       if (now.ready !== 'Ready')
         changes.push({
           node: n.name,
-          at: downSince(n, at),
+          at: Math.max(earliest, downSince(n, at)),
           kind: 'ready',
           from: 'Ready',
           to: now.ready,

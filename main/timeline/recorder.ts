@@ -60,6 +60,8 @@ export const IDLE_MS = 5 * 60_000;
 const RETRY: BackoffSchedule = { initialMs: 10_000, maxMs: 5 * 60_000, factor: 2 };
 /** A heartbeat older than this at start means the app was not running in between. */
 const GAP_MS = 3 * HEARTBEAT_MS;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 export const NOT_RUNNING = 'GPU Fleet was not running';
 /** Products whose free GPUs are recorded per context (a cluster rarely has more than a handful). */
 export const MAX_FREE_PRODUCTS = 32;
@@ -424,7 +426,10 @@ export class TimelineRecorder implements DeliveryRecorder {
       states = new Map();
       this.#states.set(input.ctx, states);
     }
-    const diff = diffInventory(states, input.inv, input.at, this.#entries.get(input.ctx));
+    // A node down for longer than the timeline keeps is shown as down since the retention's start (an
+    // hour inside it), not dated where the next prune would delete it.
+    const earliest = input.at - this.#o.settings().retentionDays * DAY_MS + HOUR_MS;
+    const diff = diffInventory(states, input.inv, input.at, this.#entries.get(input.ctx), earliest);
     this.#entries.set(input.ctx, input.inv.nodes);
     const rows: TimelineRecord[] = [];
     for (const [node, state] of diff.put) {
