@@ -40,10 +40,9 @@ export function atLeast(severity: Severity, min: Severity): boolean {
   return SEVERITIES.indexOf(severity) >= SEVERITIES.indexOf(min);
 }
 
-/** A target id: names it in `gpu-fleet notify test ID`, in the window and in its queue file. */
 /**
  * ntfy's topic rule (a topic outside it is a 404 "page not found"), less the names its router keeps for
- * itself: one check for the window's form, the desktop targets and the CLI's URLs.
+ * itself (ntfy 2.11's DefaultDisallowedTopics): one check for the window's form, the desktop targets and the CLI's URLs.
  */
 const NTFY_TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
 const NTFY_RESERVED: ReadonlySet<string> = new Set([
@@ -51,6 +50,7 @@ const NTFY_RESERVED: ReadonlySet<string> = new Set([
   'static',
   'file',
   'app',
+  'metrics',
   'account',
   'settings',
   'signup',
@@ -61,6 +61,7 @@ export function isNtfyTopic(topic: string): boolean {
   return NTFY_TOPIC.test(topic) && !NTFY_RESERVED.has(topic);
 }
 
+/** A target id: names it in `gpu-fleet notify test ID`, in the window and in its queue file. */
 export const TARGET_ID = /^[a-z0-9][a-z0-9-]{0,31}$/;
 export const FORWARD_TARGETS_MAX = 16;
 export const FORWARD_CLUSTERS_MAX = 64;

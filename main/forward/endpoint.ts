@@ -76,7 +76,7 @@ export function parseEndpoint(kind: ForwardKind, raw: string): EndpointCheck {
   if (!isNtfyTopic(topic))
     return {
       ok: false,
-      error: `the ntfy URL for ${host} must end in a topic of 1 to 64 letters, digits, "-" or "_" (e.g. ${host}/gpu-alerts)`,
+      error: `the ntfy URL for ${host} must end in a topic of 1 to 64 letters, digits, "-" or "_" that is not one of ntfy's own pages (e.g. ${host}/gpu-alerts)`,
       fault: 'ntfyTopic',
       host,
     };

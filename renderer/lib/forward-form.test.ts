@@ -30,7 +30,7 @@ describe('checkDraft', () => {
     expect(checked).toEqual({ ok: false, errors: { url: 'forwarding.form.badUrl' } });
   });
 
-  it.each(['app', 'docs', 'v1', 'a b', 'x'.repeat(65)])(
+  it.each(['app', 'docs', 'metrics', 'v1', 'a b', 'x'.repeat(65)])(
     'refuses the ntfy topic %j as the host does (a name its router keeps, or outside its rule)',
     (topic) => {
       expect(checkDraft(draft({ kind: 'ntfy', url: 'http://127.0.0.1:8090', topic }), t)).toEqual({

@@ -754,7 +754,8 @@ export const en = {
       urlTooLong: 'A URL has at most {{max, number}} characters.',
       badUrl:
         'Write the URL as http://host:port or https://host, without a user, password or ?query (settings are kept in plain text; a webhook proves itself with its signing key).',
-      badTopic: 'A topic is 1 to 64 letters, digits, "-" or "_".',
+      badTopic:
+        'A topic is 1 to 64 letters, digits, "-" or "_", and not a name ntfy keeps for its own pages (app, docs, login ...).',
       badClusters: 'At most {{max}} context names.',
     },
     severity: { low: 'low', default: 'default', high: 'high', urgent: 'urgent' },
@@ -824,7 +825,8 @@ export const en = {
       webhookQuery:
         '{{id}}: a webhook URL in the settings has no ?query (it would be kept in plain text); use the signing key.',
       controlChars: '{{id}}: the URL has control characters.',
-      badTopic: '{{id}}: an ntfy topic is 1 to 64 letters, digits, "-" or "_".',
+      badTopic:
+        '{{id}}: an ntfy topic is 1 to 64 letters, digits, "-" or "_", and not a name ntfy keeps for its own pages (app, docs, login ...).',
       urlNotSet: "{{id}}: the {{kind}} webhook URL is not set; enter it as the target's secret.",
       url: {
         tooLong: '{{id}}: the {{kind}} URL is longer than {{max, number}} characters.',
@@ -835,7 +837,7 @@ export const en = {
         fragment: '{{id}}: the {{kind}} URL for {{host}} must not have a #fragment.',
         ntfyQuery: '{{id}}: the ntfy URL for {{host}} must be the server and topic, without a ?query.',
         ntfyTopic:
-          '{{id}}: the ntfy URL for {{host}} must end in a topic of 1 to 64 letters, digits, "-" or "_".',
+          '{{id}}: the ntfy URL for {{host}} must end in a topic of 1 to 64 letters, digits, "-" or "_" that is not one of ntfy\'s own pages (app, docs, login ...).',
       },
     },
     test: {

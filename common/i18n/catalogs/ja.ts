@@ -715,7 +715,8 @@ export const ja: Catalog = {
       urlTooLong: 'URL は {{max, number}} 文字までです。',
       badUrl:
         'URL は http://ホスト:ポート または https://ホスト の形で、ユーザー・パスワード・?クエリを含めずに書いてください（設定は平文で保存されます。Webhook は署名キーで認証します）。',
-      badTopic: 'トピックは英字・数字・「-」・「_」の 1〜64 文字です。',
+      badTopic:
+        'トピックは英字・数字・「-」・「_」の 1〜64 文字で、ntfy が自分のページに使う名前（app、docs、login など）以外です。',
       badClusters: 'コンテキスト名は最大 {{max}} 個です。',
     },
     severity: { low: '低', default: '標準', high: '高', urgent: '緊急' },
@@ -785,7 +786,8 @@ export const ja: Catalog = {
       webhookQuery:
         '{{id}}: 設定の Webhook URL に ?クエリは含められません（平文で保存されるため）。署名キーを使ってください。',
       controlChars: '{{id}}: URL に制御文字が含まれています。',
-      badTopic: '{{id}}: ntfy のトピックは英字・数字・「-」・「_」の 1〜64 文字です。',
+      badTopic:
+        '{{id}}: ntfy のトピックは英字・数字・「-」・「_」の 1〜64 文字で、ntfy が自分のページに使う名前（app、docs、login など）以外です。',
       urlNotSet: '{{id}}: {{kind}} の Webhook URL が未設定です。転送先のシークレットとして入力してください。',
       url: {
         tooLong: '{{id}}: {{kind}} の URL が {{max, number}} 文字を超えています。',
@@ -797,7 +799,7 @@ export const ja: Catalog = {
         fragment: '{{id}}: {{host}} の {{kind}} URL に #フラグメントは含められません。',
         ntfyQuery: '{{id}}: {{host}} の ntfy URL はサーバーとトピックだけにし、?クエリは含めないでください。',
         ntfyTopic:
-          '{{id}}: {{host}} の ntfy URL は、英字・数字・「-」・「_」の 1〜64 文字のトピックで終わる必要があります。',
+          '{{id}}: {{host}} の ntfy URL は、英字・数字・「-」・「_」の 1〜64 文字で ntfy 自身のページ名（app、docs、login など）ではないトピックで終わる必要があります。',
       },
     },
     test: {

@@ -705,7 +705,8 @@ export const ko: Catalog = {
       urlTooLong: 'URL은 최대 {{max, number}}자입니다.',
       badUrl:
         'URL은 http://호스트:포트 또는 https://호스트 형식으로, 사용자·비밀번호·?쿼리 없이 쓰세요 (설정은 평문으로 저장됩니다. 웹훅은 서명 키로 인증합니다).',
-      badTopic: '토픽은 영문자, 숫자, "-", "_"로 된 1~64자입니다.',
+      badTopic:
+        '토픽은 영문자, 숫자, "-", "_"로 된 1~64자이며, ntfy가 자체 페이지에 쓰는 이름(app, docs, login 등)은 쓸 수 없습니다.',
       badClusters: '컨텍스트 이름은 최대 {{max}}개입니다.',
     },
     severity: { low: '낮음', default: '보통', high: '높음', urgent: '긴급' },
@@ -774,7 +775,8 @@ export const ko: Catalog = {
       webhookQuery:
         '{{id}}: 설정의 웹훅 URL에는 ?쿼리를 넣을 수 없습니다(평문으로 저장됩니다). 서명 키를 사용하세요.',
       controlChars: '{{id}}: URL에 제어 문자가 있습니다.',
-      badTopic: '{{id}}: ntfy 토픽은 영문자, 숫자, "-", "_"로 된 1~64자입니다.',
+      badTopic:
+        '{{id}}: ntfy 토픽은 영문자, 숫자, "-", "_"로 된 1~64자이며, ntfy가 자체 페이지에 쓰는 이름(app, docs, login 등)은 쓸 수 없습니다.',
       urlNotSet: '{{id}}: {{kind}} 웹훅 URL이 설정되지 않았습니다. 대상의 비밀 정보로 입력하세요.',
       url: {
         tooLong: '{{id}}: {{kind}} URL이 {{max, number}}자보다 깁니다.',
@@ -785,7 +787,7 @@ export const ko: Catalog = {
         fragment: '{{id}}: {{host}}의 {{kind}} URL에는 #프래그먼트를 넣을 수 없습니다.',
         ntfyQuery: '{{id}}: {{host}}의 ntfy URL에는 ?쿼리 없이 서버와 토픽만 있어야 합니다.',
         ntfyTopic:
-          '{{id}}: {{host}}의 ntfy URL은 영문자, 숫자, "-", "_"로 된 1~64자의 토픽으로 끝나야 합니다.',
+          '{{id}}: {{host}}의 ntfy URL은 영문자, 숫자, "-", "_"로 된 1~64자의 토픽으로 끝나야 하며, ntfy 자체 페이지 이름(app, docs, login 등)은 쓸 수 없습니다.',
       },
     },
     test: {

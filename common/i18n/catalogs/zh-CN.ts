@@ -698,7 +698,7 @@ export const zhCN: Catalog = {
       urlTooLong: 'URL 最多 {{max, number}} 个字符。',
       badUrl:
         'URL 请写成 http://主机:端口 或 https://主机，不要包含用户名、密码或 ?查询参数（设置以明文保存；webhook 用签名密钥证明身份）。',
-      badTopic: '主题为 1 到 64 个字母、数字、“-”或“_”。',
+      badTopic: '主题为 1 到 64 个字母、数字、“-”或“_”，且不能是 ntfy 自用的页面名（app、docs、login …）。',
       badClusters: '最多 {{max}} 个上下文名称。',
     },
     severity: { low: '低', default: '默认', high: '高', urgent: '紧急' },
@@ -763,7 +763,8 @@ export const zhCN: Catalog = {
       topicNotNtfy: '{{id}}：只有 ntfy 目标才有主题。',
       webhookQuery: '{{id}}：设置中的 Webhook URL 不能带 ?查询参数（会以明文保存）；请使用签名密钥。',
       controlChars: '{{id}}：URL 含有控制字符。',
-      badTopic: '{{id}}：ntfy 主题为 1 到 64 个字母、数字、“-”或“_”。',
+      badTopic:
+        '{{id}}：ntfy 主题为 1 到 64 个字母、数字、“-”或“_”，且不能是 ntfy 自用的页面名（app、docs、login …）。',
       urlNotSet: '{{id}}：尚未设置 {{kind}} Webhook URL；请作为目标的密钥输入。',
       url: {
         tooLong: '{{id}}：{{kind}} URL 超过 {{max, number}} 个字符。',
@@ -772,7 +773,8 @@ export const zhCN: Catalog = {
         credentials: '{{id}}：{{host}} 的 {{kind}} URL 含有用户或密码；请将其作为密钥输入。',
         fragment: '{{id}}：{{host}} 的 {{kind}} URL 不能带 #片段。',
         ntfyQuery: '{{id}}：{{host}} 的 ntfy URL 只能包含服务器和主题，不能带 ?查询参数。',
-        ntfyTopic: '{{id}}：{{host}} 的 ntfy URL 必须以由 1 到 64 个字母、数字、“-”或“_”组成的主题结尾。',
+        ntfyTopic:
+          '{{id}}：{{host}} 的 ntfy URL 必须以由 1 到 64 个字母、数字、“-”或“_”组成、且不是 ntfy 自用页面名（app、docs、login …）的主题结尾。',
       },
     },
     test: {
