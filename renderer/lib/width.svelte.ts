@@ -15,6 +15,9 @@ export class ElementWidth {
 
   /** An attachment: `{@attach width.follow}`. */
   follow = (node: HTMLElement): (() => void) | undefined => {
+    // Measured at once as well: a chart drawn at `initial` until the observer's first callback made a
+    // 420 px window scroll sideways for that moment.
+    if (node.clientWidth > 0) this.#width = node.clientWidth;
     if (typeof ResizeObserver === 'undefined') return undefined;
     const ro = new ResizeObserver(() => {
       if (node.clientWidth > 0) this.#width = node.clientWidth;
