@@ -1,7 +1,7 @@
 // `npm test`: type checks, lint, the Vite builds, unit/integration tests and end-to-end tests. Two lanes
-// run at the same time, each in order: the checks (types, lint) then the renderer tests, beside the
-// builds then the node and end-to-end tests (which need the builds). The node tests mostly wait on
-// loopback servers and child processes, so the checks' CPU work fills those waits. A step's output is
+// run at the same time, each in order: the checks (types, lint), the renderer tests, then the end-to-end
+// tests (once the builds are done), beside the builds then the node tests. The node tests mostly wait on
+// loopback servers and child processes, so the other lane's CPU work fills those waits. A step's output is
 // printed whole when it ends, so the lanes do not interleave. Every step runs even when an earlier one
 // failed, so one run shows every problem; the last line is `N passed, N failed` over all of them (each
 // check counts as one), and the exit status is non-zero when anything failed.
@@ -64,6 +64,10 @@ async function vitest(name, project, extra = []) {
 }
 
 const startedAll = Date.now();
+let buildsDone = () => {};
+const built = new Promise((resolve) => {
+  buildsDone = resolve;
+});
 const [checkLane, buildLane] = await Promise.all([
   (async () => {
     await step('types: main, common, sim, tests', bin('tsc'), ['-p', 'tsconfig.json']);
@@ -77,15 +81,18 @@ const [checkLane, buildLane] = await Promise.all([
       'human',
     ]);
     await step('lint and format (biome)', bin('biome'), ['check', '.']);
-    return [await vitest('tests: renderer', 'renderer')];
+    const renderer = await vitest('tests: renderer', 'renderer');
+    // Chromium against the built renderer and CLI, beside the node tests: after them, in their lane, it
+    // made that lane 312 s of a 313 s fresh-clone run while this one idled after ~115 s (2026-12-07).
+    await built;
+    return [renderer, await vitest('tests: end-to-end (chromium)', 'e2e')];
   })(),
   (async () => {
     await step('build: main, preload, renderer', process.execPath, ['scripts/forge-vite-build.mjs']);
     // The tests that spawn `gpu-fleet` as a user runs it need the built command line (dist/cli/).
     await step('build: command line', process.execPath, ['scripts/cli-build.mjs']);
-    const node = await vitest('tests: node', 'node');
-    // Chromium against the built renderer, after the node tests: both at once would crowd two cores.
-    return [node, await vitest('tests: end-to-end (chromium)', 'e2e')];
+    buildsDone();
+    return [await vitest('tests: node', 'node')];
   })(),
 ]);
 const suites = [...checkLane, ...buildLane];
