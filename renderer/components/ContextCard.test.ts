@@ -86,6 +86,14 @@ describe('context card: a flapping node', () => {
     );
   });
 
+  it('names a few flapping nodes and counts the rest', () => {
+    const names = Array.from({ length: 300 }, (_, i) => `gpu-${i}`);
+    show(context('big', inventory(names.map((n) => node(n))), { flapping: names }));
+    expect(screen.getByTestId('card-flapping').textContent?.trim()).toBe(
+      'gpu-0, gpu-1, gpu-2, gpu-3, gpu-4, +295 more keep changing between Ready and NotReady: their alerts are held until they settle.',
+    );
+  });
+
   it('says nothing of flapping when no node flaps', () => {
     show(context('small-lab', inventory([node('lab-l4')])));
     expect(screen.getByTestId('context-card').getAttribute('data-health')).toBe('ready');
