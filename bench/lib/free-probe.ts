@@ -42,6 +42,8 @@ export interface FreeChurnProbe {
   syncMs: number;
   stallMs: number;
   stallCpuMs: number;
+  /** Of that CPU, the event loop's own thread's (the rest: GC threads, gzip inflated in libuv's pool). */
+  stallThreadMs: number;
   heapBytes: number;
   gpuPodsKept: number;
   podsChurned: number;
@@ -150,6 +152,7 @@ async function churn(a: FreeProbeArgs): Promise<FreeChurnProbe> {
     syncMs: ms,
     stallMs: stall.maxMs,
     stallCpuMs: stall.cpuMs,
+    stallThreadMs: stall.threadMs ?? Number.NaN,
     heapBytes,
     gpuPodsKept,
     podsChurned,
