@@ -41,7 +41,7 @@ import {
 } from './open.ts';
 import { readTimeline } from './read.ts';
 import { ALL_CONTEXTS, type TimelineRecord } from './records.ts';
-import { prune, vacuumIfWorth } from './retention.ts';
+import { DAY_MS, prune, vacuumIfWorth } from './retention.ts';
 import { TimelineWrites } from './writes.ts';
 
 export const FLUSH_MS = 1_000;
@@ -61,7 +61,6 @@ const RETRY: BackoffSchedule = { initialMs: 10_000, maxMs: 5 * 60_000, factor: 2
 /** A heartbeat older than this at start means the app was not running in between. */
 const GAP_MS = 3 * HEARTBEAT_MS;
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 export const NOT_RUNNING = 'GPU Fleet was not running';
 /** Products whose free GPUs are recorded per context (a cluster rarely has more than a handful). */
 export const MAX_FREE_PRODUCTS = 32;

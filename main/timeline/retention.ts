@@ -11,7 +11,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { BUCKET_MS, bucketOf } from './energy.ts';
 
 export const RAW_KEEP_MS = 24 * 3_600_000;
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /** Time-keyed tables and their time column. */
 const TIMED: readonly [string, string][] = [
